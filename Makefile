@@ -1,0 +1,90 @@
+# Motet — the two commands a newcomer runs are `make demo` and `make test` (see README.md).
+SHELL := /bin/bash
+SWIFT ?= swift
+PREFIX ?= /usr/local
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian packages: what building needs, and what the tests' real components need on top.
+BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libpulse-dev libasound2-dev libglib2.0-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
+	dbus-daemon xvfb dunst playerctl alsa-utils python3-jsonschema libglib2.0-bin
+BENCH_PACKAGES := $(TEST_PACKAGES) mpv time
+FUZZ_PACKAGES := $(BUILD_PACKAGES)
+
+# Installs each missing package once; apt-get update only when something is missing.
+define apt_install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi
+endef
+
+DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path)
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
+TSAN_FLAGS := --sanitize=thread --scratch-path .build/tsan
+ASAN_FLAGS := --sanitize=address --sanitize=undefined --scratch-path .build/asan
+
+.PHONY: all deps deps-test deps-bench build release demo test test-unit test-tsan test-asan install bench fuzz clean
+
+all: build
+
+deps:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+deps-test:
+	$(call apt_install,$(TEST_PACKAGES))
+
+deps-bench:
+	$(call apt_install,$(BENCH_PACKAGES))
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Plays the bundled demo track with the log, JSON and notification delegates. Works without a
+# sound card (falls back to the null output) and without a desktop (notify says so and steps aside).
+demo: release
+	$(RELEASE_BIN)/motet --plugin log --plugin json --plugin notify Examples/demo/motet-demo.ogg
+
+# Every test: the debug suite, then the same suite under ThreadSanitizer.
+test: deps-test
+	$(MAKE) test-unit
+	$(MAKE) test-tsan
+
+test-unit:
+	$(SWIFT) build --build-tests
+	MOTET_BUILD_DIR=$(DEBUG_BIN) $(SWIFT) test --skip-build
+
+test-tsan: deps-test
+	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	MOTET_BUILD_DIR=$$($(SWIFT) build $(TSAN_FLAGS) --show-bin-path) MOTET_SANITIZER=thread \
+	  $(SWIFT) test --skip-build $(TSAN_FLAGS)
+
+test-asan: deps-test
+	$(SWIFT) build --build-tests $(ASAN_FLAGS)
+	MOTET_BUILD_DIR=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path) MOTET_SANITIZER=address \
+	  $(SWIFT) test --skip-build $(ASAN_FLAGS)
+
+# Installs the player, the bundled delegates, the public header and its pkg-config file.
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/motet/plugins \
+	  $(DESTDIR)$(PREFIX)/include/motet $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/doc/motet
+	install -m 755 $(RELEASE_BIN)/motet $(DESTDIR)$(PREFIX)/bin/motet
+	for p in log json notify mpris; do \
+	  install -m 755 $(RELEASE_BIN)/libmotet-$$p.so $(DESTDIR)$(PREFIX)/lib/motet/plugins/$$p.so; done
+	install -m 644 Sources/MotetPluginABI/include/motet/plugin.h $(DESTDIR)$(PREFIX)/include/motet/plugin.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' Sources/MotetPluginABI/motet-plugin.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/motet-plugin.pc
+	install -m 644 README.md PLUGINS.md Examples/motet.conf $(DESTDIR)$(PREFIX)/share/doc/motet/ 2>/dev/null || true
+
+bench: deps-bench release
+	bench/run.sh
+
+fuzz: deps
+	bench/fuzz.sh $(or $(SECONDS_PER_TARGET),60)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,158 @@
+// swift-tools-version:6.0
+// Motet: an Ogg Vorbis player for Linux with delegate plugins. See README.md and ../shared/DESIGN.md.
+import PackageDescription
+
+/// Swift 6 language mode and warnings as errors, everywhere.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "Motet",
+    products: [
+        .executable(name: "motet", targets: ["motet"]),
+        // Bundled delegates: shared objects loaded at run time, written as a third party would.
+        .library(name: "motet-log", type: .dynamic, targets: ["LogDelegate"]),
+        .library(name: "motet-json", type: .dynamic, targets: ["JSONFileDelegate"]),
+        .library(name: "motet-notify", type: .dynamic, targets: ["NotifyDelegate"]),
+        .library(name: "motet-mpris", type: .dynamic, targets: ["MPRISDelegate"]),
+    ],
+    targets: [
+        // MARK: C libraries (Debian packages) and the public plugin header
+        .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile"),
+        .systemLibrary(name: "CLTDL"),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse"),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa"),
+        .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
+        .target(name: "MotetPluginABI"),
+
+        // MARK: The engine (one module per concern, all under Sources/MotetCore)
+        .target(name: "MotetEvents", path: "Sources/MotetCore/Events", swiftSettings: strict),
+        .target(
+            name: "MotetDecoding",
+            dependencies: [
+                "CVorbisFile",
+                "MotetEvents",
+            ],
+            path: "Sources/MotetCore/Decoding",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MotetOutput",
+            dependencies: [
+                "CPulse",
+                "CALSA",
+                "MotetEvents",
+            ],
+            path: "Sources/MotetCore/Output",
+            swiftSettings: strict
+        ),
+        .target(name: "MotetConfiguration", path: "Sources/MotetCore/Configuration", swiftSettings: strict),
+        .target(
+            name: "MotetPluginHost",
+            dependencies: [
+                "CLTDL",
+                "MotetPluginABI",
+                "MotetEvents",
+            ],
+            path: "Sources/MotetCore/PluginHost",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MotetCore",
+            dependencies: [
+                "MotetEvents",
+                "MotetDecoding",
+                "MotetOutput",
+                "MotetConfiguration",
+                "MotetPluginHost",
+            ],
+            path: "Sources/MotetCore/Playback",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "motet",
+            dependencies: [
+                "MotetCore",
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: The plugin author's kit and the bundled delegates
+        .target(name: "MotetPluginKit", dependencies: ["MotetPluginABI"], swiftSettings: strict),
+        .target(name: "LogDelegate", dependencies: ["MotetPluginKit"], path: "Plugins/Log", swiftSettings: strict),
+        .target(
+            name: "JSONFileDelegate",
+            dependencies: ["MotetPluginKit"],
+            path: "Plugins/JSONFile",
+            exclude: ["schema"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "NotifyDelegate",
+            dependencies: [
+                "MotetPluginKit",
+                "CGIO",
+            ],
+            path: "Plugins/Notify",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MPRISDelegate",
+            dependencies: [
+                "MotetPluginKit",
+                "CGIO",
+            ],
+            path: "Plugins/MPRIS",
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests (real components; see Tests/MotetTestSupport)
+        .target(name: "MotetTestSupport", path: "Tests/MotetTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "DecodingTests",
+            dependencies: [
+                "MotetDecoding",
+                "MotetTestSupport",
+            ],
+            path: "Tests/MotetCoreTests/Decoding",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "OutputTests",
+            dependencies: [
+                "MotetOutput",
+                "MotetTestSupport",
+            ],
+            path: "Tests/MotetCoreTests/Output",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ConfigurationTests",
+            dependencies: [
+                "MotetConfiguration",
+                "MotetTestSupport",
+            ],
+            path: "Tests/MotetCoreTests/Configuration",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PlaybackTests",
+            dependencies: [
+                "MotetCore",
+                "MotetTestSupport",
+            ],
+            path: "Tests/MotetCoreTests/Playback",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PluginHostTests",
+            dependencies: [
+                "MotetPluginHost",
+                "MotetTestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "IntegrationTests", dependencies: ["MotetTestSupport"], swiftSettings: strict),
+        .testTarget(name: "DelegateTests", dependencies: ["MotetTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MPRISTests", dependencies: ["MotetTestSupport"], swiftSettings: strict),
+    ]
+)

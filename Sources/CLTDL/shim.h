@@ -1,0 +1,2 @@
+#include <ltdl.h>
+#include <dlfcn.h>

@@ -1,0 +1,88 @@
+/// What is playing, as the player publishes it: an immutable snapshot, sent in full (not a diff).
+///
+/// `track == nil` means "nothing playing": delegates must clear what they show.
+public struct NowPlaying: Sendable, Equatable {
+    /// The track, or nil when nothing is playing.
+    public var track: TrackInfo?
+    /// Changes whenever a (new or repeated) track starts; 0 when nothing is playing.
+    public var trackID: UInt64
+    /// What has been heard of the track (sink position minus latency), in microseconds.
+    public var elapsedMicros: Int64?
+    /// `CLOCK_MONOTONIC` time, in microseconds, when `elapsedMicros` was sampled.
+    public var elapsedAtMicros: Int64
+    /// 1.0 while playing, 0.0 while paused, stopped or interrupted.
+    public var rate: Double
+    public var liked: Bool
+    public var disliked: Bool
+    /// False while no skip is left or there is no next track.
+    public var nextEnabled: Bool
+    public var previousEnabled: Bool
+
+    public init(
+        track: TrackInfo?, trackID: UInt64, elapsedMicros: Int64?, elapsedAtMicros: Int64, rate: Double,
+        liked: Bool, disliked: Bool, nextEnabled: Bool, previousEnabled: Bool
+    ) {
+        self.track = track
+        self.trackID = trackID
+        self.elapsedMicros = elapsedMicros
+        self.elapsedAtMicros = elapsedAtMicros
+        self.rate = rate
+        self.liked = liked
+        self.disliked = disliked
+        self.nextEnabled = nextEnabled
+        self.previousEnabled = previousEnabled
+    }
+
+    /// The "nothing playing" snapshot.
+    public static func nothing(at now: Int64) -> NowPlaying {
+        NowPlaying(
+            track: nil, trackID: 0, elapsedMicros: nil, elapsedAtMicros: now, rate: 0,
+            liked: false, disliked: false, nextEnabled: false, previousEnabled: false)
+    }
+}
+
+/// The descriptive part of what is playing: tags of the current link, file, artwork.
+public struct TrackInfo: Sendable, Equatable {
+    public var title: String?
+    /// Each ARTIST comment is one artist.
+    public var artists: [String]
+    public var album: String?
+    /// Total duration of the file (all links), in microseconds.
+    public var durationMicros: Int64?
+    public var artwork: Artwork?
+    /// The file being played.
+    public var filePath: String?
+
+    public init(
+        title: String?, artists: [String], album: String?, durationMicros: Int64?, artwork: Artwork?,
+        filePath: String?
+    ) {
+        self.title = title
+        self.artists = artists
+        self.album = album
+        self.durationMicros = durationMicros
+        self.artwork = artwork
+        self.filePath = filePath
+    }
+
+    /// All artists joined with ", ", or nil when there are none.
+    public var joinedArtists: String? { artists.isEmpty ? nil : artists.joined(separator: ", ") }
+}
+
+/// Cover art: the image bytes, what they are, a stable id and a file that holds them.
+public struct Artwork: Sendable, Equatable {
+    public var bytes: [UInt8]
+    /// e.g. "image/png".
+    public var mime: String
+    /// Stable: the same id means the same bytes (a hash of the bytes, in hex).
+    public var id: String
+    /// A file holding the same bytes (in the artwork cache), for consumers that need a URI.
+    public var path: String?
+
+    public init(bytes: [UInt8], mime: String, id: String, path: String?) {
+        self.bytes = bytes
+        self.mime = mime
+        self.id = id
+        self.path = path
+    }
+}

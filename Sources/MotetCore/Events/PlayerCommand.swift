@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the keyboard, signals and plugins can ask of the player.
+public enum PlayerCommand: Sendable, Equatable {
+    case play
+    case pause
+    case toggle
+    case next
+    case previous
+    case stop
+    case like
+    case dislike
+    case unlike
+    /// Offset in microseconds, may be negative.
+    case seekRelative(Int64)
+    /// Position in microseconds from the start of the track.
+    case seekAbsolute(Int64)
+    /// 0 to 100.
+    case setVolume(Int)
+    /// Stop and exit.
+    case quit
+}
+
+/// The immediate answer to a command sent from outside the player (a plugin).
+public enum CommandAnswer: Sendable, Equatable {
+    /// Queued; the player will act on it.
+    case accepted
+    /// Not allowed now; the reason is one human line.
+    case refused(String)
+    /// The command is not known to this host.
+    case unsupported
+}
+
+/// Monotonic time in microseconds (`CLOCK_MONOTONIC`), the clock of `NowPlaying.elapsedAtMicros`.
+public func monotonicMicros() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}

@@ -1,0 +1,145 @@
+/// Swift copies of the events in `motet/plugin.h`. Fields past the ABI 1.0 baseline will be read
+/// only when the event's `struct_size` covers them.
+
+/// `MOTET_EVENT_NOW_PLAYING`: what is playing now, in full.
+public struct NowPlayingInfo: Sendable, Equatable {
+    /// False means "nothing playing": clear what you show. Every other field is then empty.
+    public var hasTrack: Bool
+    public var title: String?
+    /// All artists joined with ", ".
+    public var artist: String?
+    public var artists: [String]
+    public var album: String?
+    public var durationMicros: Int64?
+    /// What has been heard, sampled at `elapsedAtMicros` (CLOCK_MONOTONIC).
+    public var elapsedMicros: Int64?
+    public var elapsedAtMicros: Int64
+    /// 1.0 playing, 0.0 paused.
+    public var rate: Double
+    public var artwork: ArtworkInfo?
+    public var filePath: String?
+    public var trackID: UInt64
+    public var likeActive: Bool
+    public var dislikeActive: Bool
+    public var nextEnabled: Bool
+    public var previousEnabled: Bool
+
+    public init(_ e: UnsafePointer<motet_now_playing>) {
+        let p = e.pointee
+        hasTrack = p.present & MOTET_NP_HAS_TRACK != 0
+        title = MotetHost.string(p.title)
+        artist = MotetHost.string(p.artist)
+        var names: [String] = []
+        if let list = p.artists {
+            for i in 0..<Int(p.artist_count) { if let s = list[i] { names.append(String(cString: s)) } }
+        }
+        artists = names
+        album = MotetHost.string(p.album)
+        durationMicros = p.present & MOTET_NP_HAS_DURATION != 0 ? p.duration_us : nil
+        elapsedMicros = p.present & MOTET_NP_HAS_ELAPSED != 0 ? p.elapsed_us : nil
+        elapsedAtMicros = p.elapsed_at_us
+        rate = p.rate
+        if p.present & MOTET_NP_HAS_ARTWORK != 0, let data = p.artwork_data {
+            artwork = ArtworkInfo(
+                bytes: Array(UnsafeBufferPointer(start: data, count: Int(p.artwork_size))),
+                mime: MotetHost.string(p.artwork_mime) ?? "application/octet-stream",
+                id: MotetHost.string(p.artwork_id) ?? "",
+                path: MotetHost.string(p.artwork_path))
+        } else {
+            artwork = nil
+        }
+        filePath = MotetHost.string(p.file_path)
+        trackID = p.track_id
+        likeActive = p.flags & MOTET_NP_LIKE_ACTIVE != 0
+        dislikeActive = p.flags & MOTET_NP_DISLIKE_ACTIVE != 0
+        nextEnabled = p.flags & MOTET_NP_NEXT_ENABLED != 0
+        previousEnabled = p.flags & MOTET_NP_PREVIOUS_ENABLED != 0
+    }
+}
+
+public struct ArtworkInfo: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var mime: String
+    /// Same id, same bytes.
+    public var id: String
+    /// A file with the same bytes, for URIs (MPRIS artUrl, notification image-path).
+    public var path: String?
+}
+
+/// `MOTET_EVENT_PLAYBACK_STATE`.
+public struct PlaybackStateInfo: Sendable, Equatable {
+    public enum State: UInt32, Sendable {
+        case stopped = 0, loading, playing, paused, stalled, complete, interrupted
+    }
+    /// nil for a state this kit does not know yet (a newer host).
+    public var state: State?
+    public var rawState: UInt32
+    public var volumePercent: Int
+    public var shuffle: Bool
+    public var loop: Bool
+    public var canSeek: Bool
+    public var remoteCommands: Bool
+
+    public init(_ e: UnsafePointer<motet_playback_state>) {
+        let p = e.pointee
+        rawState = p.state
+        state = State(rawValue: p.state)
+        volumePercent = Int(p.volume_percent)
+        shuffle = p.shuffle != 0
+        loop = p.loop == MOTET_LOOP_PLAYLIST
+        canSeek = p.can_seek != 0
+        remoteCommands = p.remote_commands != 0
+    }
+}
+
+/// `MOTET_EVENT_TRACK_FINISHED`.
+public struct TrackFinishedInfo: Sendable, Equatable {
+    public enum Reason: UInt32, Sendable {
+        case completed = 0, skipped, stopped, failed
+    }
+    public var successfully: Bool
+    public var reason: Reason?
+    public var trackID: UInt64
+    public var filePath: String?
+    public var title: String?
+
+    public init(_ e: UnsafePointer<motet_track_finished>) {
+        let p = e.pointee
+        successfully = p.successfully != 0
+        reason = Reason(rawValue: p.reason)
+        trackID = p.track_id
+        filePath = MotetHost.string(p.file_path)
+        title = MotetHost.string(p.title)
+    }
+}
+
+/// `MOTET_EVENT_DECODE_ERROR`.
+public struct DecodeErrorInfo: Sendable, Equatable {
+    public var code: Int32
+    public var message: String
+    public var filePath: String?
+    public var positionMicros: Int64?
+    public var trackID: UInt64
+
+    public init(_ e: UnsafePointer<motet_decode_error>) {
+        let p = e.pointee
+        code = p.code
+        message = MotetHost.string(p.message) ?? ""
+        filePath = MotetHost.string(p.file_path)
+        positionMicros = p.position_us >= 0 ? p.position_us : nil
+        trackID = p.track_id
+    }
+}
+
+/// Why playback was interrupted.
+public enum InterruptionKind: Sendable, Equatable {
+    case corked, deviceLost, unknown(UInt32)
+
+    init(_ raw: UInt32) {
+        switch raw {
+        case MOTET_INTERRUPTION_CORKED: self = .corked
+        case MOTET_INTERRUPTION_DEVICE_LOST: self = .deviceLost
+        default: self = .unknown(raw)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The result of running a program to completion.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var stdoutBytes: [UInt8]
+}
+
+public enum TestError: Error, CustomStringConvertible {
+    case failed(String)
+    public var description: String {
+        switch self {
+        case .failed(let s): s
+        }
+    }
+}
+
+/// Runs programs for tests: real tools (sox, oggenc, pactl, dunstctl, playerctl) and the motet binary.
+public enum Shell {
+    /// Runs `argv` to completion and captures its output. `stdin` is /dev/null unless given.
+    @discardableResult
+    public static func run(
+        _ argv: [String], environment: [String: String] = [:], stdin: String? = nil,
+        currentDirectory: String? = nil, timeout: Double = 120
+    ) throws -> ProcessResult {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = argv
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        if let currentDirectory { p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let input = Pipe()
+        p.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try p.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        // Read both pipes concurrently so a chatty child cannot fill one and block.
+        let box = OutputBox()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            box.setErr(err.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            p.terminate()
+            throw TestError.failed("\(argv.joined(separator: " ")) did not finish within \(timeout) s")
+        }
+        p.waitUntilExit()
+        return ProcessResult(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: box.err, as: UTF8.self), stdoutBytes: [UInt8](outData))
+    }
+
+    /// Runs `argv` and throws with its stderr unless it exits 0.
+    @discardableResult
+    public static func check(_ argv: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        let r = try run(argv, environment: environment)
+        guard r.status == 0 else {
+            throw TestError.failed("\(argv.joined(separator: " ")) exited \(r.status): \(r.stderr)")
+        }
+        return r
+    }
+
+    /// Starts a long-running program (a server) and returns it; the caller terminates it.
+    public static func start(
+        _ argv: [String], environment: [String: String] = [:], stdout: String? = nil, stderr: String? = nil
+    ) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = argv
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = try stdout.map(Self.handle) ?? FileHandle.nullDevice
+        p.standardError = try stderr.map(Self.handle) ?? FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    private static func handle(_ path: String) throws -> FileHandle {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
+    public static func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+}
+
+private final class OutputBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func setErr(_ d: Data) { lock.withLock { data = d } }
+    var err: Data { lock.withLock { data } }
+}
