@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse"),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa"),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
-        .target(name: "MotetPluginABI"),
+        .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
 
         // MARK: The engine (one module per concern, all under Sources/MotetCore)
         .target(name: "MotetEvents", path: "Sources/MotetCore/Events", swiftSettings: strict),
