@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetEvents
+import MotetPluginABI
+import Synchronization
+
+/// Loads delegate plugins and hands them the player's events, each instance on its own serial
+/// queue, so that a slow plugin delays only itself. See "The two contracts" in DESIGN.md.
+public final class PluginHost: Sendable {
+    /// What the host needs from the player.
+    public struct Configuration: Sendable {
+        /// The player's version, given to plugins as `host_version`.
+        public var hostVersion: String
+        /// Given to plugins as `artwork_cache_dir`.
+        public var artworkCacheDirectory: String
+        /// False (`remote-commands = no`): every command is answered refused and not acted on.
+        public var remoteCommands: Bool
+        /// Receives one finished line (prefixed, control characters escaped); the player prints
+        /// it. Called from any thread.
+        public var log: @Sendable (String) -> Void
+        /// The player's command intake: thread-safe, only enqueues. Called on the plugin's
+        /// thread with the instance name.
+        public var commands: @Sendable (PlayerCommand, _ instanceName: String) -> CommandAnswer
+        /// How long `load` waits for a plugin's `create` before abandoning the instance.
+        public var createTimeoutSeconds: Double
+        /// Whether plugins' `MOTET_LOG_DEBUG` lines reach `log`.
+        public var showsPluginDebugMessages: Bool
+
+        public init(
+            hostVersion: String, artworkCacheDirectory: String, remoteCommands: Bool = true,
+            log: @escaping @Sendable (String) -> Void,
+            commands: @escaping @Sendable (PlayerCommand, _ instanceName: String) -> CommandAnswer,
+            createTimeoutSeconds: Double = 10, showsPluginDebugMessages: Bool = false
+        ) {
+            self.hostVersion = hostVersion
+            self.artworkCacheDirectory = artworkCacheDirectory
+            self.remoteCommands = remoteCommands
+            self.log = log
+            self.commands = commands
+            self.createTimeoutSeconds = createTimeoutSeconds
+            self.showsPluginDebugMessages = showsPluginDebugMessages
+        }
+    }
+
+    private let configuration: Configuration
+    private let instances = Mutex<[PluginInstance]>([])
+    private let isShutDown = Atomic<Bool>(false)
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// The names of the running instances, in load order.
+    public var instanceNames: [String] { instances.withLock { $0.map(\.name) } }
+
+    /// Loads each request in order. Each failure is one log line naming the plugin, the file and
+    /// the reason (not found with the directories searched, not a shared object, unresolved
+    /// symbol, no entry function, ABI mismatch with both versions, declined, create failed,
+    /// unsafe permissions with how to fix them); the others load regardless.
+    /// Returns how many instances are running.
+    @discardableResult
+    public func load(_ requests: [PluginRequest], searchPath: PluginSearchPath) -> Int {
+        for request in requests {
+            switch start(request, searchPath: searchPath) {
+            case .success(let instance):
+                instances.withLock { $0.append(instance) }
+            case .failure(let failure):
+                configuration.log(Self.message(request, failure.file, failure.failure))
+            }
+        }
+        return instances.withLock { $0.count }
+    }
+
+    /// Queues `event` for every instance and returns at once; never waits for a plugin.
+    /// Safe from any thread, but by contract never called from the audio thread (it allocates).
+    public func publish(_ event: PlayerEvent) {
+        guard !isShutDown.load(ordering: .acquiring) else { return }
+        for instance in instances.withLock({ $0 }) {
+            instance.enqueue(event)
+        }
+    }
+
+    /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
+    /// instance at once; waits at most `timeoutSeconds` in total. Returns the instance names it
+    /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s".
+    public func shutdown(timeoutSeconds: Double) -> [String] {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
+        let all = instances.withLock { list in
+            defer { list = [] }
+            return list
+        }
+        for instance in all { instance.requestStop() }
+        let deadline = monotonicMicros() + Int64(max(timeoutSeconds, 0) * 1_000_000)
+        var gaveUp: [String] = []
+        for instance in all where !instance.waitUntilFinished(deadlineMicros: deadline) {
+            gaveUp.append(instance.name)
+            configuration.log(
+                "motet: gave up waiting for plugin \(LogText.escaped(instance.name)) (\(LogText.escaped(instance.file)))"
+                    + " after \(LogText.seconds(timeoutSeconds)) s")
+        }
+        return gaveUp
+    }
+
+    // MARK: Loading one request
+
+    private struct FailedStart: Error {
+        var file: String?
+        var failure: PluginLoadFailure
+    }
+
+    private func start(_ request: PluginRequest, searchPath: PluginSearchPath) -> Result<PluginInstance, FailedStart> {
+        let file: String
+        switch Self.resolve(request.nameOrPath, in: searchPath) {
+        case .success(let found): file = found
+        case .failure(let failure): return .failure(FailedStart(file: nil, failure: failure))
+        }
+        let descriptor: UnsafePointer<motet_plugin_descriptor>
+        switch Self.openDescriptor(file, allowUnsafePermissions: request.allowUnsafePermissions) {
+        case .success(let d): descriptor = d
+        case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+        }
+        let instance = PluginInstance(
+            name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
+        switch instance.start(options: request.options, timeoutSeconds: configuration.createTimeoutSeconds) {
+        case .success: return .success(instance)
+        case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+        }
+    }
+
+    /// The file for a name (first match in the search path) or a path (absolute, or relative to
+    /// the current directory because the user typed it).
+    static func resolve(_ nameOrPath: String, in searchPath: PluginSearchPath) -> Result<String, PluginLoadFailure> {
+        if nameOrPath.contains("/") {
+            let path = nameOrPath.hasPrefix("/") ? nameOrPath : PluginSearchPath.currentDirectory() + "/" + nameOrPath
+            return .success(path)
+        }
+        guard PluginSearchPath.isValidName(nameOrPath) else { return .failure(.invalidName(nameOrPath)) }
+        for entry in searchPath.entries {
+            for fileName in PluginSearchPath.fileNames(for: nameOrPath, in: entry.source) {
+                let candidate = entry.directory + "/" + fileName
+                if access(candidate, F_OK) == 0 { return .success(candidate) }
+            }
+        }
+        return .failure(
+            .notFound(
+                name: nameOrPath, fileNames: ["\(nameOrPath).so", "libmotet-\(nameOrPath).so"],
+                directories: searchPath.directories))
+    }
+
+    /// Checks trust, opens the file, calls its entry function and checks the descriptor.
+    static func openDescriptor(_ file: String, allowUnsafePermissions: Bool)
+        -> Result<UnsafePointer<motet_plugin_descriptor>, PluginLoadFailure>
+    {
+        if access(file, F_OK) != 0 {
+            return .failure(.noSuchFile(String(cString: strerror(errno))))
+        }
+        if !allowUnsafePermissions, let distrust = PluginTrust.check(file) {
+            return .failure(distrust)
+        }
+        let entry: motet_plugin_entry_fn
+        switch PluginLibrary.open(file) {
+        case .success(let e): entry = e
+        case .failure(let failure): return .failure(failure)
+        }
+        guard let descriptor = entry(MOTET_ABI_MAJOR, MOTET_ABI_MINOR) else {
+            return .failure(.declined(hostMajor: MOTET_ABI_MAJOR, hostMinor: MOTET_ABI_MINOR))
+        }
+        if let problem = PluginDescriptorCheck.problem(descriptor) { return .failure(problem) }
+        return .success(descriptor)
+    }
+
+    /// One log line for a failed request: plugin, file, reason, and where it was asked for.
+    static func message(_ request: PluginRequest, _ file: String?, _ failure: PluginLoadFailure) -> String {
+        var line = "motet: plugin \(LogText.escaped(request.instanceName)): "
+        if let file { line += LogText.escaped(file) + ": " }
+        line += LogText.escaped(failure.reason)
+        line += " (from \(LogText.escaped(request.origin)))"
+        return line
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetEvents
+import MotetPluginABI
+
+/// One running plugin instance: its descriptor, its host table, and its serial queue (a thread
+/// waiting on a condition variable). Only this thread ever calls into the plugin instance.
+final class PluginInstance: @unchecked Sendable {
+    let name: String
+    let file: String
+    // The descriptor is the plugin's own `static const` (or a Swift plugin's leaked copy): it
+    // lives for the process, and the host only reads it.
+    private let descriptor: UnsafePointer<motet_plugin_descriptor>
+    private let host: PluginHostTable
+    private let log: @Sendable (String) -> Void
+
+    private let lock = ConditionLock()
+    // Everything below is guarded by `lock`.
+    private var queue = PluginEventQueue()
+    private var createStatus: Int32?
+    private var abandoned = false
+    private var stopping = false
+    private var finished = false
+
+    init(
+        name: String, file: String, descriptor: UnsafePointer<motet_plugin_descriptor>,
+        configuration: PluginHost.Configuration
+    ) {
+        self.name = name
+        self.file = file
+        self.descriptor = descriptor
+        self.host = PluginHostTable(instanceName: name, configuration: configuration)
+        self.log = configuration.log
+    }
+
+    /// Starts the instance's thread, which calls `create` with `options`, and waits for its
+    /// answer until `timeoutSeconds`.
+    func start(options: [PluginOptionPair], timeoutSeconds: Double) -> Result<Void, PluginLoadFailure> {
+        let started = DetachedThread.start { [self] in run(options) }
+        guard started else { return .failure(.threadFailed) }
+        let deadline = monotonicMicros() + Int64(timeoutSeconds * 1_000_000)
+        return lock.withLock {
+            while createStatus == nil {
+                if !lock.wait(untilMonotonicMicros: deadline) && createStatus == nil {
+                    abandoned = true
+                    return .failure(.createTimedOut(seconds: timeoutSeconds))
+                }
+            }
+            return createStatus == MOTET_OK ? .success(()) : .failure(.createFailed(createStatus!))
+        }
+    }
+
+    /// Queues an event for the instance. Never blocks on the plugin.
+    func enqueue(_ event: PlayerEvent) {
+        lock.withLock {
+            guard !stopping else { return }
+            queue.push(.player(event))
+            lock.broadcast()
+        }
+    }
+
+    /// Asks the thread to deliver what is queued, then the shutdown event, then destroy.
+    func requestStop() {
+        lock.withLock {
+            stopping = true
+            lock.broadcast()
+        }
+    }
+
+    /// Waits until destroy has returned or the monotonic time `deadline` passes.
+    func waitUntilFinished(deadlineMicros: Int64) -> Bool {
+        lock.withLock {
+            while !finished {
+                if !lock.wait(untilMonotonicMicros: deadlineMicros) { return finished }
+            }
+            return true
+        }
+    }
+
+    /// The instance's thread.
+    private func run(_ options: [PluginOptionPair]) {
+        let strings = CStringArena()
+        var cOptions = options.map { motet_option(key: strings.copy($0.key), value: strings.copy($0.value)) }
+        var instance: UnsafeMutableRawPointer? = nil
+        let status: Int32 = cOptions.withUnsafeMutableBufferPointer { buffer in
+            descriptor.pointee.create!(UnsafePointer(host.table), buffer.baseAddress, UInt32(buffer.count), &instance)
+        }
+        withExtendedLifetime(strings) {}
+        let keepGoing: Bool = lock.withLock {
+            createStatus = status
+            lock.broadcast()
+            return status == MOTET_OK && !abandoned
+        }
+        guard status == MOTET_OK else { return }
+        if keepGoing {
+            while let event = next() {
+                deliver(event, to: instance)
+            }
+        }
+        // Also for an instance abandoned during a slow create: it gets to clean up.
+        deliver(.shutdown, to: instance)
+        descriptor.pointee.destroy!(instance)
+        lock.withLock {
+            finished = true
+            lock.broadcast()
+        }
+    }
+
+    /// The next event, waiting for one; nil once stopping and everything queued was delivered.
+    private func next() -> QueuedEvent? {
+        let (event, dropped): (QueuedEvent?, Int) = lock.withLock {
+            while queue.isEmpty && !stopping { lock.wait() }
+            return (queue.pop(), queue.takeDroppedCount())
+        }
+        if dropped > 0 {
+            log("motet: plugin \(LogText.escaped(name)) is not keeping up: dropped \(dropped) queued event\(dropped == 1 ? "" : "s")")
+        }
+        return event
+    }
+
+    private func deliver(_ event: QueuedEvent, to instance: UnsafeMutableRawPointer?) {
+        PluginEventMapping.withCEvent(event) { descriptor.pointee.on_event!(instance, $0) }
+    }
+}

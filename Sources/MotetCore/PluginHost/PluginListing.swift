@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetPluginABI
+
+extension PluginHost {
+    /// For `motet --list-plugins`: the search path in order, then every candidate file in it with
+    /// name, version, description, ABI and file, or why it cannot load. A name found again in a
+    /// later directory is shown as shadowed. Loads each file (never creates an instance).
+    public static func listing(searchPath: PluginSearchPath, allowUnsafePermissions: Bool) -> String {
+        var out = "Plugin search path (a name loads the first match; --plugin PATH with a '/' loads that file):\n"
+        for (i, entry) in searchPath.entries.enumerated() {
+            let exists = isDirectory(entry.directory)
+            out += "  \(i + 1). \(LogText.escaped(entry.directory))  (\(entry.source.label)\(exists ? "" : ", does not exist"))\n"
+        }
+        if searchPath.entries.isEmpty { out += "  (none)\n" }
+        for ignored in searchPath.ignored { out += "  ignored: \(LogText.escaped(ignored))\n" }
+        out += "\nPlugins:\n"
+        var firstFile: [String: String] = [:]
+        var any = false
+        for entry in searchPath.entries {
+            for fileName in sortedFiles(entry.directory) {
+                guard let name = PluginSearchPath.pluginName(forFile: fileName, in: entry.source) else { continue }
+                let file = entry.directory + "/" + fileName
+                any = true
+                if let first = firstFile[name] {
+                    out += "  \(name)  shadowed by \(LogText.escaped(first)): \(LogText.escaped(file))\n"
+                    continue
+                }
+                firstFile[name] = file
+                out += describe(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions)
+            }
+        }
+        if !any { out += "  (none found)\n" }
+        return out
+    }
+
+    private static func describe(name: String, file: String, allowUnsafePermissions: Bool) -> String {
+        switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
+        case .failure(let failure):
+            return "  \(name)  cannot load: \(LogText.escaped(file)): \(LogText.escaped(failure.reason))\n"
+        case .success(let d):
+            let p = d.pointee
+            let version = LogText.fromPlugin(p.version)
+            let title = LogText.fromPlugin(p.name)
+            let description = LogText.fromPlugin(p.description)
+            let id = LogText.fromPlugin(p.id)
+            return "  \(name)  \(version)  \(title) (\(id)), ABI \(p.abi_major).\(p.abi_minor),"
+                + " needs host ABI \(p.abi_major).\(p.min_host_minor)+\n"
+                + "      \(description)\n"
+                + "      \(LogText.escaped(file))\n"
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private static func sortedFiles(_ directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name.hasSuffix(".so") { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,87 @@
+/// Why a plugin instance did not start. Each one becomes one log line that names the plugin, the
+/// file and the reason; the player plays on without it.
+enum PluginLoadFailure: Error, Equatable {
+    /// A name not found in any directory of the search path.
+    case notFound(name: String, fileNames: [String], directories: [String])
+    /// A name with characters a plugin name cannot have.
+    case invalidName(String)
+    /// An explicit path that does not exist or is not a regular file.
+    case noSuchFile(String)
+    /// The file, or its directory, may be changed by someone else; `fixes` says how to fix it.
+    case unsafePermissions(problems: [String], fixes: [String])
+    /// Not an ELF file at all.
+    case notSharedObject(String)
+    /// The dynamic linker found a symbol that nothing defines (dlopen RTLD_NOW pre-check).
+    case unresolvedSymbol(String)
+    /// Any other dynamic linker or libltdl error, with its text.
+    case loaderFailed(String)
+    /// The file does not export `motet_plugin_entry`.
+    case noEntryFunction
+    /// The descriptor is malformed (too small, missing functions).
+    case invalidDescriptor(String)
+    /// Built against another ABI major.
+    case abiMajorMismatch(pluginMajor: UInt32, pluginMinor: UInt32, hostMajor: UInt32, hostMinor: UInt32)
+    /// Needs a newer host minor than this one.
+    case needsNewerHost(pluginMajor: UInt32, minimumMinor: UInt32, hostMajor: UInt32, hostMinor: UInt32)
+    /// The entry function returned NULL.
+    case declined(hostMajor: UInt32, hostMinor: UInt32)
+    /// create returned an error.
+    case createFailed(Int32)
+    /// create did not return in time.
+    case createTimedOut(seconds: Double)
+    /// The host could not start the instance's thread.
+    case threadFailed
+
+    /// The reason, as the part of the log line after the plugin and the file.
+    var reason: String {
+        switch self {
+        case .notFound(let name, let fileNames, let directories):
+            let searched = directories.isEmpty ? "no plugin directory exists" : directories.joined(separator: ", ")
+            _ = name
+            return "not found (looked for \(fileNames.joined(separator: " or ")) in: \(searched))"
+        case .invalidName(let name):
+            return "\"\(name)\" is not a plugin name (letters, digits, '.', '_', '-'; give a path containing '/' to load a file)"
+        case .noSuchFile(let detail):
+            return "no such plugin file (\(detail))"
+        case .unsafePermissions(let problems, let fixes):
+            return "refused: \(problems.joined(separator: "; ")); fix with: \(fixes.joined(separator: " && "))"
+                + " (or allow it with allow-unsafe-plugins = yes / --allow-unsafe-plugins)"
+        case .notSharedObject(let detail):
+            return "not a shared object (\(detail))"
+        case .unresolvedSymbol(let detail):
+            return "unresolved symbol: \(detail) (link the plugin with -Wl,-z,defs to catch this when building it)"
+        case .loaderFailed(let detail):
+            return "cannot be loaded: \(detail)"
+        case .noEntryFunction:
+            return "no entry function: the file does not export \(pluginEntrySymbol)"
+                + " (mark it __attribute__((visibility(\"default\"))) or @_cdecl(\"\(pluginEntrySymbol)\") public)"
+        case .invalidDescriptor(let detail):
+            return "invalid descriptor: \(detail)"
+        case .abiMajorMismatch(let pluginMajor, let pluginMinor, let hostMajor, let hostMinor):
+            return "built for plugin ABI \(pluginMajor).\(pluginMinor), but this host has ABI \(hostMajor).\(hostMinor)"
+                + " (the major versions differ; rebuild it against motet/plugin.h \(hostMajor).x)"
+        case .needsNewerHost(let pluginMajor, let minimumMinor, let hostMajor, let hostMinor):
+            return "needs host ABI \(pluginMajor).\(minimumMinor) or newer, but this host has ABI \(hostMajor).\(hostMinor)"
+                + " (update motet)"
+        case .declined(let hostMajor, let hostMinor):
+            return "declined to load (its \(pluginEntrySymbol) returned NULL for host ABI \(hostMajor).\(hostMinor))"
+        case .createFailed(let status):
+            return "create failed (status \(status)); the plugin's own messages, if any, are above"
+        case .createTimedOut(let seconds):
+            return "create did not return within \(LogText.seconds(seconds)) s; the instance was abandoned"
+        case .threadFailed:
+            return "the host could not start a thread for it"
+        }
+    }
+}
+
+/// The exported symbol every plugin has.
+let pluginEntrySymbol = "motet_plugin_entry"
+
+extension LogText {
+    /// Seconds for a message: "5", "0.5", "2.25".
+    static func seconds(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e9 { return String(Int(value)) }
+        return String((value * 100).rounded() / 100)
+    }
+}

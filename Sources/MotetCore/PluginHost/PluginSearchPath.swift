@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where plugin names are looked up, in order; the first match wins.
+///
+/// 1. Explicit paths (`--plugin ./x.so`, anything containing `/`) are not searched: they are
+///    loaded as they are (relative ones against the current directory, because the user typed them).
+/// 2. Each `--plugin-dir DIR` (`plugin-dir` in the config file), in the order given.
+/// 3. Each directory of `$MOTET_PLUGIN_PATH` (colon-separated; empty and relative entries are
+///    ignored, so the current directory is never searched by accident).
+/// 4. The user's plugins: `$XDG_DATA_HOME/motet/plugins` (default `~/.local/share/motet/plugins`).
+/// 5. The plugins installed with motet: `<dir of the executable>/../lib/motet/plugins`.
+/// 6. A build tree: the executable's own directory, where SwiftPM puts `libmotet-NAME.so`.
+///
+/// In directories 2 to 5 a name `NAME` matches `NAME.so`, then `libmotet-NAME.so`; in 6 only
+/// `libmotet-NAME.so`. A name is letters, digits, `.`, `_`, `-`, and does not start with `.`.
+public struct PluginSearchPath: Sendable {
+    /// Why a directory is in the search path.
+    public enum Source: Sendable, Equatable {
+        case pluginDirectory
+        case environment
+        case user
+        case installed
+        case buildTree
+
+        /// How `--list-plugins` names the source.
+        public var label: String {
+            switch self {
+            case .pluginDirectory: "--plugin-dir"
+            case .environment: "$MOTET_PLUGIN_PATH"
+            case .user: "your plugins"
+            case .installed: "installed with motet"
+            case .buildTree: "build tree, libmotet-NAME.so only"
+            }
+        }
+    }
+
+    /// One directory of the search path.
+    public struct Entry: Sendable, Equatable {
+        public var directory: String
+        public var source: Source
+    }
+
+    /// The directories, in search order, without duplicates.
+    public private(set) var entries: [Entry] = []
+    /// Entries that were given but are not searched, with the reason (for `--list-plugins`).
+    public private(set) var ignored: [String] = []
+
+    /// The directories searched, in order.
+    public var directories: [String] { entries.map(\.directory) }
+
+    /// - Parameters:
+    ///   - pluginDirectories: `--plugin-dir` values; relative ones are resolved against the
+    ///     current directory (the user gave them explicitly).
+    ///   - environment: the process environment (`MOTET_PLUGIN_PATH`, `XDG_DATA_HOME`, `HOME`).
+    ///   - executablePath: the running `motet` (e.g. `/proc/self/exe` or `argv[0]`); resolved
+    ///     through symbolic links.
+    public init(pluginDirectories: [String], environment: [String: String], executablePath: String) {
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        for dir in pluginDirectories where !dir.isEmpty {
+            var path = dir
+            if path == "~" || path.hasPrefix("~/"), let home { path = home + path.dropFirst() }
+            if !path.hasPrefix("/") { path = Self.currentDirectory() + "/" + path }
+            add(path, .pluginDirectory)
+        }
+        if let list = environment["MOTET_PLUGIN_PATH"] {
+            for part in list.split(separator: ":", omittingEmptySubsequences: false).map(String.init) {
+                if part.isEmpty { continue }
+                if part.hasPrefix("/") {
+                    add(part, .environment)
+                } else {
+                    ignored.append("\(part) (from $MOTET_PLUGIN_PATH: relative directories are not searched)")
+                }
+            }
+        }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            add(data + "/motet/plugins", .user)
+        } else if let home {
+            add(home + "/.local/share/motet/plugins", .user)
+        }
+        if let exe = Self.resolvedExecutable(executablePath) {
+            let binDir = Self.parent(exe)
+            add(Self.parent(binDir) + "/lib/motet/plugins", .installed)
+            add(binDir, .buildTree)
+        }
+    }
+
+    /// The file names a plugin name may have in a directory of this source, in order.
+    static func fileNames(for name: String, in source: Source) -> [String] {
+        source == .buildTree ? ["libmotet-\(name).so"] : ["\(name).so", "libmotet-\(name).so"]
+    }
+
+    /// The plugin name a file name stands for in a directory of this source, or nil.
+    static func pluginName(forFile file: String, in source: Source) -> String? {
+        guard file.hasSuffix(".so") else { return nil }
+        var stem = String(file.dropLast(3))
+        if stem.hasPrefix("libmotet-") {
+            stem = String(stem.dropFirst("libmotet-".count))
+        } else if source == .buildTree {
+            return nil
+        }
+        return isValidName(stem) ? stem : nil
+    }
+
+    /// Letters, digits, `.`, `_`, `-`; not empty, not starting with `.`.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first != UInt8(ascii: ".") else { return false }
+        return name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+        }
+    }
+
+    private mutating func add(_ directory: String, _ source: Source) {
+        let clean = Self.normalized(directory)
+        if entries.contains(where: { $0.directory == clean }) { return }
+        entries.append(Entry(directory: clean, source: source))
+    }
+
+    /// Removes `.` components, doubled and trailing slashes, and resolves `..` lexically.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for component in path.split(separator: "/") {
+            if component == "." { continue }
+            if component == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(component)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    private static func resolvedExecutable(_ path: String) -> String? {
+        // A bare argv[0] ("motet") was found through $PATH, not in the current directory.
+        for candidate in [path.contains("/") ? path : "", "/proc/self/exe"] where !candidate.isEmpty {
+            if let real = realpath(candidate, nil) {
+                defer { free(real) }
+                return String(cString: real)
+            }
+        }
+        return nil
+    }
+}
