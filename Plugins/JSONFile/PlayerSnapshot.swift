@@ -1,0 +1,108 @@
+import MotetPluginKit
+
+/// What the state file says: the player's state and what is playing, as last told by the host.
+///
+/// `state` is one of playing, paused, stopped, stalled, interrupted. The host's finer states map
+/// onto them: `loading` (opening the next track to play it) is `playing`, `complete` (the queue
+/// ended) is `stopped`; `playerState` keeps the host's own word for readers who care.
+struct PlayerSnapshot {
+    var state = "stopped"
+    var playerState = "stopped"
+    /// The state to go back to when an interruption ends without a new playback-state event.
+    var stateBeforeInterruption: String?
+    var interruption: String?
+    var volume: Int?
+    /// The last now-playing event (nil before the first one, or after shutdown).
+    var nowPlaying: NowPlayingInfo?
+    var lastError: DecodeErrorInfo?
+    /// Wall-clock time of the last error (microseconds).
+    var lastErrorAt: Int64 = 0
+
+    /// The elapsed time now, extrapolated from the last sample while playing; with its
+    /// wall-clock sampling time. nil when unknown.
+    func elapsed(extrapolated: Bool) -> (micros: Int64, atWall: Int64)? {
+        guard let np = nowPlaying, np.hasTrack, let sampled = np.elapsedMicros else { return nil }
+        guard extrapolated, state == "playing", np.rate > 0 else {
+            return (sampled, Clock.wallMicros(ofMonotonic: np.elapsedAtMicros))
+        }
+        let now = Clock.monotonicMicros()
+        var value = sampled + Int64(Double(max(0, now - np.elapsedAtMicros)) * np.rate)
+        if let duration = np.durationMicros, value > duration { value = duration }
+        return (value, Clock.wallMicros())
+    }
+
+    /// Writes the state file's object (see schema/now-playing.schema.json).
+    func write(to json: inout JSONWriter, extrapolated: Bool) {
+        let np = nowPlaying?.hasTrack == true ? nowPlaying : nil
+        json.beginObject()
+        json.key("state"); json.string(state)
+        json.key("playerState"); json.string(playerState)
+        json.key("interruption"); json.string(interruption)
+        json.key("title"); json.string(np?.title)
+        json.key("artist"); json.string(np?.artist)
+        json.key("artists")
+        if let np {
+            json.beginArray()
+            for a in np.artists { json.string(a) }
+            json.endArray()
+        } else {
+            json.null()
+        }
+        json.key("album"); json.string(np?.album)
+        json.key("duration"); json.seconds(micros: np?.durationMicros)
+        let elapsed = elapsed(extrapolated: extrapolated)
+        json.key("elapsed"); json.seconds(micros: elapsed?.micros)
+        json.key("elapsedAt"); json.seconds(micros: elapsed?.atWall)
+        json.key("rate"); json.number(np?.rate)
+        json.key("liked"); json.bool(nowPlaying?.likeActive ?? false)
+        json.key("disliked"); json.bool(nowPlaying?.dislikeActive ?? false)
+        json.key("nextTrackEnabled"); json.bool(nowPlaying?.nextEnabled ?? false)
+        json.key("previousTrackEnabled"); json.bool(nowPlaying?.previousEnabled ?? false)
+        json.key("artwork")
+        if let art = np?.artwork {
+            json.beginObject()
+            json.key("mime"); json.string(art.mime)
+            json.key("path"); json.string(art.path)
+            json.key("id"); json.string(art.id.isEmpty ? nil : art.id)
+            json.key("size"); json.integer(Int64(art.bytes.count))
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.key("file"); json.string(np?.filePath)
+        json.key("trackId"); json.integer(np.map { Int64(truncatingIfNeeded: $0.trackID) })
+        json.key("volume"); json.integer(volume.map { Int64($0) })
+        json.key("lastError")
+        if let e = lastError {
+            Self.writeError(e, at: lastErrorAt, to: &json)
+        } else {
+            json.null()
+        }
+        json.key("updatedAt"); json.seconds(micros: Clock.wallMicros())
+        json.endObject()
+    }
+
+    static func writeError(_ e: DecodeErrorInfo, at wall: Int64, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("message"); json.string(e.message)
+        json.key("code"); json.integer(Int64(e.code))
+        json.key("file"); json.string(e.filePath)
+        json.key("position"); json.seconds(micros: e.positionMicros)
+        json.key("at"); json.seconds(micros: wall)
+        json.endObject()
+    }
+
+    /// The five states of the file for the host's state (see the type's documentation).
+    static func fileState(_ s: PlaybackStateInfo) -> (state: String, playerState: String) {
+        switch s.state {
+        case .playing: ("playing", "playing")
+        case .loading: ("playing", "loading")
+        case .paused: ("paused", "paused")
+        case .stopped: ("stopped", "stopped")
+        case .complete: ("stopped", "complete")
+        case .stalled: ("stalled", "stalled")
+        case .interrupted: ("interrupted", "interrupted")
+        case nil: ("stopped", "unknown-\(s.rawState)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import MotetPluginKit
+import Synchronization
+
+/// The snapshot and the two files, shared by the plugin queue and the refresh thread. One lock
+/// covers a change and its write, so the file on disk never goes back to an older state.
+final class StateFiles: Sendable {
+    private struct Guarded {
+        var snapshot = PlayerSnapshot()
+        var stateFile: AtomicFile
+        var events: AppendOnlyFile?
+        var stateFailureReported = false
+        var eventsFailureReported = false
+        var closed = false
+    }
+
+    private let host: MotetHost
+    private let guarded: Mutex<Guarded>
+
+    /// Opens the events file (when asked for) and writes the initial, stopped state, so that a bad
+    /// path is reported at create time. Throws the reason.
+    init(host: MotetHost, statePath: String, eventsPath: String?) throws {
+        self.host = host
+        var events: AppendOnlyFile?
+        if let eventsPath {
+            switch AppendOnlyFile.open(eventsPath) {
+            case .success(let f): events = f
+            case .failure(let e): throw DelegateError("cannot open events file '\(eventsPath)': \(e.reason)")
+            }
+        }
+        var stateFile = AtomicFile(path: statePath)
+        var json = JSONWriter()
+        PlayerSnapshot().write(to: &json, extrapolated: false)
+        json.newline()
+        if let why = stateFile.replace(with: json.bytes) {
+            events?.close()
+            throw DelegateError(why)
+        }
+        guarded = Mutex(Guarded(stateFile: stateFile, events: events))
+    }
+
+    /// Applies `change`, rewrites the state file and appends one events line (the event's own
+    /// `fields`, then the whole state as `current`).
+    func update(event: String, fields: (inout JSONWriter) -> Void, _ change: (inout PlayerSnapshot) -> Void) {
+        guarded.withLock { g in
+            guard !g.closed else { return }
+            change(&g.snapshot)
+            var state = JSONWriter()
+            g.snapshot.write(to: &state, extrapolated: false)
+            state.newline()
+            report(g.stateFile.replace(with: state.bytes), flag: &g.stateFailureReported, what: "state file")
+            if let events = g.events {
+                var line = JSONWriter()
+                line.beginObject()
+                line.key("event"); line.string(event)
+                line.key("time"); line.seconds(micros: Clock.wallMicros())
+                fields(&line)
+                line.key("current"); g.snapshot.write(to: &line, extrapolated: false)
+                line.endObject()
+                line.newline()
+                report(events.append(line.bytes), flag: &g.eventsFailureReported, what: "events file")
+            }
+        }
+    }
+
+    /// Rewrites the state file with `elapsed` extrapolated to now, only while playing.
+    func refreshElapsed() {
+        guarded.withLock { g in
+            guard !g.closed, g.snapshot.state == "playing", let np = g.snapshot.nowPlaying, np.hasTrack,
+                np.rate > 0, np.elapsedMicros != nil
+            else { return }
+            var state = JSONWriter()
+            g.snapshot.write(to: &state, extrapolated: true)
+            state.newline()
+            report(g.stateFile.replace(with: state.bytes), flag: &g.stateFailureReported, what: "state file")
+        }
+    }
+
+    func close() {
+        guarded.withLock { g in
+            g.closed = true
+            g.events?.close()
+        }
+    }
+
+    /// Logs the first failure of each file, and when it works again.
+    private func report(_ failure: String?, flag: inout Bool, what: String) {
+        if let failure {
+            if !flag { host.log(.error, "\(what): \(failure) (will keep trying)") }
+            flag = true
+        } else if flag {
+            host.log(.info, "\(what): writing again")
+            flag = false
+        }
+    }
+}
