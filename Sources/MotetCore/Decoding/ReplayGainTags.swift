@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The REPLAYGAIN_* comments of a link: gains in dB, peaks as linear sample magnitudes (1.0 = full
+/// scale). Values that do not parse, are not finite or are absurd are left out (nil).
+public struct ReplayGainTags: Sendable, Equatable {
+    public var trackGain: Double?
+    public var trackPeak: Double?
+    public var albumGain: Double?
+    public var albumPeak: Double?
+
+    public init(trackGain: Double? = nil, trackPeak: Double? = nil, albumGain: Double? = nil, albumPeak: Double? = nil) {
+        self.trackGain = trackGain
+        self.trackPeak = trackPeak
+        self.albumGain = albumGain
+        self.albumPeak = albumPeak
+    }
+
+    /// Linear scale for the mode, with clipping prevention from the peak tags (scale*peak <= 1).
+    /// 1.0 when tags are absent or mode is .off.
+    ///
+    /// `.track` uses the track gain and peak, or the album's when the track has no gain; `.album`
+    /// the other way round. A peak without a gain changes nothing.
+    public func scale(_ mode: ReplayGainMode) -> Float {
+        let chosen: (gain: Double, peak: Double?)
+        switch mode {
+        case .off:
+            return 1
+        case .track:
+            if let trackGain { chosen = (trackGain, trackPeak) } else if let albumGain { chosen = (albumGain, albumPeak) } else { return 1 }
+        case .album:
+            if let albumGain { chosen = (albumGain, albumPeak) } else if let trackGain { chosen = (trackGain, trackPeak) } else { return 1 }
+        }
+        var scale = pow(10, chosen.gain / 20)
+        if let peak = chosen.peak, peak > 0, scale * peak > 1 { scale = 1 / peak }
+        return Float(scale)
+    }
+
+    /// Gains beyond this many dB either way are treated as damaged tags.
+    static let gainLimitDB = 60.0
+    /// Peaks above this are treated as damaged tags (real peaks of float files may exceed 1 a little).
+    static let peakLimit = 100.0
+
+    /// Parses a gain such as "-6.54 dB", "+1.2dB" or "0.5"; nil when it is not a sane number.
+    static func parseGain(_ text: String) -> Double? {
+        guard let value = parseNumber(text, allowingUnit: true), abs(value) <= gainLimitDB else { return nil }
+        return value
+    }
+
+    /// Parses a peak such as "0.987654"; nil when it is not a sane positive number.
+    static func parsePeak(_ text: String) -> Double? {
+        guard let value = parseNumber(text, allowingUnit: false), value > 0, value <= peakLimit else { return nil }
+        return value
+    }
+
+    private static func parseNumber(_ text: String, allowingUnit: Bool) -> Double? {
+        guard text.utf8.count <= 64 else { return nil }
+        var s = Substring(text)
+        func trim() {
+            while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+            while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        }
+        trim()
+        if allowingUnit, s.count >= 2, s.suffix(2).lowercased() == "db" {
+            s.removeLast(2)
+            trim()
+        }
+        // Only plain decimal notation: no "nan", "inf" or hexadecimal floats.
+        guard !s.isEmpty, s.allSatisfy({ "0123456789+-.eE".contains($0) }), let value = Double(s), value.isFinite else {
+            return nil
+        }
+        return value
+    }
+}

@@ -1,0 +1,30 @@
+/// The tags of one link of an Ogg Vorbis file, read from its Vorbis comments.
+///
+/// Text is repaired (invalid UTF-8 becomes U+FFFD, NULs are dropped) and bounded in length, but
+/// control characters are kept: the display layers escape them.
+public struct TrackMetadata: Sendable, Equatable {
+    /// The first TITLE comment.
+    public var title: String?
+    /// Every ARTIST comment, in file order: several ARTIST comments are several artists.
+    public var artists: [String]
+    /// The first ALBUM comment.
+    public var album: String?
+    public var replayGain: ReplayGainTags
+    /// METADATA_BLOCK_PICTURE (front cover preferred, then any), else COVERART/COVERARTMIME
+    public var picture: EmbeddedPicture?
+    /// What was wrong with the tags and ignored or shortened, one line each, e.g.
+    /// "picture of 52 MiB ignored (limit 16 MiB)".
+    public var warnings: [String]
+
+    public init(
+        title: String? = nil, artists: [String] = [], album: String? = nil, replayGain: ReplayGainTags = ReplayGainTags(),
+        picture: EmbeddedPicture? = nil, warnings: [String] = []
+    ) {
+        self.title = title
+        self.artists = artists
+        self.album = album
+        self.replayGain = replayGain
+        self.picture = picture
+        self.warnings = warnings
+    }
+}
