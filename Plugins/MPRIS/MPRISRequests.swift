@@ -1,0 +1,149 @@
+import CGIO
+import MotetPluginKit
+
+/// The GDBus vtable shared by the three interfaces; `user_data` is the `MPRISServer`.
+/// GDBus calls it on the bus thread (the thread whose main context registered the object).
+enum MPRISVTable {
+    nonisolated(unsafe) static let shared: UnsafeMutablePointer<GDBusInterfaceVTable> = {
+        let table = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)  // lives for the process
+        table.initialize(
+            to: GDBusInterfaceVTable(
+                method_call: { _, _, _, interface, method, parameters, invocation, data in
+                    guard let interface, let method, let invocation else { return }
+                    Unmanaged<MPRISServer>.fromOpaque(data!).takeUnretainedValue().call(
+                        String(cString: interface), String(cString: method), parameters, invocation)
+                },
+                get_property: { _, _, _, interface, property, _, data in
+                    guard let interface, let property else { return nil }
+                    return Unmanaged<MPRISServer>.fromOpaque(data!).takeUnretainedValue().property(
+                        String(cString: interface), String(cString: property))
+                },
+                set_property: { _, _, _, interface, property, value, error, data in
+                    guard let interface, let property, let value else { return 0 }
+                    let refusal = Unmanaged<MPRISServer>.fromOpaque(data!).takeUnretainedValue().setProperty(
+                        String(cString: interface), String(cString: property), value)
+                    guard let refusal else { return 1 }
+                    error?.pointee = g_dbus_error_new_for_dbus_error(refusal.name, refusal.message)
+                    return 0
+                },
+                padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        return table
+    }()
+}
+
+/// A D-Bus error to answer with.
+struct MPRISRefusal: Error {
+    var name: String
+    var message: String
+}
+
+extension MPRISServer {
+    /// One method call from a client. [bus thread]
+    func call(_ interface: String, _ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer) {
+        let answer: Result<Void, MPRISRefusal>
+        switch (interface, method) {
+        case (MPRISInterfaces.root, "Raise"): answer = .success(())  // CanRaise is false: no effect
+        case (MPRISInterfaces.root, "Quit"): answer = send(.quit, "Quit")
+        case (MPRISInterfaces.player, "Play"): answer = send(.play, method)
+        case (MPRISInterfaces.player, "Pause"): answer = send(.pause, method)
+        case (MPRISInterfaces.player, "PlayPause"): answer = send(.toggle, method)
+        case (MPRISInterfaces.player, "Stop"): answer = send(.stop, method)
+        case (MPRISInterfaces.player, "Next"): answer = send(.next, method)
+        case (MPRISInterfaces.player, "Previous"): answer = send(.previous, method)
+        case (MPRISInterfaces.player, "Seek"):
+            let offset = parameters.map { p in withChild(p, 0) { Int64(g_variant_get_int64($0)) } } ?? 0
+            answer = send(.seekRelative(offset), method)
+        case (MPRISInterfaces.player, "SetPosition"):
+            answer = setPosition(parameters)
+        case (MPRISInterfaces.player, "OpenUri"):
+            answer = .failure(
+                MPRISRefusal(
+                    name: MPRISInterfaces.ErrorName.notSupported,
+                    message: "Motet plays the files given on its command line; it does not open URIs over MPRIS"))
+        case (MPRISInterfaces.feedback, "Like"): answer = send(.like, method)
+        case (MPRISInterfaces.feedback, "Dislike"): answer = send(.dislike, method)
+        case (MPRISInterfaces.feedback, "Unlike"): answer = send(.unlike, method)
+        default:
+            answer = .failure(
+                MPRISRefusal(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(interface).\(method)"))
+        }
+        switch answer {
+        case .success: g_dbus_method_invocation_return_value(invocation, nil)
+        case .failure(let refusal): g_dbus_method_invocation_return_dbus_error(invocation, refusal.name, refusal.message)
+        }
+    }
+
+    /// SetPosition(trackid, position): ignored (successfully, as the spec says) for a stale
+    /// track id or a position outside the track.
+    private func setPosition(_ parameters: OpaquePointer?) -> Result<Void, MPRISRefusal> {
+        guard let parameters else { return .success(()) }
+        let trackID = withChild(parameters, 0) { String(cString: g_variant_get_string($0, nil)) }
+        let position = withChild(parameters, 1) { Int64(g_variant_get_int64($0)) }
+        let (current, length) = model.withLock { ($0.trackObjectPath, $0.track?.durationMicros) }
+        guard trackID == current, current != MPRISTrack.noTrackPath, position >= 0 else { return .success(()) }
+        if let length, position > length { return .success(()) }
+        return send(.seekAbsolute(position), "SetPosition")
+    }
+
+    /// Sends a command to the player; a refused or unknown command becomes a D-Bus error, so the
+    /// client (and its user) learns that nothing happened.
+    private func send(_ command: MotetHost.Command, _ what: String) -> Result<Void, MPRISRefusal> {
+        switch host.send(command) {
+        case .accepted:
+            return .success(())
+        case .refused:
+            return .failure(
+                MPRISRefusal(
+                    name: MPRISInterfaces.ErrorName.refused,
+                    message: "the player refused \(what) (remote commands are off, or it is not possible now)"))
+        case .unsupported:
+            return .failure(
+                MPRISRefusal(name: MPRISInterfaces.ErrorName.notSupported, message: "this Motet does not support \(what)"))
+        }
+    }
+
+    /// One property read; a new floating GVariant, or nil for an unknown property. [bus thread]
+    func property(_ interface: String, _ name: String) -> OpaquePointer? {
+        let snapshot = model.withLock { $0 }
+        let list: [(String, MPRISValue)]
+        switch interface {
+        case MPRISInterfaces.root: list = MPRISModel.rootProperties
+        case MPRISInterfaces.player:
+            if name == "Position" { return g_variant_new_int64(Int(snapshot.position(at: Int64(g_get_monotonic_time())))) }
+            if name == "CanControl" { return g_variant_new_boolean(1) }
+            list = snapshot.playerProperties
+        case MPRISInterfaces.feedback: list = snapshot.feedbackProperties
+        default: return nil
+        }
+        return list.first { $0.0 == name }?.1.variant()
+    }
+
+    /// One property write; nil when done, else the error to answer with. [bus thread]
+    ///
+    /// Volume sends set-volume; Rate 0.0 pauses (as the spec asks) and other rates are ignored
+    /// (Motet plays at 1.0 only); Shuffle and LoopStatus are chosen on the command line and
+    /// cannot be changed remotely.
+    func setProperty(_ interface: String, _ name: String, _ value: OpaquePointer) -> MPRISRefusal? {
+        guard interface == MPRISInterfaces.player else {
+            return MPRISRefusal(name: MPRISInterfaces.ErrorName.notSupported, message: "\(name) is read-only")
+        }
+        switch name {
+        case "Volume":
+            let volume = g_variant_get_double(value)
+            let percent = volume.isNaN ? 0 : Int((min(max(volume, 0), 1) * 100).rounded())
+            if case .failure(let refusal) = send(.setVolume(percent), "Volume") { return refusal }
+            return nil
+        case "Rate":
+            if g_variant_get_double(value) == 0, case .failure(let refusal) = send(.pause, "Rate 0 (pause)") {
+                return refusal
+            }
+            return nil
+        case "Shuffle", "LoopStatus":
+            return MPRISRefusal(
+                name: MPRISInterfaces.ErrorName.notSupported,
+                message: "\(name) is set on Motet's command line or config file, not over MPRIS")
+        default:
+            return MPRISRefusal(name: MPRISInterfaces.ErrorName.notSupported, message: "\(name) is read-only")
+        }
+    }
+}
