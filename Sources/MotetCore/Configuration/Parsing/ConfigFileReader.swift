@@ -1,0 +1,137 @@
+/// Reads the INI-like config file into the same option occurrences the command line produces.
+///
+/// Grammar, one line at a time (CRLF and a UTF-8 byte-order mark are fine):
+/// - blank lines, and lines whose first non-blank character is `#` or `;`, are ignored;
+/// - `key = value`: before the first section, a long option without `--` (flags take yes/no);
+///   inside a `[plugin NAME]` section, an option for that plugin (`file = PATH` loads PATH under
+///   the instance name NAME). Spaces around key and value are trimmed; a value wrapped in double
+///   quotes keeps its inner spaces;
+/// - `[plugin NAME]` starts a section that lasts to the next section header.
+struct ConfigFileReader {
+    /// Largest config file read.
+    static let sizeLimit = 1 << 20
+
+    /// What a file produced.
+    struct Contents {
+        var occurrences: [OptionOccurrence] = []
+        var plugins: [PluginRequest] = []
+        var warnings: [String] = []
+    }
+
+    private struct Section {
+        var name: String
+        var line: Int
+        var file: String?
+        var options: [PluginOption] = []
+    }
+
+    /// Reads and checks `path`.
+    static func read(path: String) throws(LocatedProblem) -> Contents {
+        switch FileSystem.readFile(path, limit: sizeLimit) {
+        case .failure(let failure):
+            throw LocatedProblem(.unreadableConfigFile(path: path, reason: failure.reason), at: .commandLine(option: nil))
+        case .success(let bytes):
+            return try parse(bytes, path: path)
+        }
+    }
+
+    /// Parses the bytes of a config file called `path` (used in messages and origins).
+    static func parse(_ bytes: [UInt8], path: String) throws(LocatedProblem) -> Contents {
+        var contents = Contents()
+        var section: Section?
+        var firstLineOfKey: [String: Int] = [:]
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (offset, rawLine) in lines.enumerated() {
+            let number = offset + 1
+            let here = ProblemLocation.configFile(path: path, line: number, key: nil)
+            if rawLine.contains(0) { throw LocatedProblem(.nulByte, at: here) }
+            let line = trimmed(Substring(decoding: rawLine, as: UTF8.self))
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                if let finished = section { try close(finished, path: path, into: &contents) }
+                section = try header(line, at: here, number: number)
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw LocatedProblem(.notKeyValue(String(line)), at: here)
+            }
+            let key = String(trimmed(line[..<equals]))
+            let value = unquoted(trimmed(line[line.index(after: equals)...]))
+            guard !key.isEmpty else { throw LocatedProblem(.emptyKey, at: here) }
+            let keyed = ProblemLocation.configFile(path: path, line: number, key: key)
+            if section != nil {
+                if key == "file" {
+                    guard !value.isEmpty else {
+                        throw LocatedProblem(.invalidValue(value, expected: "the path of a plugin's shared object"), at: keyed)
+                    }
+                    section!.file = value
+                } else {
+                    section!.options.append(PluginOption(key: key, value: value))
+                }
+                continue
+            }
+            guard let definition = OptionTable.named(key) else {
+                if key == "input" || key == "inputs" { throw LocatedProblem(.inputsInConfigFile(key), at: here) }
+                throw LocatedProblem(.unknownKey(key), at: here)
+            }
+            guard definition.allowedInConfigFile else { throw LocatedProblem(.commandLineOnly(key), at: here) }
+            if !definition.repeatable {
+                if let first = firstLineOfKey[key] {
+                    contents.warnings.append(MessageRenderer.warning(
+                        "set again (first on line \(first)); the last value wins.", at: keyed))
+                } else {
+                    firstLineOfKey[key] = number
+                }
+            }
+            contents.occurrences.append(OptionOccurrence(
+                definition: definition, value: value, source: .configFile(path: path, line: number, key: key)))
+        }
+        if let finished = section { try close(finished, path: path, into: &contents) }
+        return contents
+    }
+
+    /// `[plugin NAME]`.
+    private static func header(_ line: Substring, at here: ProblemLocation, number: Int) throws(LocatedProblem) -> Section {
+        guard line.hasSuffix("]") else { throw LocatedProblem(.unterminatedSection(String(line)), at: here) }
+        let inside = trimmed(line.dropFirst().dropLast())
+        guard inside.hasPrefix("plugin"), let first = inside.dropFirst(6).first, first == " " || first == "\t" else {
+            throw LocatedProblem(.unknownSection(String(line)), at: here)
+        }
+        let name = trimmed(inside.dropFirst(6))
+        guard !name.isEmpty else { throw LocatedProblem(.unknownSection(String(line)), at: here) }
+        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw LocatedProblem(.badValue(String(name), explanation: "a plugin instance name cannot contain control characters"), at: here)
+        }
+        return Section(name: String(name), line: number)
+    }
+
+    /// Turns a finished section into a plugin request.
+    private static func close(_ section: Section, path: String, into contents: inout Contents) throws(LocatedProblem) {
+        if section.file == nil {
+            do throws(ParseProblem) {
+                try PluginSpecParser.validateName(section.name, spec: section.name)
+            } catch {
+                throw LocatedProblem(error, at: .configFile(path: path, line: section.line, key: nil))
+            }
+        }
+        contents.plugins.append(PluginRequest(
+            name: section.file ?? section.name, options: section.options, sectionName: section.name,
+            origin: "\(path):\(section.line)"))
+    }
+
+    private static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\r" }
+
+    private static func trimmed(_ s: Substring) -> Substring {
+        var s = s
+        while let c = s.first, isBlank(c) { s = s.dropFirst() }
+        while let c = s.last, isBlank(c) { s = s.dropLast() }
+        return s
+    }
+
+    private static func unquoted(_ s: Substring) -> String {
+        if s.count >= 2, s.hasPrefix("\""), s.hasSuffix("\"") { return String(s.dropFirst().dropLast()) }
+        return String(s)
+    }
+}

@@ -1,0 +1,60 @@
+/// Renders `--help` from the option table.
+enum HelpText {
+    /// Column where the descriptions start.
+    private static let column = 28
+    /// Line width the descriptions wrap at.
+    private static let width = 100
+
+    static func render() -> String {
+        var out = """
+            Usage: motet [OPTIONS] FILE|DIR|PLAYLIST...
+
+            Plays Ogg Vorbis files, directories (recursively, in natural order: 2 before 10) and
+            .m3u/.m3u8 playlists, and tells delegate plugins what is playing.
+
+            Options:
+
+            """
+        for option in OptionTable.all {
+            var head = "  "
+            head += option.short.map { "-\($0), " } ?? "    "
+            head += option.spelling
+            if case .value(let placeholder, _) = option.kind { head += " " + placeholder }
+            out += head
+            let words = option.help.split(separator: " ")
+            var line = ""
+            var first = true
+            func flush() {
+                if first && head.count < column - 1 {
+                    out += String(repeating: " ", count: column - head.count) + line + "\n"
+                } else {
+                    if first { out += "\n" }
+                    out += String(repeating: " ", count: column) + line + "\n"
+                }
+                first = false
+                line = ""
+            }
+            for word in words {
+                if !line.isEmpty && column + line.count + 1 + word.count > width { flush() }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            if !line.isEmpty { flush() }
+        }
+        out += """
+
+            Flags also take a value: --shuffle=no turns off what the config file turned on.
+
+            Config file: $XDG_CONFIG_HOME/motet/motet.conf (default ~/.config/motet/motet.conf), read
+            before the command line, which overrides it. Lines are 'key = value' with the long options'
+            names (flags take yes/no), '# comments', and '[plugin NAME]' sections whose keys are that
+            plugin's options ('file = PATH' loads a shared object under the instance name NAME).
+
+            Keys while playing: space pause, n next, p previous, l like, d dislike, u unlike,
+            left/right seek 5 s, + - volume, q quit.
+
+            Exit status: 0 when something played, 1 when nothing could be played, 64 for a usage error.
+
+            """
+        return out
+    }
+}

@@ -1,0 +1,151 @@
+/// The one option table shared by the command line, the config file and `--help`.
+enum OptionTable {
+    /// A flag: true when bare on the command line, else yes/no.
+    private static func flag(_ value: String?) throws(ParseProblem) -> Bool {
+        guard let value else { return true }
+        return try ValueParsers.boolean(value)
+    }
+
+    /// A value option's value (never nil: the lexers guarantee one).
+    private static func required(_ value: String?) -> String { value ?? "" }
+
+    /// All options, in the order `--help` lists them.
+    static let all: [OptionDefinition] = [
+        OptionDefinition(
+            name: "output", short: "o",
+            kind: .value(placeholder: "auto|pulse|alsa[:DEVICE]|wav:PATH|wav-float:PATH|null", expected: ValueParsers.outputExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Where the sound goes. auto (default): PulseAudio, then ALSA, else null. wav: 16-bit, wav-float: 32-bit float file; null: nothing, paced in real time.",
+            apply: { draft, value, _ throws(ParseProblem) in
+                draft.settings.output = try ValueParsers.output(required(value))
+                draft.outputText = required(value)
+            }),
+        OptionDefinition(
+            name: "untimed", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
+            help: "Decode as fast as possible instead of in real time (only with null or wav outputs).",
+            apply: { draft, value, source throws(ParseProblem) in
+                draft.settings.untimed = try flag(value)
+                draft.untimedSource = source
+            }),
+        OptionDefinition(
+            name: "shuffle", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
+            help: "Play the tracks in random order.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.shuffle = try flag(value) }),
+        OptionDefinition(
+            name: "loop", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
+            help: "Start again from the first track after the last one.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.loop = try flag(value) }),
+        OptionDefinition(
+            name: "start", short: nil,
+            kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Start the first track at TIME: SS, MM:SS or HH:MM:SS, with an optional .fraction.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.startMicros = try ValueParsers.time(required(value)) }),
+        OptionDefinition(
+            name: "replaygain", short: nil,
+            kind: .value(placeholder: "track|album|off", expected: "track, album or off"),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Which ReplayGain tags set the loudness (default track); peaks prevent clipping.",
+            apply: { draft, value, _ throws(ParseProblem) in
+                draft.settings.replayGain = try ValueParsers.choice(required(value), of: ReplayGainSetting.self, expected: "track, album or off")
+            }),
+        OptionDefinition(
+            name: "volume", short: nil,
+            kind: .value(placeholder: "0-100", expected: ValueParsers.volumeExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Playback volume in percent (default 100).",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.volume = try ValueParsers.volume(required(value)) }),
+        OptionDefinition(
+            name: "skip-limit", short: nil,
+            kind: .value(placeholder: "N/MINUTES", expected: ValueParsers.skipLimitExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Allow at most N skips in any MINUTES minutes, like a licensed radio service (e.g. 6/60).",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.skipLimit = try ValueParsers.skipLimit(required(value)) }),
+        OptionDefinition(
+            name: "default-artwork", short: nil,
+            kind: .value(placeholder: "FILE", expected: ValueParsers.pathExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Image to show when a track has no picture and no cover.jpg/cover.png/folder.jpg/front.jpg beside it.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.defaultArtwork = try ValueParsers.path(required(value)) }),
+        OptionDefinition(
+            name: "status", short: nil,
+            kind: .value(placeholder: "auto|line|events|quiet", expected: "auto, line, events or quiet"),
+            allowedInConfigFile: true, repeatable: false,
+            help: "What the player prints: a status line with keys, one line per event, or nothing but problems. auto (default): line on a terminal, events otherwise.",
+            apply: { draft, value, _ throws(ParseProblem) in
+                draft.settings.statusLine = try ValueParsers.choice(required(value), of: StatusLineSetting.self, expected: "auto, line, events or quiet")
+            }),
+        OptionDefinition(
+            name: "plugin", short: nil,
+            kind: .value(placeholder: "NAME[:KEY=VALUE,...]", expected: "NAME[:KEY=VALUE,…] or PATH[:KEY=VALUE,…]"),
+            allowedInConfigFile: true, repeatable: true,
+            help: "Load a delegate plugin by name or by path (containing '/'), with options. Repeatable; the same plugin may run twice (instances log, log#2). Escape , : = \\ in values with \\.",
+            apply: { draft, value, source throws(ParseProblem) in
+                let parsed = try PluginSpecParser.parse(required(value))
+                draft.addPlugin(PluginRequest(name: parsed.name, options: parsed.options, sectionName: nil, origin: source.origin), from: source)
+            }),
+        OptionDefinition(
+            name: "plugin-dir", short: nil,
+            kind: .value(placeholder: "DIR", expected: "a directory"),
+            allowedInConfigFile: true, repeatable: true,
+            help: "Also search DIR for plugins given by name (repeatable; searched before $MOTET_PLUGIN_PATH, the user's and the installed plugin directories).",
+            apply: { draft, value, source throws(ParseProblem) in
+                let dir = try ValueParsers.path(required(value))
+                if source.isCommandLine { draft.commandLineDirectories.append(dir) } else { draft.fileDirectories.append(dir) }
+            }),
+        OptionDefinition(
+            name: "no-plugins", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
+            help: "Load no plugin, not even those of the config file.",
+            apply: { draft, value, source throws(ParseProblem) in
+                let on = try flag(value)
+                if source.isCommandLine {
+                    draft.commandLineNoPlugins = on
+                    if !on { draft.fileNoPlugins = false }
+                } else {
+                    draft.fileNoPlugins = on
+                }
+            }),
+        OptionDefinition(
+            name: "allow-unsafe-plugins", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
+            help: "Load plugin files even when group/other-writable or owned by another user (refused otherwise).",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.allowUnsafePlugins = try flag(value) }),
+        OptionDefinition(
+            name: "remote-commands", short: nil,
+            kind: .value(placeholder: "yes|no", expected: ValueParsers.booleanExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Whether plugins may control playback (default yes); with no, their commands are refused.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.remoteCommands = try ValueParsers.boolean(required(value)) }),
+        OptionDefinition(
+            name: "no-remote-commands", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
+            help: "Same as --remote-commands no.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.remoteCommands = !(try flag(value)) }),
+        OptionDefinition(
+            name: "list-plugins", short: nil, kind: .flag, allowedInConfigFile: false, repeatable: false,
+            help: "List the plugins found (name, version, description, ABI, file) and why a file cannot load, then exit.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.listPlugins = try flag(value) }),
+        OptionDefinition(
+            name: "config", short: nil,
+            kind: .value(placeholder: "FILE", expected: "a config file path"),
+            allowedInConfigFile: false, repeatable: false,
+            help: "Read FILE instead of $XDG_CONFIG_HOME/motet/motet.conf (default ~/.config/motet/motet.conf).",
+            apply: { draft, value, _ throws(ParseProblem) in draft.configPath = try ValueParsers.path(required(value)) }),
+        OptionDefinition(
+            name: "no-config", short: nil, kind: .flag, allowedInConfigFile: false, repeatable: false,
+            help: "Read no config file.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.noConfig = try flag(value) }),
+        OptionDefinition(
+            name: "help", short: "h", kind: .flag, allowedInConfigFile: false, repeatable: false,
+            help: "Show this help and exit.",
+            apply: { _, _, _ throws(ParseProblem) in }),
+        OptionDefinition(
+            name: "version", short: "V", kind: .flag, allowedInConfigFile: false, repeatable: false,
+            help: "Show the version and exit.",
+            apply: { _, _, _ throws(ParseProblem) in }),
+    ]
+
+    /// The option with this long name (or config key).
+    static func named(_ name: String) -> OptionDefinition? { all.first { $0.name == name } }
+
+    /// The option with this single-letter form.
+    static func short(_ letter: Character) -> OptionDefinition? { all.first { $0.short == letter } }
+}

@@ -1,0 +1,69 @@
+/// Everything the player needs to know from the user: the command line laid over the config file.
+///
+/// Built by ``Options/parse(_:environment:)``. Every field has the default a user gets when neither
+/// the command line nor the config file mentions it (see ``init()``).
+public struct Settings: Sendable, Equatable {
+    /// The positional `FILE|DIR|PLAYLIST` arguments, as given (expand them with ``InputExpander``).
+    /// Only the command line gives inputs; the config file cannot.
+    public var inputs: [String]
+    /// `--output`: where the sound goes. Default ``OutputSetting/auto``.
+    public var output: OutputSetting
+    /// `--untimed`: decode as fast as possible. Only valid with the `null` and `wav` outputs.
+    public var untimed: Bool
+    /// `--shuffle`: play the expanded inputs in random order.
+    public var shuffle: Bool
+    /// `--loop`: start again at the top of the queue after the last track.
+    public var loop: Bool
+    /// `--start TIME`: where the first track starts, in microseconds.
+    public var startMicros: Int64?
+    /// `--replaygain track|album|off`. Default ``ReplayGainSetting/track``.
+    public var replayGain: ReplayGainSetting
+    /// `--volume 0-100`. Default 100.
+    public var volume: Int
+    /// `--skip-limit N/MINUTES`: at most N skips in any window of MINUTES minutes; nil = unlimited.
+    public var skipLimit: SkipLimit?
+    /// `--default-artwork FILE`: the image shown when a track has no picture and no cover file.
+    public var defaultArtwork: String?
+    /// The plugins to load, in order: the config file's (top-level `plugin =` keys and
+    /// `[plugin NAME]` sections, in file order), then the command line's `--plugin` flags.
+    /// Empty whenever ``noPlugins`` is true.
+    public var plugins: [PluginSpec]
+    /// `--plugin-dir DIR` (repeatable): directories searched for plugins given by name, in order.
+    /// The command line's directories come first, then the config file's.
+    public var pluginDirectories: [String]
+    /// `--no-plugins`: load no plugin at all (on the command line this also drops the config file's
+    /// plugins; in the config file it drops that file's plugins, and `--plugin` still adds some).
+    public var noPlugins: Bool
+    /// `--allow-unsafe-plugins`: load plugin files writable by group/others or owned by another
+    /// non-root user (refused otherwise).
+    public var allowUnsafePlugins: Bool
+    /// `remote-commands = yes|no` (`--remote-commands`, `--no-remote-commands`). When false, commands
+    /// sent by plugins are answered "refused" and not acted on. Default true.
+    public var remoteCommands: Bool
+    /// `--status auto|line|events|quiet`. Default ``StatusLineSetting/auto``.
+    public var statusLine: StatusLineSetting
+    /// The config file actually read, if any.
+    public var configFile: String?
+
+    /// The defaults: no inputs, `auto` output, track ReplayGain, volume 100, remote commands on,
+    /// automatic status display, nothing else set.
+    public init() {
+        inputs = []
+        output = .auto
+        untimed = false
+        shuffle = false
+        loop = false
+        startMicros = nil
+        replayGain = .track
+        volume = 100
+        skipLimit = nil
+        defaultArtwork = nil
+        plugins = []
+        pluginDirectories = []
+        noPlugins = false
+        allowUnsafePlugins = false
+        remoteCommands = true
+        statusLine = .auto
+        configFile = nil
+    }
+}
