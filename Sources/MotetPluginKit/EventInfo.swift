@@ -24,6 +24,7 @@ public struct NowPlayingInfo: Sendable, Equatable {
     public var nextEnabled: Bool
     public var previousEnabled: Bool
 
+    /// Copies the C event. Everything is copied: the event's pointers are only borrowed.
     public init(_ e: UnsafePointer<motet_now_playing>) {
         let p = e.pointee
         hasTrack = p.present & MOTET_NP_HAS_TRACK != 0
@@ -57,13 +58,23 @@ public struct NowPlayingInfo: Sendable, Equatable {
     }
 }
 
+/// Cover art of the track: the bytes, their MIME type, a stable id and a cached file.
 public struct ArtworkInfo: Sendable, Equatable {
+    /// The image bytes (a copy: keep them as long as you like).
     public var bytes: [UInt8]
+    /// e.g. "image/png".
     public var mime: String
     /// Same id, same bytes.
     public var id: String
     /// A file with the same bytes, for URIs (MPRIS artUrl, notification image-path).
     public var path: String?
+
+    public init(bytes: [UInt8], mime: String, id: String, path: String?) {
+        self.bytes = bytes
+        self.mime = mime
+        self.id = id
+        self.path = path
+    }
 }
 
 /// `MOTET_EVENT_PLAYBACK_STATE`.

@@ -143,14 +143,15 @@ public struct PluginSearchPath: Sendable {
         return String(cString: cwd)
     }
 
+    /// The executable's real path: `path` through symbolic links (as it is when it cannot be
+    /// resolved but is absolute), or `/proc/self/exe` when `path` is empty or a bare name (a bare
+    /// argv[0] was found through $PATH, not in the current directory).
     private static func resolvedExecutable(_ path: String) -> String? {
-        // A bare argv[0] ("motet") was found through $PATH, not in the current directory.
-        for candidate in [path.contains("/") ? path : "", "/proc/self/exe"] where !candidate.isEmpty {
-            if let real = realpath(candidate, nil) {
-                defer { free(real) }
-                return String(cString: real)
-            }
+        let candidate = path.contains("/") ? path : "/proc/self/exe"
+        if let real = realpath(candidate, nil) {
+            defer { free(real) }
+            return String(cString: real)
         }
-        return nil
+        return candidate.hasPrefix("/") && candidate != "/proc/self/exe" ? normalized(candidate) : nil
     }
 }

@@ -28,7 +28,8 @@ enum PluginTrust {
             }
             let uid = getuid()
             if info.st_uid != 0 && info.st_uid != uid {
-                problems.append("\(what) is owned by \(userName(info.st_uid)), neither you (\(userName(uid))) nor root")
+                let allowed = uid == 0 ? "not by root" : "neither by you (\(userName(uid))) nor by root"
+                problems.append("\(what) is owned by \(userName(info.st_uid)), \(allowed)")
                 fixes.append("chown \(userName(uid)) \(shellQuoted(target))")
             }
         }

@@ -1,0 +1,240 @@
+/*
+ * probe.c — the test plugin of PluginHostTests. It writes one line per call it receives to the
+ * file given as option `out=PATH`, so that tests can check what crossed the ABI and when.
+ *
+ * Options (at create):
+ *   out=PATH            where to write (required for tests that read it)
+ *   sleep_ms=N          sleep N ms in every on_event call (a slow plugin)
+ *   gate=PATH           on the first event, wait until PATH exists (a stuck plugin, released by the test)
+ *   hang_on_shutdown=yes never return from the MOTET_EVENT_SHUTDOWN call
+ *   fail_create=yes     log why, then return MOTET_ERROR from create
+ *   senders=N, sends=M  start N threads at create that each send M SEEK_RELATIVE commands with
+ *                       argument thread * 1000000 + i; destroy joins them
+ *   send_unknown=yes    send command 999 at create and write the answer
+ *   hostile_log=yes     log a message full of control characters at create
+ *
+ * Compile-time variants (-D): PROBE_ABI_MAJOR, PROBE_ABI_MINOR, PROBE_MIN_HOST_MINOR,
+ * PROBE_DECLINE (entry returns NULL), PROBE_NO_ENTRY (the entry has the wrong name),
+ * PROBE_UNRESOLVED (calls a function nothing defines; built without -z defs).
+ */
+#include <motet/plugin.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PROBE_ABI_MAJOR
+#define PROBE_ABI_MAJOR MOTET_ABI_MAJOR
+#endif
+#ifndef PROBE_ABI_MINOR
+#define PROBE_ABI_MINOR MOTET_ABI_MINOR
+#endif
+#ifndef PROBE_MIN_HOST_MINOR
+#define PROBE_MIN_HOST_MINOR 0u
+#endif
+
+#ifdef PROBE_UNRESOLVED
+extern int motet_probe_symbol_nobody_defines(void);
+#endif
+
+#define MAX_SENDERS 16
+
+struct probe;
+typedef struct sender_arg {
+    struct probe *p;
+    int index;
+} sender_arg;
+
+typedef struct probe {
+    const motet_host *host;
+    int fd;
+    long sleep_ms;
+    char gate[512];
+    int gate_passed;
+    int hang_on_shutdown;
+    int sender_count;
+    long sends;
+    pthread_t senders[MAX_SENDERS];
+    sender_arg sender_args[MAX_SENDERS];
+} probe;
+
+static long long now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void out(probe *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(probe *p, const char *fmt, ...) {
+    if (p->fd < 0) return;
+    char line[4096];
+    int n = snprintf(line, sizeof line, "%lld %s ", now_us(), p->host->instance_name);
+    va_list ap;
+    va_start(ap, fmt);
+    n += vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    ssize_t w = write(p->fd, line, (size_t)n); /* O_APPEND: one write per line, whole lines */
+    (void)w;
+}
+
+static const char *s(const char *v) { return v ? v : "(null)"; }
+
+static void sleep_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {}
+}
+
+static void *sender(void *arg) {
+    sender_arg *a = arg;
+    probe *p = a->p;
+    for (long i = 0; i < p->sends; i++) {
+        p->host->send_command(p->host, MOTET_COMMAND_SEEK_RELATIVE, (int64_t)a->index * 1000000 + i);
+    }
+    return NULL;
+}
+
+static int32_t probe_create(const motet_host *host, const motet_option *options, uint32_t count, void **out_instance) {
+    probe *p = calloc(1, sizeof *p);
+    if (!p) return MOTET_ERROR;
+    p->host = host;
+    p->fd = -1;
+    int fail = 0, unknown = 0, hostile = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const char *k = options[i].key, *v = options[i].value;
+        if (!strcmp(k, "out")) p->fd = open(v, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        else if (!strcmp(k, "sleep_ms")) p->sleep_ms = atol(v);
+        else if (!strcmp(k, "gate")) snprintf(p->gate, sizeof p->gate, "%s", v);
+        else if (!strcmp(k, "hang_on_shutdown")) p->hang_on_shutdown = !strcmp(v, "yes");
+        else if (!strcmp(k, "fail_create")) fail = !strcmp(v, "yes");
+        else if (!strcmp(k, "senders")) p->sender_count = atoi(v) > MAX_SENDERS ? MAX_SENDERS : atoi(v);
+        else if (!strcmp(k, "sends")) p->sends = atol(v);
+        else if (!strcmp(k, "send_unknown")) unknown = !strcmp(v, "yes");
+        else if (!strcmp(k, "hostile_log")) hostile = !strcmp(v, "yes");
+    }
+    out(p, "create abi=%u.%u host=%s version=%s cache=%s options=%u", host->abi_major, host->abi_minor,
+        s(host->host_name), s(host->host_version), s(host->artwork_cache_dir), count);
+    for (uint32_t i = 0; i < count; i++) out(p, "option %s=%s", options[i].key, options[i].value);
+#ifdef PROBE_UNRESOLVED
+    if (motet_probe_symbol_nobody_defines()) return MOTET_ERROR;
+#endif
+    if (fail) {
+        host->log(host, MOTET_LOG_ERROR, "probe refuses to start: fail_create=yes");
+        if (p->fd >= 0) close(p->fd);
+        free(p);
+        return MOTET_ERROR;
+    }
+    if (hostile) host->log(host, MOTET_LOG_WARNING, "red\x1b[31m alert\nsecond line\r\x7f end");
+    if (unknown) out(p, "answer 999 %d", host->send_command(host, 999u, 0));
+    for (int i = 0; i < p->sender_count; i++) {
+        p->sender_args[i].p = p;
+        p->sender_args[i].index = i;
+        pthread_create(&p->senders[i], NULL, sender, &p->sender_args[i]);
+    }
+    *out_instance = p;
+    return MOTET_OK;
+}
+
+static void probe_event(void *instance, const motet_event *event) {
+    probe *p = instance;
+    if (p->gate[0] && !p->gate_passed) {
+        while (access(p->gate, F_OK) != 0) sleep_ms(5);
+        p->gate_passed = 1;
+    }
+    if (p->sleep_ms > 0) sleep_ms(p->sleep_ms);
+    switch (event->type) {
+    case MOTET_EVENT_NOW_PLAYING: {
+        const motet_now_playing *e = (const motet_now_playing *)event;
+        char artists[1024] = "";
+        size_t used = 0;
+        for (uint32_t i = 0; i < e->artist_count && used < sizeof artists - 1; i++)
+            used += (size_t)snprintf(artists + used, sizeof artists - used, "%s%s", i ? "|" : "", e->artists[i]);
+        out(p,
+            "np size=%u present=0x%x flags=0x%x title=%s artist=%s artists=%u:%s album=%s duration=%lld "
+            "elapsed=%lld at=%lld rate=%.2f art=%llu:%s:%s:%s file=%s track=%llu",
+            e->struct_size, e->present, e->flags, s(e->title), s(e->artist), e->artist_count, artists, s(e->album),
+            (long long)e->duration_us, (long long)e->elapsed_us, (long long)e->elapsed_at_us, e->rate,
+            (unsigned long long)e->artwork_size, s(e->artwork_mime), s(e->artwork_id), s(e->artwork_path),
+            s(e->file_path), (unsigned long long)e->track_id);
+        if (e->artwork_data && e->artwork_size >= 2)
+            out(p, "art-bytes %u %u", e->artwork_data[0], e->artwork_data[e->artwork_size - 1]);
+        break;
+    }
+    case MOTET_EVENT_PLAYBACK_STATE: {
+        const motet_playback_state *e = (const motet_playback_state *)event;
+        out(p, "state state=%u volume=%u shuffle=%u loop=%u seek=%u remote=%u", e->state, e->volume_percent,
+            e->shuffle, e->loop, e->can_seek, e->remote_commands);
+        break;
+    }
+    case MOTET_EVENT_TRACK_FINISHED: {
+        const motet_track_finished *e = (const motet_track_finished *)event;
+        out(p, "finished ok=%u reason=%u track=%llu file=%s title=%s", e->successfully, e->reason,
+            (unsigned long long)e->track_id, s(e->file_path), s(e->title));
+        break;
+    }
+    case MOTET_EVENT_DECODE_ERROR: {
+        const motet_decode_error *e = (const motet_decode_error *)event;
+        out(p, "decode-error code=%d message=%s file=%s position=%lld track=%llu", e->code, s(e->message),
+            s(e->file_path), (long long)e->position_us, (unsigned long long)e->track_id);
+        break;
+    }
+    case MOTET_EVENT_INTERRUPTION_BEGAN:
+        out(p, "interruption-began reason=%u", ((const motet_interruption *)event)->reason);
+        break;
+    case MOTET_EVENT_INTERRUPTION_ENDED:
+        out(p, "interruption-ended reason=%u", ((const motet_interruption *)event)->reason);
+        break;
+    case MOTET_EVENT_SHUTDOWN:
+        out(p, "shutdown");
+        while (p->hang_on_shutdown) sleep_ms(1000);
+        break;
+    default:
+        out(p, "unknown-event %u", event->type);
+        break;
+    }
+}
+
+static void probe_destroy(void *instance) {
+    probe *p = instance;
+    for (int i = 0; i < p->sender_count; i++) pthread_join(p->senders[i], NULL);
+    out(p, "destroy");
+    if (p->fd >= 0) close(p->fd);
+    free(p);
+}
+
+__attribute__((unused)) static const motet_plugin_descriptor descriptor = {
+    .struct_size = sizeof(motet_plugin_descriptor),
+    .abi_major = PROBE_ABI_MAJOR,
+    .abi_minor = PROBE_ABI_MINOR,
+    .min_host_minor = PROBE_MIN_HOST_MINOR,
+    .id = "org.motet.test.probe",
+    .name = "Probe",
+    .version = "9.8.7",
+    .description = "Writes every call it receives to a file, for the host's tests",
+    .create = probe_create,
+    .on_event = probe_event,
+    .destroy = probe_destroy,
+};
+
+#ifdef PROBE_NO_ENTRY
+#define ENTRY_NAME motet_plugin_entry_with_a_typo
+#else
+#define ENTRY_NAME motet_plugin_entry
+#endif
+
+__attribute__((visibility("default"))) const motet_plugin_descriptor *ENTRY_NAME(uint32_t host_major, uint32_t host_minor) {
+    (void)host_minor;
+#ifdef PROBE_DECLINE
+    (void)host_major;
+    return NULL;
+#else
+    return host_major == MOTET_ABI_MAJOR ? &descriptor : NULL;
+#endif
+}

@@ -1,0 +1,54 @@
+import Foundation
+import MotetEvents
+import MotetPluginHost
+import MotetTestSupport
+import Testing
+
+/// `send_command` from plugins: thread-safe, in order per thread, refused when remote commands are off.
+@Suite struct CommandTests {
+    @Test func commandsFromEightThreadsAtOnceArriveEachThreadInOrder() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        let perThread = 500
+        #expect(harness.load([harness.probeRequest("probe", options: [("senders", "8"), ("sends", "\(perThread)")])]) == 1)
+        #expect(try Shell.waitUntil(timeout: 20) { harness.commands.count == 8 * perThread })
+        var sequences: [Int: [Int64]] = [:]
+        for (command, instance) in harness.commands {
+            #expect(instance == "probe")
+            guard case .seekRelative(let value) = command else {
+                Issue.record("unexpected command \(command)")
+                continue
+            }
+            sequences[Int(value / 1_000_000), default: []].append(value % 1_000_000)
+        }
+        #expect(sequences.count == 8)
+        for (thread, values) in sequences {
+            #expect(values == (0..<Int64(perThread)).map { $0 }, "thread \(thread) out of order")
+        }
+        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(ProbePlugin.lines(harness.output("probe")).last == "destroy")
+    }
+
+    @Test func withRemoteCommandsOffEveryCommandIsRefusedAndNotActedOn() throws {
+        let harness = try HostHarness(remoteCommands: false)
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe", options: [("senders", "1"), ("sends", "20")])])
+        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(harness.commands.isEmpty)
+        let refusals = harness.log.filter { $0.contains("refused: remote commands are off (remote-commands = no)") }
+        #expect(refusals.count == 5)  // then quiet, so a plugin cannot flood the log
+        #expect(refusals.first == "motet: plugin probe: command seek-relative 0 us refused: remote commands are off (remote-commands = no)")
+        #expect(refusals.last?.hasSuffix("(further refusals are not logged)") == true)
+    }
+
+    @Test func anUnknownCommandIsAnsweredUnsupported() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe", options: [("send_unknown", "yes")])])
+        #expect(try ProbePlugin.waitForLine(harness.output("probe")) { $0 == "answer 999 2" })
+        #expect(harness.commands.isEmpty)
+    }
+}

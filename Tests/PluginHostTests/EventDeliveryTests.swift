@@ -1,0 +1,75 @@
+import Foundation
+import MotetEvents
+import MotetPluginHost
+import MotetTestSupport
+import Testing
+
+/// What the player publishes reaches a C plugin field by field, in order, ending with shutdown and destroy.
+@Suite struct EventDeliveryTests {
+    @Test func everyEventKindArrivesInOrderWithEveryField() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        #expect(harness.load([harness.probeRequest("probe", options: [("color", "blue")])]) == 1)
+        let art = Artwork(bytes: [7] + Array(repeating: 0, count: 98) + [9], mime: "image/png", id: "c0ffee", path: "/cache/c0ffee.png")
+        harness.host.publish(SampleEvents.track("Song", trackID: 17, artwork: art))
+        harness.host.publish(SampleEvents.state(volume: 120, status: .paused))
+        harness.host.publish(.trackFinished(TrackFinished(trackID: 17, filePath: "/music/Song.ogg", title: "Song", successfully: false, reason: .failed)))
+        harness.host.publish(.decodeError(DecodeErrorReport(code: -3, message: "hole in data", filePath: "/music/Song.ogg", positionMicros: nil, trackID: 17)))
+        harness.host.publish(.interruptionBegan(.corked))
+        harness.host.publish(.interruptionEnded(.deviceLost))
+        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(ProbePlugin.lines(harness.output("probe")) == [
+            "create abi=1.0 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
+            "option out=\(harness.output("probe"))",
+            "option color=blue",
+            "np size=144 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
+                + "elapsed=1500000 at=42 rate=1.00 art=100:image/png:c0ffee:/cache/c0ffee.png file=/music/Song.ogg track=17",
+            "art-bytes 7 9",
+            "state state=3 volume=100 shuffle=0 loop=1 seek=1 remote=1",
+            "finished ok=0 reason=3 track=17 file=/music/Song.ogg title=Song",
+            "decode-error code=-3 message=hole in data file=/music/Song.ogg position=-1 track=17",
+            "interruption-began reason=0",
+            "interruption-ended reason=1",
+            "shutdown",
+            "destroy",
+        ])
+    }
+
+    @Test func nothingPlayingArrivesWithHasTrackClearAndNoPointers() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe")])
+        harness.host.publish(SampleEvents.track("Last"))
+        harness.host.publish(.nowPlaying(.nothing(at: 99)))
+        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        let last = try #require(ProbePlugin.lines(harness.output("probe")).last { $0.hasPrefix("np ") })
+        #expect(last == "np size=144 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
+            + "elapsed=0 at=99 rate=0.00 art=0:(null):(null):(null) file=(null) track=0")
+    }
+
+    @Test func aTrackWithoutOptionalFieldsLeavesThemAbsent() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe")])
+        let bare = NowPlaying(
+            track: TrackInfo(title: nil, artists: [], album: nil, durationMicros: nil, artwork: nil, filePath: nil),
+            trackID: 3, elapsedMicros: nil, elapsedAtMicros: 5, rate: 1, liked: false, disliked: true,
+            nextEnabled: false, previousEnabled: true)
+        harness.host.publish(.nowPlaying(bare))
+        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(ProbePlugin.lines(harness.output("probe")).contains(
+            "np size=144 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
+                + "elapsed=0 at=5 rate=1.00 art=0:(null):(null):(null) file=(null) track=3"))
+    }
+
+    @Test func pluginLogLinesArePrefixedAndTheirControlCharactersEscaped() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe", instance: "probe#2", options: [("hostile_log", "yes")])])
+        #expect(harness.log == ["probe#2: warning: red\\x1b[31m alert\\nsecond line\\r\\x7f end"])
+    }
+}

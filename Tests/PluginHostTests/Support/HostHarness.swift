@@ -1,0 +1,92 @@
+import Foundation
+import MotetEvents
+import MotetPluginHost
+import MotetTestSupport
+
+/// A `PluginHost` wired to recorders instead of a player: the log lines and the commands it
+/// received, in arrival order.
+final class HostHarness: @unchecked Sendable {
+    private let lock = NSLock()
+    private var logLines: [String] = []
+    private var receivedCommands: [(PlayerCommand, String)] = []
+    let host: PluginHost
+    let directory: String
+
+    init(remoteCommands: Bool = true, createTimeoutSeconds: Double = 10, label: String = "plugin-host") throws {
+        directory = try Paths.temporaryDirectory(label)
+        let box = Recorder()
+        host = PluginHost(
+            PluginHost.Configuration(
+                hostVersion: "0.0.0-test", artworkCacheDirectory: "/tmp/motet-test-artwork",
+                remoteCommands: remoteCommands,
+                log: { box.harness?.record(log: $0) },
+                commands: { command, instance in
+                    box.harness?.record(command: command, instance: instance)
+                    return .accepted
+                },
+                createTimeoutSeconds: createTimeoutSeconds))
+        box.harness = self
+    }
+
+    /// The search path of a test: only the harness directory (and the runner's own dirs, empty).
+    var searchPath: PluginSearchPath {
+        PluginSearchPath(pluginDirectories: [directory], environment: [:], executablePath: "/nonexistent/bin/motet")
+    }
+
+    /// Loads `requests` with the harness directory as the search path.
+    @discardableResult
+    func load(_ requests: [PluginRequest]) -> Int { host.load(requests, searchPath: searchPath) }
+
+    /// A request for a probe writing to `directory/<instance>.out`.
+    func probeRequest(
+        _ nameOrPath: String, instance: String? = nil, options: [(String, String)] = [],
+        allowUnsafePermissions: Bool = false
+    ) -> PluginRequest {
+        let name = instance ?? nameOrPath
+        let pairs = [PluginOptionPair(key: "out", value: output(name))]
+            + options.map { PluginOptionPair(key: $0.0, value: $0.1) }
+        return PluginRequest(
+            nameOrPath: nameOrPath, options: pairs, instanceName: name, origin: "test.conf:7",
+            allowUnsafePermissions: allowUnsafePermissions)
+    }
+
+    /// Where the probe instance `name` writes.
+    func output(_ name: String) -> String { directory + "/" + name.replacingOccurrences(of: "/", with: "_") + ".out" }
+
+    var log: [String] { lock.withLock { logLines } }
+    var commands: [(PlayerCommand, String)] { lock.withLock { receivedCommands } }
+
+    func record(log line: String) { lock.withLock { logLines.append(line) } }
+    func record(command: PlayerCommand, instance: String) { lock.withLock { receivedCommands.append((command, instance)) } }
+
+    /// Removes the test directory (after shutdown).
+    func cleanUp() {
+        _ = host.shutdown(timeoutSeconds: 5)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Lets the configuration's closures reach the harness created after them.
+private final class Recorder: @unchecked Sendable {
+    weak var harness: HostHarness?
+}
+
+/// Events with plausible content.
+enum SampleEvents {
+    static func track(_ title: String, trackID: UInt64 = 1, artwork: Artwork? = nil) -> PlayerEvent {
+        .nowPlaying(
+            NowPlaying(
+                track: TrackInfo(
+                    title: title, artists: ["Ada", "Bo"], album: "The Album", durationMicros: 180_000_000,
+                    artwork: artwork, filePath: "/music/\(title).ogg"),
+                trackID: trackID, elapsedMicros: 1_500_000, elapsedAtMicros: 42, rate: 1.0,
+                liked: true, disliked: false, nextEnabled: true, previousEnabled: false))
+    }
+
+    static func state(volume: Int, status: PlaybackStatus = .playing) -> PlayerEvent {
+        .playbackState(
+            PlaybackState(
+                status: status, volumePercent: volume, shuffle: false, loop: true, canSeek: true,
+                remoteCommands: true))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import MotetPluginHost
+import MotetTestSupport
+import Testing
+
+/// The versioning promise: same major, and the plugin's declared minimum minor not newer than the host's.
+@Suite struct VersioningTests {
+    @Test func aPluginBuiltAgainstAnOlderOrEqualMinorLoads() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(
+            in: harness.directory, fileName: "old.so", defines: ["PROBE_ABI_MINOR=0u", "PROBE_MIN_HOST_MINOR=0u"])
+        #expect(harness.load([harness.probeRequest("old")]) == 1)
+        #expect(try ProbePlugin.waitForLine(harness.output("old")) { $0.hasPrefix("create abi=1.0 host=motet version=0.0.0-test") })
+        #expect(harness.log.isEmpty)
+    }
+
+    @Test func aPluginFromANewerMinorThatNeedsNothingNewLoads() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(
+            in: harness.directory, fileName: "newer.so", defines: ["PROBE_ABI_MINOR=4u", "PROBE_MIN_HOST_MINOR=0u"])
+        #expect(harness.load([harness.probeRequest("newer")]) == 1)
+        #expect(harness.log.isEmpty)
+    }
+
+    @Test func aPluginThatNeedsANewerHostMinorIsRefusedNamingBothVersions() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        let file = try ProbePlugin.build(
+            in: harness.directory, fileName: "future.so", defines: ["PROBE_ABI_MINOR=5u", "PROBE_MIN_HOST_MINOR=5u"])
+        #expect(harness.load([harness.probeRequest("future")]) == 0)
+        #expect(harness.log == [
+            "motet: plugin future: \(file): needs host ABI 1.5 or newer, but this host has ABI 1.0 (update motet) (from test.conf:7)"
+        ])
+        #expect(!FileManager.default.fileExists(atPath: harness.output("future")))  // never created
+    }
+
+    @Test func aPluginOfAnotherMajorIsRefusedNamingBothVersions() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        // Its entry answers a major-1 host anyway (a buggy plugin): the host must still refuse it.
+        let file = try ProbePlugin.build(
+            in: harness.directory, fileName: "two.so", defines: ["PROBE_ABI_MAJOR=2u", "PROBE_ABI_MINOR=1u"])
+        #expect(harness.load([harness.probeRequest("two")]) == 0)
+        #expect(harness.log.count == 1)
+        #expect(harness.log.first?.hasPrefix(
+            "motet: plugin two: \(file): built for plugin ABI 2.1, but this host has ABI 1.0 (the major versions differ") == true)
+    }
+}
