@@ -149,6 +149,7 @@ let package = Package(
                 "MotetPluginHost",
                 "MotetTestSupport",
             ],
+            exclude: ["CPlugins"],  // C test plugins, compiled by the tests with cc
             swiftSettings: strict
         ),
         .testTarget(name: "IntegrationTests", dependencies: ["MotetTestSupport"], swiftSettings: strict),
