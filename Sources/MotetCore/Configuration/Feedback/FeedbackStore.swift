@@ -71,7 +71,7 @@ public final class FeedbackStore: Sendable {
     private func load() throws(FeedbackError) -> [String: Rating] {
         let bytes: [UInt8]
         switch FileSystem.readFile(file, limit: Self.sizeLimit) {
-        case .failure(let failure) where failure.code == ENOENT:
+        case .failure(let failure) where failure.code == ENOENT || failure.code == ENOTDIR:
             return [:]
         case .failure(let failure):
             throw FeedbackError("motet: cannot read the ratings in \(DisplayText.quoted(file)): \(failure.reason) (fix its permissions or move it away).")

@@ -1,0 +1,133 @@
+import Foundation
+import MotetConfiguration
+import MotetTestSupport
+import Testing
+
+@Suite struct InputExpanderTests {
+    private func touch(_ path: String, _ text: String = "x") throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test func directoriesAreSearchedRecursivelyInNaturalOrder() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        for name in [
+            "a.ogg", "b/10.ogg", "b/2.ogg", "b/cover.jpg", "b/notes.txt", "b/Track.OGA", "b/x.ogg/inner.ogg",
+            "sub/deeper/1.ogg", ".hidden.ogg", "b/.partial.ogg", "c.mp3", "list.m3u",
+        ] {
+            try touch(root + "/" + name)
+        }
+        let result = InputExpander.expand([root])
+        #expect(result.files == [
+            "\(root)/a.ogg", "\(root)/b/2.ogg", "\(root)/b/10.ogg", "\(root)/b/Track.OGA", "\(root)/b/x.ogg/inner.ogg",
+            "\(root)/sub/deeper/1.ogg",
+        ])
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test func aDirectoryNamedLikeAnOggFileIsSearchedNotPlayed() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try FileManager.default.createDirectory(atPath: root + "/empty.ogg", withIntermediateDirectories: true)
+        let result = InputExpander.expand([root])
+        #expect(result.files.isEmpty)
+        #expect(result.warnings == ["motet: skipping '\(root)': no .ogg or .oga files in this directory."])
+        let direct = InputExpander.expand([root + "/empty.ogg"])
+        #expect(direct.files.isEmpty)
+        #expect(direct.warnings == ["motet: skipping '\(root)/empty.ogg': no .ogg or .oga files in this directory."])
+    }
+
+    @Test func filesAreKeptAsGivenWhateverTheirName() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/song.flac")
+        try touch(root + "/z.ogg")
+        let result = InputExpander.expand([root + "/z.ogg", root + "/song.flac"])
+        #expect(result.files == [root + "/z.ogg", root + "/song.flac"])
+    }
+
+    @Test func missingInputsWarnAndAreSkipped() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/ok.ogg")
+        let result = InputExpander.expand([root + "/gone.ogg", root + "/ok.ogg", "", root + "/ok.ogg/child"])
+        #expect(result.files == [root + "/ok.ogg"])
+        #expect(result.warnings == [
+            "motet: skipping '\(root)/gone.ogg': no such file or directory (check the name and path).",
+            "motet: skipping '': an empty name is not a file; remove it.",
+            "motet: skipping '\(root)/ok.ogg/child': not a directory (check the path and its permissions).",
+        ])
+    }
+
+    @Test func directoryLinkLoopsAreNotFollowed() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/d/1.ogg")
+        try FileManager.default.createSymbolicLink(atPath: root + "/d/back", withDestinationPath: root + "/d")
+        let result = InputExpander.expand([root + "/d"])
+        #expect(result.files == [root + "/d/1.ogg"])
+        #expect(result.warnings == ["motet: skipping '\(root)/d/back': a link back to a directory that contains it (a loop); not following it."])
+    }
+
+    @Test func playlistEntriesAreRelativeToThePlaylist() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/music/songs/a.ogg")
+        try touch(root + "/elsewhere/b.ogg")
+        try touch(root + "/music/album/2.ogg")
+        try touch(root + "/music/album/10.ogg")
+        try touch(root + "/music/with space.ogg")
+        try touch(root + "/music/list.m3u8", """
+            \u{FEFF}#EXTM3U\r
+            #EXTINF:123,Artist - Title\r
+            songs/a.ogg\r
+            \r
+              \(root)/elsewhere/b.ogg  \r
+            album\r
+            file://\(root.replacingOccurrences(of: " ", with: "%20"))/music/with%20space.ogg\r
+            """)
+        let result = InputExpander.expand([root + "/music/list.m3u8"])
+        #expect(result.files == [
+            "\(root)/music/songs/a.ogg", "\(root)/elsewhere/b.ogg", "\(root)/music/album/2.ogg", "\(root)/music/album/10.ogg",
+            "\(root)/music/with space.ogg",
+        ])
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test func missingPlaylistEntriesWarnWithLineNumbers() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/a.ogg")
+        try touch(root + "/list.m3u", "a.ogg\n# comment\nmissing.ogg\nhttp://radio.example/stream\na.ogg\n")
+        let result = InputExpander.expand([root + "/list.m3u"])
+        #expect(result.files == [root + "/a.ogg", root + "/a.ogg"])
+        #expect(result.warnings == [
+            "motet: \(root)/list.m3u:3: skipping '\(root)/missing.ogg': no such file or directory (check the name and path).",
+            "motet: \(root)/list.m3u:4: skipping 'http://radio.example/stream': Motet plays local files only, not URLs; download it or remove the entry.",
+        ])
+    }
+
+    @Test func aPlaylistIncludingItselfIsReadOnce() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/a.ogg")
+        try touch(root + "/b.ogg")
+        try touch(root + "/self.m3u", "a.ogg\nself.m3u\nb.ogg\n")
+        let result = InputExpander.expand([root + "/self.m3u"])
+        #expect(result.files == [root + "/a.ogg", root + "/b.ogg"])
+        #expect(result.warnings == ["motet: \(root)/self.m3u:2: skipping '\(root)/self.m3u': this playlist includes itself; not following it again."])
+    }
+
+    @Test func aCycleThroughTwoPlaylistsIsCaught() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/a.ogg")
+        try touch(root + "/b.ogg")
+        try touch(root + "/one.m3u", "a.ogg\nsub/two.m3u\n")
+        try touch(root + "/sub/two.m3u", "../b.ogg\n../one.m3u\n")
+        let result = InputExpander.expand([root + "/one.m3u"])
+        #expect(result.files == [root + "/a.ogg", root + "/sub/../b.ogg"])
+        #expect(result.warnings == ["motet: \(root)/sub/two.m3u:2: skipping '\(root)/sub/../one.m3u': this playlist includes itself; not following it again."])
+        // The same playlist twice in a row is not a cycle.
+        let twice = InputExpander.expand([root + "/sub/two.m3u", root + "/sub/two.m3u"])
+        #expect(twice.files.filter { $0.hasSuffix("b.ogg") }.count == 2)
+    }
+
+    @Test func controlCharactersInNamesAreEscapedInWarnings() throws {
+        let result = InputExpander.expand(["/nonexistent/\u{1B}[31mred.ogg"])
+        #expect(result.warnings == ["motet: skipping '/nonexistent/\\x1B[31mred.ogg': no such file or directory (check the name and path)."])
+    }
+}
