@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Generates the benchmark inputs into bench/out/ (git-ignored), once:
+#   bench/out/ten-minutes.ogg  600 s, 44.1 kHz stereo, oggenc -q 5 (~155-160 kb/s average)
+#   bench/out/one-minute.ogg    60 s, same encoding
+# The sound is generated (no copyrighted material): two sweeps with a tremolo over independent pink
+# noise in each channel, enough content that the encoder really spends the bitrate (a tone alone
+# gives ~100 kb/s whatever -b asks for, and would make decoding look cheaper than music).
+# Needs sox and oggenc (vorbis-tools). Usage: bench/make_input.sh [OUTDIR]
+set -euo pipefail
+out=${1:-"$(cd "$(dirname "$0")" && pwd)/out"}
+mkdir -p "$out"
+
+make_track() { # NAME SECONDS
+    local name=$1 seconds=$2
+    [ -s "$out/$name.ogg" ] && return 0
+    local wav="$out/$name.wav"
+    # Two channels that differ (so stereo coupling has work to do), 16-bit PCM for oggenc.
+    sox -n -r 44100 -c 2 -b 16 "$wav" \
+        synth "$seconds" sine 220-880 sine 330-660 pinknoise pinknoise \
+        tremolo 3 40 remix 1,3 2,4 gain -6 2>/dev/null
+    oggenc -Q -q 5 -s 1234 -t "Bench $seconds s" -a "Motet bench" -l "Benchmarks" \
+        "$wav" -o "$out/$name.ogg.part"
+    mv "$out/$name.ogg.part" "$out/$name.ogg"
+    rm -f "$wav"
+}
+
+make_track ten-minutes 600
+make_track one-minute 60

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Motet benchmark: Motet side by side with libvorbisfile's own limit and with peer players, in one run.
+#
+#   make bench                      # installs the tools (deps-bench), builds a release, runs this
+#   bench/run.sh                    # the same, when the tools and the release build are already there
+#
+# Installs nothing. Needs (make deps-bench): gcc pkg-config libvorbis-dev sox vorbis-tools mpv time
+# pulseaudio pulseaudio-utils dbus-daemon, and a release build (make release).
+#
+# Environment:
+#   MOTET_BUILD_DIR  directory with motet and libmotet-*.so (default: swift build -c release --show-bin-path)
+#   BENCH_RUNS       repetitions of each untimed (10-minute) measurement (default 5)
+#   BENCH_RT_RUNS    repetitions of each real-time (60 s of audio) measurement (default 3)
+#   BENCH_ONLY       untimed | realtime | all (default all)
+#
+# Writes bench/out/raw.tsv (one line per run) and bench/out/summary.md (medians, ratios, the machine,
+# goals met or missed), and prints the summary. bench/RESULTS.md is that summary, kept in git.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out=$here/out
+runs=${BENCH_RUNS:-5}
+rt_runs=${BENCH_RT_RUNS:-3}
+only=${BENCH_ONLY:-all}
+
+die() { echo "bench: $*" >&2; exit 1; }
+
+missing=()
+for tool in gcc pkg-config sox oggenc oggdec ogg123 mpv /usr/bin/time pulseaudio pactl dbus-daemon; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+pkg-config --exists vorbisfile 2>/dev/null || missing+=("libvorbis-dev")
+[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (run 'make deps-bench')"
+
+bin=${MOTET_BUILD_DIR:-$(cd "$root" && swift build -c release --show-bin-path)}
+motet=$bin/motet
+[ -x "$motet" ] || die "no release build at $motet (run 'make release' or set MOTET_BUILD_DIR)"
+
+mkdir -p "$out"
+"$here/make_input.sh" "$out"
+long=$out/ten-minutes.ogg
+minute=$out/one-minute.ogg
+long_seconds=600
+minute_seconds=60
+
+gcc -O2 -Wall -Wextra -Werror -o "$out/vorbis_loop" "$here/vorbis_loop.c" \
+    $(pkg-config --cflags --libs vorbisfile)
+
+work=$(mktemp -d /tmp/motet-bench.XXXXXX)
+pulse_pid=
+bus_pid=
+cleanup() {
+    [ -n "$pulse_pid" ] && kill "$pulse_pid" 2>/dev/null && wait "$pulse_pid" 2>/dev/null
+    [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+# Nothing of the caller's desktop: no session bus, no sound server, no config, unless started here.
+unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER PULSE_SINK DISPLAY WAYLAND_DISPLAY
+export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/xdg
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+
+ticks=$(getconf CLK_TCK)
+# CPU seconds (user+sys) a running process has used so far, from /proc/PID/stat.
+process_cpu() {
+    awk -v t="$ticks" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / t }' "/proc/$1/stat"
+}
+
+raw=$out/raw.tsv
+printf 'case\trun\twall_s\tuser_s\tsys_s\tmaxrss_kib\tvoluntary_cs\tinvoluntary_cs\tserver_cpu_s\n' > "$raw"
+
+# measure CASE RUN MIN_WALL COMMAND... : one run under /usr/bin/time, appended to raw.tsv.
+# MIN_WALL catches a "real-time" run that did not really play (e.g. fell back or failed early).
+measure() {
+    local name=$1 run=$2 min_wall=$3
+    shift 3
+    local server_before=0 server_after=0 status=0
+    [ -n "$pulse_pid" ] && server_before=$(process_cpu "$pulse_pid")
+    /usr/bin/time -o "$work/time" -f '%e %U %S %M %w %c' "$@" >"$work/stdout" 2>"$work/stderr" || status=$?
+    [ -n "$pulse_pid" ] && server_after=$(process_cpu "$pulse_pid")
+    if [ $status -ne 0 ]; then
+        echo "bench: $name (run $run) failed with status $status: $*" >&2
+        tail -5 "$work/stderr" >&2
+        return 1
+    fi
+    local wall user sys rss vcs ics
+    read -r wall user sys rss vcs ics < <(tail -1 "$work/time")
+    if awk -v w="$wall" -v m="$min_wall" 'BEGIN { exit !(w < m) }'; then
+        echo "bench: $name (run $run) took only ${wall}s of wall time, expected >= ${min_wall}s: $*" >&2
+        return 1
+    fi
+    local server
+    server=$(awk -v a="$server_before" -v b="$server_after" 'BEGIN { printf "%.2f", b - a }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$run" "$wall" "$user" "$sys" "$rss" "$vcs" "$ics" "$server" >> "$raw"
+    printf '  %-24s run %d: wall %6ss  cpu %5ss  rss %6s KiB  cs %s/%s\n' "$name" "$run" "$wall" \
+        "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" "$rss" "$vcs" "$ics"
+}
+
+quiet_motet=("$motet" --no-config --status quiet)
+delegates=(--plugin-dir "$bin" --plugin log:path=/dev/null --plugin "json:path=$work/state.json"
+    --plugin notify --plugin mpris)
+mpv_flags=(--no-config --really-quiet --no-video --no-terminal)
+
+start_pulse() {
+    local dir=$work/pulse
+    mkdir -p "$dir/run" "$dir/state"
+    PULSE_RUNTIME_PATH=$dir/run PULSE_STATE_PATH=$dir/state \
+        pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-target="file:$dir/pa.log" \
+        -L "module-null-sink sink_name=nullsink rate=44100 channels=2" -L module-native-protocol-unix &
+    pulse_pid=$!
+    export PULSE_SERVER=unix:$dir/run/native
+    local i
+    for i in $(seq 100); do pactl info >/dev/null 2>&1 && return 0; sleep 0.1; done
+    die "PulseAudio did not start (see $dir/pa.log)"
+}
+
+start_bus() {
+    cat > "$work/bus.conf" <<'EOF'
+<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+<allow own="*"/></policy></busconfig>
+EOF
+    local lines
+    lines=$(dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 2>/dev/null)
+    bus_address=$(sed -n 1p <<<"$lines")
+    bus_pid=$(sed -n 2p <<<"$lines")
+}
+
+if [ "$only" != realtime ]; then
+    echo "Untimed: ${long_seconds} s of audio, $runs runs each (interleaved)"
+    for run in $(seq "$runs"); do
+        measure c-loop "$run" 0 "$out/vorbis_loop" "$long"
+        measure motet-untimed "$run" 0 "${quiet_motet[@]}" --output null --untimed "$long"
+        measure oggdec "$run" 0 oggdec -Q -o /dev/null "$long"
+        measure ogg123-null "$run" 0 ogg123 -q -d null "$long"
+        measure mpv-untimed "$run" 0 mpv "${mpv_flags[@]}" --ao=null --ao-null-untimed "$long"
+    done
+fi
+
+if [ "$only" != untimed ]; then
+    start_pulse
+    start_bus
+    echo "Real time: ${minute_seconds} s of audio, $rt_runs runs each (interleaved; PulseAudio null sink at $PULSE_SERVER)"
+    min=$((minute_seconds - 1))
+    for run in $(seq "$rt_runs"); do
+        measure motet-null "$run" $min "${quiet_motet[@]}" --output null "$minute"
+        measure motet-null+4-nobus "$run" $min "${quiet_motet[@]}" --output null "${delegates[@]}" "$minute"
+        measure motet-null+4-bus "$run" $min env DBUS_SESSION_BUS_ADDRESS="$bus_address" \
+            "${quiet_motet[@]}" --output null "${delegates[@]}" "$minute"
+        measure mpv-null "$run" $min mpv "${mpv_flags[@]}" --ao=null "$minute"
+        measure motet-pulse "$run" $min "${quiet_motet[@]}" --output pulse "$minute"
+        measure motet-pulse+4-bus "$run" $min env DBUS_SESSION_BUS_ADDRESS="$bus_address" \
+            "${quiet_motet[@]}" --output pulse "${delegates[@]}" "$minute"
+        measure ogg123-pulse "$run" $min ogg123 -q -d pulse "$minute"
+        measure mpv-pulse "$run" $min mpv "${mpv_flags[@]}" --ao=pulse "$minute"
+    done
+fi
+
+"$here/summarize.sh" "$raw" "$long_seconds" "$minute_seconds" "$motet" > "$out/summary.md"
+cat "$out/summary.md"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Turns bench/out/raw.tsv into the Markdown summary (medians, ratios, goals, the machine).
+# Usage: bench/summarize.sh RAW.tsv LONG_SECONDS MINUTE_SECONDS MOTET_BINARY
+set -euo pipefail
+raw=$1 long_seconds=$2 minute_seconds=$3 motet=$4
+
+cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+echo "## Machine"
+echo
+echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- $("$motet" --version 2>&1 | head -1); libvorbis $(pkg-config --modversion vorbis); $(mpv --version | head -1 | cut -d' ' -f1-2); $(ogg123 --version 2>&1 | head -1)"
+echo
+
+awk -F'\t' -v long="$long_seconds" -v minute="$minute_seconds" '
+function median(list,    n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+NR == 1 { next }
+{
+    c = $1
+    if (!(c in runs)) order[++cases] = c
+    runs[c]++
+    wall[c] = wall[c] " " $3; cpu[c] = cpu[c] " " ($4 + $5); rss[c] = rss[c] " " $6
+    vcs[c] = vcs[c] " " $7; ics[c] = ics[c] " " $8; srv[c] = srv[c] " " $9
+}
+END {
+    for (i = 1; i <= cases; i++) {
+        c = order[i]
+        W[c] = median(wall[c]); C[c] = median(cpu[c]); R[c] = median(rss[c]) / 1024
+        V[c] = median(vcs[c]); I[c] = median(ics[c]); S[c] = median(srv[c])
+    }
+    untimed["c-loop"] = "plain C loop over ov_read_float (the limit)"
+    untimed["motet-untimed"] = "motet --output null --untimed"
+    untimed["oggdec"] = "oggdec -o /dev/null"
+    untimed["ogg123-null"] = "ogg123 -d null (does not pace)"
+    untimed["mpv-untimed"] = "mpv --ao=null --ao-null-untimed (FFmpeg decoder)"
+    if ("c-loop" in runs) {
+        printf "## Untimed: %d s of 44.1 kHz stereo audio (medians of %d runs)\n\n", long, runs["c-loop"]
+        print "| program | wall s | CPU s (user+sys) | speed vs C loop (CPU) | speed vs C loop (wall) | peak RSS MiB | vol. / invol. cs |"
+        print "|---|---:|---:|---:|---:|---:|---:|"
+        for (i = 1; i <= cases; i++) {
+            c = order[i]
+            if (!(c in untimed)) continue
+            printf "| %s | %.2f | %.2f | %.2f | %.2f | %.1f | %d / %d |\n", untimed[c], W[c], C[c], \
+                C["c-loop"] / C[c], W["c-loop"] / W[c], R[c], V[c], I[c]
+        }
+        print ""
+    }
+    live["motet-null"] = "motet --output null"
+    live["motet-null+4-nobus"] = "motet --output null + 4 delegates, no session bus"
+    live["motet-null+4-bus"] = "motet --output null + 4 delegates, private session bus"
+    live["mpv-null"] = "mpv --ao=null"
+    live["motet-pulse"] = "motet --output pulse"
+    live["motet-pulse+4-bus"] = "motet --output pulse + 4 delegates, private session bus"
+    live["ogg123-pulse"] = "ogg123 -d pulse"
+    live["mpv-pulse"] = "mpv --ao=pulse"
+    if ("motet-null" in runs) {
+        printf "## Real time: %d s of audio (medians of %d runs)\n\n", minute, runs["motet-null"]
+        print "| program | wall s | CPU s (user+sys) | CPU s per minute of audio | peak RSS MiB | vol. / invol. cs | PulseAudio server CPU s |"
+        print "|---|---:|---:|---:|---:|---:|---:|"
+        for (i = 1; i <= cases; i++) {
+            c = order[i]
+            if (!(c in live)) continue
+            printf "| %s | %.2f | %.2f | %.3f | %.1f | %d / %d | %s |\n", live[c], W[c], C[c], \
+                C[c] * 60 / minute, R[c], V[c], I[c], (c ~ /pulse/) ? sprintf("%.2f", S[c]) : "-"
+        }
+        print ""
+    }
+    print "## Goals"
+    print ""
+    if ("motet-untimed" in runs) {
+        r = C["c-loop"] / C["motet-untimed"]
+        printf "- untimed speed >= 0.95 x the C loop (CPU time): %.2f x -> %s (wall-time ratio %.2f)\n", \
+            r, (r >= 0.95) ? "met" : "MISSED", W["c-loop"] / W["motet-untimed"]
+    }
+    if ("motet-null" in runs) {
+        split("motet-null motet-pulse", rt, " ")
+        for (k = 1; k <= 2; k++) {
+            c = rt[k]
+            if (!(c in runs)) continue
+            v = C[c] * 60 / minute
+            printf "- real time <= 0.35 CPU-s per minute (%s): %.3f -> %s\n", c, v, (v <= 0.35) ? "met" : "MISSED"
+        }
+        split("motet-null motet-pulse", nb, " ")
+        for (k = 1; k <= 2; k++) {
+            c = nb[k]
+            if (!(c in runs)) continue
+            printf "- peak RSS <= 12 MiB without plugins (%s): %.1f MiB -> %s\n", c, R[c], (R[c] <= 12) ? "met" : "MISSED"
+        }
+        split("motet-null+4-nobus motet-null+4-bus motet-pulse+4-bus", wb, " ")
+        for (k = 1; k <= 3; k++) {
+            c = wb[k]
+            if (!(c in runs)) continue
+            printf "- peak RSS <= 20 MiB with the four delegates (%s): %.1f MiB -> %s\n", c, R[c], (R[c] <= 20) ? "met" : "MISSED"
+        }
+    }
+}' "$raw"
