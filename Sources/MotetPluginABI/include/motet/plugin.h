@@ -42,7 +42,18 @@
  *   motet_plugin_entry -> descriptor->create -> descriptor->on_event ... -> MOTET_EVENT_SHUTDOWN
  *   -> descriptor->destroy. destroy must join every thread the plugin started. Plugins are never
  *   unloaded (the host does not dlclose), but a plugin may be created several times (several
- *   instances with different options).
+ *   instances with different options), and `motet --list-plugins` calls motet_plugin_entry without
+ *   creating anything: keep the entry function free of side effects.
+ *   The host waits a bounded time: for create (10 s, then the instance is abandoned and reported)
+ *   and for the whole shutdown (then it names the plugins it gave up on and exits anyway).
+ *
+ * Building and loading
+ *   cc -shared -fPIC -fvisibility=hidden -Wl,-z,defs $(pkg-config --cflags motet-plugin) ...
+ *   Export only motet_plugin_entry (-fvisibility=hidden plus a visibility("default") entry) and
+ *   link with -Wl,-z,defs so that a missing symbol fails your build, not the user's player.
+ *   The host loads with local symbol binding (RTLD_LOCAL): plugins never see each other's symbols.
+ *   It refuses a file, or its directory, that group or others may write, or that a user other
+ *   than root or the current user owns. PLUGINS.md describes the search path.
  * ---------------------------------------------------------------------------------------------
  */
 #ifndef MOTET_PLUGIN_H
@@ -98,8 +109,9 @@ extern "C" {
 /* ---- The host table ------------------------------------------------------------------------- */
 
 /**
- * What the host gives each plugin instance. Valid from create until destroy returns; the plugin
- * keeps the pointer, never copies the struct, and never writes to it.
+ * What the host gives each plugin instance (one table per instance). Valid from create until
+ * destroy returns; the plugin keeps the pointer, never copies the struct, and never writes to it.
+ * Its strings live as long as the table.
  */
 typedef struct motet_host {
     uint32_t struct_size;      /**< sizeof(motet_host) as the host was built. */
@@ -119,12 +131,18 @@ typedef struct motet_host {
      * Ask the player to do something. [thread-safe]
      * Enqueues the command and returns at once with MOTET_COMMAND_ACCEPTED, _REFUSED or
      * _UNSUPPORTED. `argument` is 0 unless the command's documentation says otherwise.
+     * Commands sent from one thread reach the player in the order they were sent. The host never
+     * calls the plugin from inside send_command, so it may be called from on_event, from create,
+     * or from the plugin's own threads. With `remote-commands = no` every command is answered
+     * MOTET_COMMAND_REFUSED and dropped.
      */
     int32_t (*send_command)(const struct motet_host *host, uint32_t command, int64_t argument);
 
     /**
      * Write one line to the host's log, prefixed with the instance name. [thread-safe]
-     * `message` is borrowed; control characters are escaped by the host.
+     * `message` is borrowed for the call; control characters are escaped by the host and
+     * messages longer than 2000 bytes are cut. MOTET_LOG_DEBUG lines are hidden unless the user
+     * asks for them.
      */
     void (*log)(const struct motet_host *host, uint32_t level, const char *message);
 } motet_host;
@@ -140,7 +158,11 @@ typedef struct motet_host {
 /** The last event an instance receives before destroy. */
 #define MOTET_EVENT_SHUTDOWN 7u
 
-/** Every event starts with these two fields; switch on `type`, ignore types you do not know. */
+/**
+ * Every event starts with these two fields; switch on `type`, ignore types you do not know.
+ * Before reading a field past the event's ABI 1.0 baseline (MOTET_*_SIZE_1_0), check that
+ * `struct_size` covers it: an older host sends the smaller struct.
+ */
 typedef struct motet_event {
     uint32_t struct_size; /**< size of the whole event struct as the host filled it. */
     uint32_t type;        /**< MOTET_EVENT_*. */
@@ -162,7 +184,10 @@ typedef struct motet_event {
  * MOTET_EVENT_NOW_PLAYING: what is playing now, in full (not a diff). Sent when a track starts,
  * at each link of a chained file, when the feedback state changes, after a seek, and when the
  * rate changes (pause: 0.0, play: 1.0). When `present` lacks MOTET_NP_HAS_TRACK nothing is
- * playing: every pointer is NULL and the delegate must clear what it shows.
+ * playing: every pointer is NULL, `flags` is 0, and the delegate must clear what it shows. The
+ * player sends "nothing playing" when the queue ends.
+ * Queued now-playing events coalesce: a plugin that is slow sees only the latest one.
+ * Every pointer, including the artwork bytes, lives until on_event returns.
  */
 typedef struct motet_now_playing {
     uint32_t struct_size;
@@ -278,9 +303,10 @@ typedef struct motet_plugin_descriptor {
 
     /**
      * Make an instance. [plugin-thread]
-     * `host` lives until destroy returns. `options` are borrowed for this call. Store your state
-     * in `*out_instance`. Return MOTET_OK, or MOTET_ERROR after explaining why through host->log:
-     * the host then reports the plugin as failed and plays on without it.
+     * `host` lives until destroy returns. `options` are borrowed for this call (keys and values
+     * in the order the user gave them; a key may repeat). Store your state in `*out_instance`.
+     * Return MOTET_OK, or MOTET_ERROR after explaining why through host->log: the host then
+     * reports the plugin as failed, never calls destroy for it, and plays on without it.
      */
     int32_t (*create)(const motet_host *host, const motet_option *options, uint32_t option_count,
                       void **out_instance);
@@ -299,8 +325,10 @@ typedef struct motet_plugin_descriptor {
 } motet_plugin_descriptor;
 
 /**
- * The one symbol a plugin exports. [plugin-thread: the host's loading thread]
+ * The one symbol a plugin exports. [the host's loading thread, before any instance exists]
  * Return your descriptor, or NULL to decline (for example when `host_abi_major` is not yours).
+ * The host then refuses the plugin if the descriptor's abi_major differs from its own, or if its
+ * min_host_minor is newer than the host's minor, naming both versions.
  */
 typedef const motet_plugin_descriptor *(*motet_plugin_entry_fn)(uint32_t host_abi_major,
                                                                 uint32_t host_abi_minor);
