@@ -68,17 +68,24 @@ test-asan: deps-test
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path) MOTET_SANITIZER=address \
 	  $(SWIFT) test --skip-build $(ASAN_FLAGS)
 
-# Installs the player, the bundled delegates, the public header and its pkg-config file.
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/motet/plugins \
-	  $(DESTDIR)$(PREFIX)/include/motet $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/doc/motet
-	install -m 755 $(RELEASE_BIN)/motet $(DESTDIR)$(PREFIX)/bin/motet
+# Installs the player, the bundled delegates (as lib/motet/plugins/NAME.so), the public plugin
+# header, its pkg-config file, and the docs with the example C plugin. PREFIX=/usr/local and
+# DESTDIR as usual. BIN=DIR installs products already built in DIR instead of building a
+# release (the tests install their debug build that way).
+INSTALL_BIN = $(or $(BIN),$(RELEASE_BIN))
+install: $(if $(BIN),,release)
+	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/motet/plugins \
+	  $(DESTDIR)$(PREFIX)/include/motet $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin
+	install -m 755 $(INSTALL_BIN)/motet $(DESTDIR)$(PREFIX)/bin/motet
 	for p in log json notify mpris; do \
-	  install -m 755 $(RELEASE_BIN)/libmotet-$$p.so $(DESTDIR)$(PREFIX)/lib/motet/plugins/$$p.so; done
+	  install -m 755 $(INSTALL_BIN)/libmotet-$$p.so $(DESTDIR)$(PREFIX)/lib/motet/plugins/$$p.so || exit 1; done
 	install -m 644 Sources/MotetPluginABI/include/motet/plugin.h $(DESTDIR)$(PREFIX)/include/motet/plugin.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' Sources/MotetPluginABI/motet-plugin.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/motet-plugin.pc
-	install -m 644 README.md PLUGINS.md Examples/motet.conf $(DESTDIR)$(PREFIX)/share/doc/motet/ 2>/dev/null || true
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/motet-plugin.pc
+	install -m 644 README.md PLUGINS.md Examples/motet.conf $(DESTDIR)$(PREFIX)/share/doc/motet/
+	install -m 644 Examples/c-plugin/plugin.c Examples/c-plugin/Makefile $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin/
 
 bench: deps-bench release
 	bench/run.sh
