@@ -1,5 +1,3 @@
-import Glibc
-
 /// The command line and the config file, parsed with one option table.
 public enum Options {
     /// Parses `arguments` — the command line WITHOUT the program name
@@ -61,7 +59,7 @@ public enum Options {
         if !noConfig {
             let path = configPath ?? defaultConfigPath(environment: environment)
             let explicit = configPath != nil
-            if explicit || FileSystem.status(path).isExisting {
+            if explicit || FileSystem.exists(path) {
                 let contents: ConfigFileReader.Contents
                 do throws(LocatedProblem) {
                     contents = try ConfigFileReader.read(path: path)
@@ -88,14 +86,5 @@ public enum Options {
         } catch {
             throw LocatedProblem(error, at: ProblemLocation(occurrence.source))
         }
-    }
-}
-
-extension Result where Success == (kind: FileSystem.Kind, identity: FileSystem.Identity), Failure == FileSystem.Failure {
-    /// True unless the path does not exist (ENOENT/ENOTDIR); an unreadable file counts as existing
-    /// so that reading it reports why.
-    var isExisting: Bool {
-        if case .failure(let failure) = self { return failure.code != ENOENT && failure.code != ENOTDIR }
-        return true
     }
 }

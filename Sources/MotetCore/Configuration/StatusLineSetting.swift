@@ -1,5 +1,5 @@
 /// `--status`: how the player reports what it is doing.
-public enum StatusLineSetting: String, Sendable {
+public enum StatusLineSetting: String, Sendable, CaseIterable {
     /// ``line`` when standard output is a terminal, ``events`` otherwise.
     case auto
     /// A redrawn status line with the keyboard controls.

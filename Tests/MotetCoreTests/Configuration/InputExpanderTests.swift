@@ -57,6 +57,16 @@ import Testing
         ])
     }
 
+    @Test func fileURLsArePathsAndOtherURLsAreRefused() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/a b.ogg")
+        let result = InputExpander.expand(["file://\(root)/a%20b.ogg", "https://example.com/x.ogg"])
+        #expect(result.files == [root + "/a b.ogg"])
+        #expect(result.warnings == [
+            "motet: skipping 'https://example.com/x.ogg': Motet plays local files only, not URLs; download it or remove the entry."
+        ])
+    }
+
     @Test func directoryLinkLoopsAreNotFollowed() throws {
         let root = try Paths.temporaryDirectory("motet-inputs")
         try touch(root + "/d/1.ogg")

@@ -12,6 +12,7 @@ import Glibc
 ///   `file://` URLs are understood, blank lines and `#` lines (comments, `#EXTM3U`, `#EXTINF`) are
 ///   skipped, CRLF is fine. Entries may be files, directories or other playlists; a playlist that
 ///   includes itself, directly or through others, is reported and not followed again.
+/// - A `file://` URL is a path; other URLs are reported (Motet plays local files only).
 /// - Every input or entry that is missing or unreadable gives one warning line (naming it and what to
 ///   do) and is skipped.
 public enum InputExpander {
@@ -24,7 +25,10 @@ public enum InputExpander {
     public static func expand(_ inputs: [String]) -> (files: [String], warnings: [String]) {
         var walk = Walk()
         for input in inputs {
-            walk.add(input, context: nil, depth: 0)
+            switch PlaylistReader.resolve(input, relativeTo: "") {
+            case .path(let path): walk.add(path, context: nil, depth: 0)
+            case .unsupported(let reason): walk.warn(input, reason, nil)
+            }
         }
         return (walk.files, walk.warnings)
     }

@@ -9,6 +9,29 @@ enum OptionTable {
     /// A value option's value (never nil: the lexers guarantee one).
     private static func required(_ value: String?) -> String { value ?? "" }
 
+    /// A flag that sets one boolean setting.
+    private static func settingFlag(
+        _ name: String, _ setting: WritableKeyPath<Settings, Bool> & Sendable, help: String
+    ) -> OptionDefinition {
+        OptionDefinition(
+            name: name, short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false, help: help,
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings[keyPath: setting] = try flag(value) })
+    }
+
+    /// A value option whose values are the raw values of an enum.
+    private static func settingChoice<E: RawRepresentable & CaseIterable & Sendable & SendableMetatype>(
+        _ name: String, _ setting: WritableKeyPath<Settings, E> & Sendable, help: String
+    ) -> OptionDefinition where E.RawValue == String {
+        let names = E.allCases.map(\.rawValue)
+        let expected = names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return OptionDefinition(
+            name: name, short: nil, kind: .value(placeholder: names.joined(separator: "|"), expected: expected),
+            allowedInConfigFile: true, repeatable: false, help: help,
+            apply: { draft, value, _ throws(ParseProblem) in
+                draft.settings[keyPath: setting] = try ValueParsers.choice(required(value), of: E.self, expected: expected)
+            })
+    }
+
     /// All options, in the order `--help` lists them.
     static let all: [OptionDefinition] = [
         OptionDefinition(
@@ -27,28 +50,17 @@ enum OptionTable {
                 draft.settings.untimed = try flag(value)
                 draft.untimedSource = source
             }),
-        OptionDefinition(
-            name: "shuffle", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
-            help: "Play the tracks in random order.",
-            apply: { draft, value, _ throws(ParseProblem) in draft.settings.shuffle = try flag(value) }),
-        OptionDefinition(
-            name: "loop", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
-            help: "Start again from the first track after the last one.",
-            apply: { draft, value, _ throws(ParseProblem) in draft.settings.loop = try flag(value) }),
+        settingFlag("shuffle", \.shuffle, help: "Play the tracks in random order."),
+        settingFlag("loop", \.loop, help: "Start again from the first track after the last one."),
         OptionDefinition(
             name: "start", short: nil,
             kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
             allowedInConfigFile: true, repeatable: false,
             help: "Start the first track at TIME: SS, MM:SS or HH:MM:SS, with an optional .fraction.",
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.startMicros = try ValueParsers.time(required(value)) }),
-        OptionDefinition(
-            name: "replaygain", short: nil,
-            kind: .value(placeholder: "track|album|off", expected: "track, album or off"),
-            allowedInConfigFile: true, repeatable: false,
-            help: "Which ReplayGain tags set the loudness (default track); peaks prevent clipping.",
-            apply: { draft, value, _ throws(ParseProblem) in
-                draft.settings.replayGain = try ValueParsers.choice(required(value), of: ReplayGainSetting.self, expected: "track, album or off")
-            }),
+        settingChoice(
+            "replaygain", \.replayGain,
+            help: "Which ReplayGain tags set the loudness (default track); peaks prevent clipping."),
         OptionDefinition(
             name: "volume", short: nil,
             kind: .value(placeholder: "0-100", expected: ValueParsers.volumeExpected),
@@ -67,14 +79,9 @@ enum OptionTable {
             allowedInConfigFile: true, repeatable: false,
             help: "Image to show when a track has no picture and no cover.jpg/cover.png/folder.jpg/front.jpg beside it.",
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.defaultArtwork = try ValueParsers.path(required(value)) }),
-        OptionDefinition(
-            name: "status", short: nil,
-            kind: .value(placeholder: "auto|line|events|quiet", expected: "auto, line, events or quiet"),
-            allowedInConfigFile: true, repeatable: false,
-            help: "What the player prints: a status line with keys, one line per event, or nothing but problems. auto (default): line on a terminal, events otherwise.",
-            apply: { draft, value, _ throws(ParseProblem) in
-                draft.settings.statusLine = try ValueParsers.choice(required(value), of: StatusLineSetting.self, expected: "auto, line, events or quiet")
-            }),
+        settingChoice(
+            "status", \.statusLine,
+            help: "What the player prints: a status line with keys, one line per event, or nothing but problems. auto (default): line on a terminal, events otherwise."),
         OptionDefinition(
             name: "plugin", short: nil,
             kind: .value(placeholder: "NAME[:KEY=VALUE,...]", expected: "NAME[:KEY=VALUE,…] or PATH[:KEY=VALUE,…]"),
@@ -105,10 +112,9 @@ enum OptionTable {
                     draft.fileNoPlugins = on
                 }
             }),
-        OptionDefinition(
-            name: "allow-unsafe-plugins", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
-            help: "Load plugin files even when group/other-writable or owned by another user (refused otherwise).",
-            apply: { draft, value, _ throws(ParseProblem) in draft.settings.allowUnsafePlugins = try flag(value) }),
+        settingFlag(
+            "allow-unsafe-plugins", \.allowUnsafePlugins,
+            help: "Load plugin files even when group/other-writable or owned by another user (refused otherwise)."),
         OptionDefinition(
             name: "remote-commands", short: nil,
             kind: .value(placeholder: "yes|no", expected: ValueParsers.booleanExpected),

@@ -35,6 +35,13 @@ enum FileSystem {
         return .success((kind, Identity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))))
     }
 
+    /// True unless `path` does not exist (ENOENT/ENOTDIR); a file that exists but cannot be
+    /// examined counts as existing, so that reading it reports why.
+    static func exists(_ path: String) -> Bool {
+        if case .failure(let failure) = status(path) { return failure.code != ENOENT && failure.code != ENOTDIR }
+        return true
+    }
+
     /// True when the process may read `path`.
     static func readable(_ path: String) -> Failure? {
         access(path, R_OK) == 0 ? nil : Failure(code: errno)
