@@ -11,7 +11,8 @@ enum ProbePlugin {
     /// drops `-Wl,-z,defs` (to build one with an unresolved symbol). Returns the path.
     @discardableResult
     static func build(
-        in directory: String, fileName: String = "probe.so", defines: [String] = [], linkStrictly: Bool = true
+        in directory: String, fileName: String = "probe.so", defines: [String] = [], linkStrictly: Bool = true,
+        source: String = ProbePlugin.source
     ) throws -> String {
         let output = directory + "/" + fileName
         var argv = ["cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror", "-I", include]
