@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetDecoding
+import MotetEvents
+import Synchronization
+
+/// The decoder thread: opens tracks (gaplessly, ahead of the sink), decodes them into the ring and
+/// marks where each segment starts. Never touches the sink.
+final class DecodeWorker: @unchecked Sendable {
+    /// Asks the control side for the next track to decode; nil at the end of the queue.
+    typealias NextTrack = @Sendable () -> TrackRequest?
+
+    let ring: SampleRing
+    let markers: SPSCQueue<SegmentMarker>
+    let spaceReady: CountingSemaphore
+    private let dataReady: CountingSemaphore
+    private let nextTrack: NextTrack
+    private let report: @Sendable (DecoderReport) -> Void
+    private let artworkStore: ArtworkStore
+    private let defaultArtwork: String?
+    private let replayGain: ReplayGainMode
+
+    /// Segments started but not yet claimed by the control thread.
+    let segments = Mutex<[UInt64: SegmentInfo]>([:])
+    let parkRequested = Atomic<Bool>(false)
+    let parked = Atomic<Bool>(false)
+    /// Set by the control thread while parked: close the open file before going on.
+    let dropCurrent = Atomic<Bool>(false)
+    private let quit = Atomic<Bool>(false)
+    private let resume = CountingSemaphore()
+    private let nextSegmentID = Atomic<UInt64>(1)
+    private let nextTrackID = Atomic<UInt64>(1)
+    private var thread: PosixThread?
+
+    init(
+        ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
+        dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
+        replayGain: ReplayGainMode, nextTrack: @escaping NextTrack, report: @escaping @Sendable (DecoderReport) -> Void
+    ) {
+        self.ring = ring
+        self.markers = markers
+        self.spaceReady = spaceReady
+        self.dataReady = dataReady
+        self.artworkStore = artworkStore
+        self.defaultArtwork = defaultArtwork
+        self.replayGain = replayGain
+        self.nextTrack = nextTrack
+        self.report = report
+    }
+
+    func start() { thread = PosixThread(name: "motet-decode") { [self] in run() } }
+    func join() { thread?.join() }
+
+    func park() {
+        parkRequested.store(true, ordering: .sequentiallyConsistent)
+        spaceReady.post()
+        resume.post()
+        while !parked.load(ordering: .acquiring) { usleep(1000) }
+    }
+
+    func unpark() {
+        parkRequested.store(false, ordering: .sequentiallyConsistent)
+        resume.post()
+    }
+
+    func stop() {
+        quit.store(true, ordering: .sequentiallyConsistent)
+        parkRequested.store(false, ordering: .sequentiallyConsistent)
+        resume.post()
+        spaceReady.post()
+    }
+
+    /// Wakes the decoder when the control side has a new track for it after the queue had ended.
+    func poke() { resume.post() }
+
+    private func run() {
+        let maxFrames = 4096
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: maxFrames * 8)
+        defer { scratch.deallocate() }
+        var decoder: VorbisDecoder?
+        var track: (id: UInt64, request: TrackRequest, gain: Float)?
+        var exhausted = false
+        while !quit.load(ordering: .acquiring) {
+            if parkRequested.load(ordering: .acquiring) {
+                parked.store(true, ordering: .releasing)
+                while parkRequested.load(ordering: .acquiring) && !quit.load(ordering: .acquiring) {
+                    resume.wait(seconds: 0.5)
+                }
+                parked.store(false, ordering: .releasing)
+                if dropCurrent.exchange(false, ordering: .acquiringAndReleasing) {
+                    decoder = nil
+                    track = nil
+                    exhausted = false
+                }
+                continue
+            }
+            guard let open = decoder, let current = track else {
+                if exhausted {
+                    resume.wait(seconds: 1)
+                    continue
+                }
+                guard let request = nextTrack() else {
+                    exhausted = true
+                    pushMarker(SegmentMarker(sampleIndex: ring.writeIndex, segmentID: 0, sampleRate: 0, channels: 0, gain: 1, isEnd: true))
+                    report(.queueExhausted)
+                    continue
+                }
+                do throws(DecoderError) {
+                    let d = try VorbisDecoder(path: request.path)
+                    if request.startMicros > 0 { try d.seek(toMicros: request.startMicros) }
+                    let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
+                    let gain = d.metadata.replayGain.scale(replayGain)
+                    decoder = d
+                    track = (id, request, gain)
+                    startSegment(d, trackID: id, request: request, gain: gain)
+                } catch {
+                    report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description, code: error.code))
+                }
+                continue
+            }
+            switch open.read(into: scratch, maxFrames: maxFrames) {
+            case .frames(let frames):
+                push(scratch, count: frames * open.format.channels)
+            case .linkChanged:
+                let gain = open.metadata.replayGain.scale(replayGain)
+                track?.gain = gain
+                startSegment(open, trackID: current.id, request: current.request, gain: gain)
+            case .hole(let error):
+                report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
+            case .endOfStream:
+                report(.trackDecoded(trackID: current.id))
+                decoder = nil
+                track = nil
+            case .failed(let error):
+                report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: true))
+                decoder = nil
+                track = nil
+            }
+        }
+        parked.store(true, ordering: .releasing)
+    }
+
+    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
+        let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let info = SegmentInfo(
+            segmentID: id, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
+            metadata: d.metadata,
+            artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
+            format: d.format, fileStartMicros: d.positionMicros, durationMicros: d.durationMicros, canSeek: true)
+        segments.withLock { $0[id] = info }
+        pushMarker(
+            SegmentMarker(
+                sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,
+                channels: d.format.channels, gain: gain, isEnd: false))
+    }
+
+    private func pushMarker(_ marker: SegmentMarker) {
+        while !markers.push(marker) {
+            if parkRequested.load(ordering: .acquiring) || quit.load(ordering: .acquiring) { return }
+            spaceReady.wait(seconds: 0.1)
+        }
+        dataReady.post()
+    }
+
+    private func push(_ samples: UnsafeMutablePointer<Float>, count: Int) {
+        var done = 0
+        while done < count {
+            let n = ring.write(samples + done, count: count - done)
+            done += n
+            if n > 0 { dataReady.post() }
+            if done < count {
+                if parkRequested.load(ordering: .acquiring) || quit.load(ordering: .acquiring) { return }
+                spaceReady.wait(seconds: 0.5)
+            }
+        }
+    }
+}

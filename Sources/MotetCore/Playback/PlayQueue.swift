@@ -1,0 +1,71 @@
+/// The play order: the files, their order (shuffled or not), and whether it loops. Positions are
+/// indexes into `order`.
+struct PlayQueue: Sendable {
+    let files: [String]
+    private(set) var order: [Int]
+    var loop: Bool
+
+    init(files: [String], shuffle: Bool, loop: Bool) {
+        self.files = files
+        self.loop = loop
+        order = Array(files.indices)
+        if shuffle { order.shuffle() }
+    }
+
+    var isEmpty: Bool { order.isEmpty }
+
+    func path(at position: Int) -> String { files[order[position]] }
+
+    func position(after position: Int) -> Int? {
+        if position + 1 < order.count { return position + 1 }
+        return loop && !order.isEmpty ? 0 : nil
+    }
+
+    func position(before position: Int) -> Int? {
+        if position > 0 { return position - 1 }
+        return loop && !order.isEmpty ? order.count - 1 : nil
+    }
+}
+
+/// What the decoder thread reads to know what to decode next; shared under a Mutex with the
+/// control thread (the sink thread never touches it).
+struct DecodeCursor: Sendable {
+    var queue: PlayQueue
+    /// Position of the next track to decode, nil when the queue is done.
+    var next: Int?
+    var startMicros: Int64 = 0
+    /// Reuse this track id for the next open (a seek reopens the same track).
+    var reuseTrackID: UInt64?
+
+    mutating func take() -> TrackRequest? {
+        guard let position = next else { return nil }
+        let request = TrackRequest(
+            orderPosition: position, path: queue.path(at: position), startMicros: startMicros, reuseTrackID: reuseTrackID)
+        startMicros = 0
+        reuseTrackID = nil
+        next = queue.position(after: position)
+        return request
+    }
+}
+
+/// `--skip-limit N/MINUTES`: like a licensed radio service, at most N skips in any window.
+struct SkipLimiter: Sendable {
+    let count: Int
+    let windowMicros: Int64
+    private var skips: [Int64] = []
+
+    init(count: Int, minutes: Int) {
+        self.count = count
+        windowMicros = Int64(minutes) * 60_000_000
+    }
+
+    mutating func left(at now: Int64) -> Int {
+        skips.removeAll { now - $0 >= windowMicros }
+        return max(0, count - skips.count)
+    }
+
+    mutating func record(at now: Int64) { skips.append(now) }
+
+    /// When the oldest skip in the window expires.
+    func nextFreeMicros(at now: Int64) -> Int64? { skips.first.map { $0 + windowMicros - now } }
+}

@@ -1,0 +1,43 @@
+@_exported import MotetDecoding
+@_exported import MotetEvents
+
+/// Everything the player needs to know before it starts, already validated by the executable.
+public struct PlayerConfiguration: Sendable {
+    /// Playable files, in the order given (directories and playlists already expanded).
+    public var files: [String]
+    public var shuffle: Bool = false
+    public var loop: Bool = false
+    /// Where to start the first track.
+    public var startMicros: Int64 = 0
+    public var replayGain: ReplayGainMode = .track
+    /// 0 to 100.
+    public var volume: Int = 100
+    /// At most `count` skips in any window of `minutes`.
+    public var skipLimit: (count: Int, minutes: Int)?
+    public var defaultArtwork: String?
+    public var artworkCacheDirectory: String
+    /// False: commands from plugins are refused and not acted on.
+    public var remoteCommands: Bool = true
+    /// Where likes and dislikes are remembered; nil keeps them for this run only.
+    public var feedbackDirectory: String?
+
+    public init(files: [String], artworkCacheDirectory: String) {
+        self.files = files
+        self.artworkCacheDirectory = artworkCacheDirectory
+    }
+}
+
+/// Who sent a command: the person at the keyboard (or a signal), or a plugin.
+public enum CommandSource: Sendable, Equatable {
+    case user
+    case plugin(String)
+}
+
+/// What the terminal shows, refreshed a few times a second while playing.
+public struct PlayerDisplay: Sendable {
+    public var nowPlaying: NowPlaying
+    public var status: PlaybackStatus
+    public var volume: Int
+    /// Skips left in the current window, nil when unlimited.
+    public var skipsLeft: Int?
+}

@@ -1,0 +1,40 @@
+import MotetDecoding
+import MotetEvents
+
+/// What the decoder knew about a segment (one link of one track) when it started it. Published to
+/// the control thread through `DecodeWorker.segments`; the sink thread only sees its id.
+struct SegmentInfo: Sendable {
+    var segmentID: UInt64
+    var trackID: UInt64
+    /// Position in the play order of the track this segment belongs to.
+    var orderPosition: Int
+    var path: String
+    var metadata: TrackMetadata
+    var artwork: Artwork?
+    var format: AudioFormat
+    /// Time in the file of the segment's first sample.
+    var fileStartMicros: Int64
+    var durationMicros: Int64?
+    var canSeek: Bool
+}
+
+/// What the decoder thread tells the control thread.
+enum DecoderReport: Sendable {
+    /// The file could not be opened; the decoder went on with the next entry.
+    case openFailed(path: String, orderPosition: Int, message: String, code: Int32)
+    /// A decode error inside a track (a hole or a fatal error).
+    case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
+    /// Every sample of the track was decoded (it may still be playing).
+    case trackDecoded(trackID: UInt64)
+    /// The queue is exhausted: the end marker was pushed.
+    case queueExhausted
+}
+
+/// A track the control thread asks the decoder to play next.
+struct TrackRequest: Sendable {
+    var orderPosition: Int
+    var path: String
+    var startMicros: Int64
+    /// Keep this track id (a seek reopens the same track).
+    var reuseTrackID: UInt64?
+}

@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetEvents
+import MotetOutput
+import Synchronization
+
+/// Where a segment began in the sink's frame count, so the control thread can tell when it is heard.
+struct SegmentBoundary: Sendable {
+    var segmentID: UInt64
+    /// Sink stream generation (bumped by each open and flush, which reset the sink's frame count).
+    var epoch: Int
+    /// Frames written to the sink in this epoch before the segment's first frame.
+    var frame: Int64
+}
+
+/// The sink thread: moves samples from the ring to the sink. It allocates nothing after start,
+/// takes no lock that the UI or a plugin can hold (only atomics, sem_post and an eventfd), and never
+/// calls a plugin.
+final class SinkWorker: @unchecked Sendable {
+    let ring: SampleRing
+    let markers: SPSCQueue<SegmentMarker>
+    let boundaries = SPSCQueue<SegmentBoundary>(capacity: 256)
+    let sink: any AudioSink
+    /// Posted by the decoder when it writes samples and by the control thread to wake us.
+    let dataReady = CountingSemaphore()
+    /// Posted by us when we consume samples (the decoder waits on it when the ring is full).
+    let spaceReady: CountingSemaphore
+    private let control: Wakeup
+
+    let parkRequested = Atomic<Bool>(false)
+    let parked = Atomic<Bool>(false)
+    let paused = Atomic<Bool>(false)
+    let quit = Atomic<Bool>(false)
+    /// The end marker was reached and the sink drained.
+    let endReached = Atomic<Bool>(false)
+    /// When the ring ran dry before the end (monotonic µs), 0 while samples flow. The control
+    /// thread calls it a stall only when it lasts: an untimed sink empties the ring all the time.
+    let starvingSince = Atomic<Int64>(0)
+    let epoch = Atomic<Int>(0)
+    /// Frames written to the sink in the current epoch.
+    let framesWritten = Atomic<Int64>(0)
+    /// Volume times ReplayGain is applied here; volume is stored as Float bits.
+    let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Bumped when the sink could not be opened for a segment's format.
+    let openFailures = Atomic<Int>(0)
+    /// The format the sink is open with (channels * 1_000_000 + rate), 0 when closed.
+    let openFormat = Atomic<Int>(0)
+    private let resume = CountingSemaphore()
+    private var thread: PosixThread?
+
+    static let chunkFrames = 2048
+    static let maxChannels = 8
+
+    init(ring: SampleRing, markers: SPSCQueue<SegmentMarker>, sink: any AudioSink, spaceReady: CountingSemaphore, control: Wakeup) {
+        self.ring = ring
+        self.markers = markers
+        self.sink = sink
+        self.spaceReady = spaceReady
+        self.control = control
+    }
+
+    func start() {
+        thread = PosixThread(name: "motet-sink") { [self] in run() }
+    }
+
+    func join() { thread?.join() }
+
+    /// Control thread: stop the sink thread at a safe point and wait until it is parked.
+    func park() {
+        parkRequested.store(true, ordering: .sequentiallyConsistent)
+        sink.interruptWrite()
+        dataReady.post()
+        while !parked.load(ordering: .acquiring) {
+            sink.interruptWrite()
+            usleep(1000)
+        }
+    }
+
+    /// Control thread, while parked: forget the sink's buffered audio and start a new epoch.
+    func flushWhileParked() {
+        sink.flush()
+        epoch.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        framesWritten.store(0, ordering: .sequentiallyConsistent)
+        boundaries.reset()
+        endReached.store(false, ordering: .sequentiallyConsistent)
+        starvingSince.store(0, ordering: .sequentiallyConsistent)
+    }
+
+    func unpark() {
+        parkRequested.store(false, ordering: .sequentiallyConsistent)
+        resume.post()
+    }
+
+    func stop() {
+        quit.store(true, ordering: .sequentiallyConsistent)
+        parkRequested.store(false, ordering: .sequentiallyConsistent)
+        sink.interruptWrite()
+        resume.post()
+        dataReady.post()
+    }
+
+    private func run() {
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Self.chunkFrames * Self.maxChannels)
+        defer { scratch.deallocate() }
+        var channels = 2
+        var gain: Float = 1
+        var isOpen = false
+        while !quit.load(ordering: .acquiring) {
+            if parkRequested.load(ordering: .acquiring) {
+                parked.store(true, ordering: .releasing)
+                control.signal()
+                while parkRequested.load(ordering: .acquiring) && !quit.load(ordering: .acquiring) {
+                    resume.wait(seconds: 0.5)
+                }
+                parked.store(false, ordering: .releasing)
+                continue
+            }
+            if paused.load(ordering: .acquiring) {
+                dataReady.wait(seconds: 0.5)
+                continue
+            }
+            if let marker = markers.peek(), marker.sampleIndex <= ring.readIndex {
+                _ = markers.pop()
+                if marker.isEnd {
+                    if isOpen { sink.drain() }
+                    endReached.store(true, ordering: .releasing)
+                    control.signal()
+                    continue
+                }
+                let key = marker.channels * 1_000_000 + marker.sampleRate
+                if key != openFormat.load(ordering: .relaxed) {
+                    if isOpen { sink.drain() }
+                    do {
+                        try sink.open(AudioFormat(sampleRate: marker.sampleRate, channels: marker.channels))
+                        isOpen = true
+                        openFormat.store(key, ordering: .releasing)
+                    } catch {
+                        isOpen = false
+                        openFormat.store(0, ordering: .releasing)
+                        openFailures.wrappingAdd(1, ordering: .releasing)
+                    }
+                    epoch.wrappingAdd(1, ordering: .releasing)
+                    framesWritten.store(0, ordering: .releasing)
+                }
+                channels = marker.channels
+                gain = marker.gain
+                _ = boundaries.push(
+                    SegmentBoundary(
+                        segmentID: marker.segmentID, epoch: epoch.load(ordering: .relaxed),
+                        frame: framesWritten.load(ordering: .relaxed)))
+                control.signal()
+                continue
+            }
+            var limit = ring.availableToRead
+            if let marker = markers.peek() { limit = min(limit, marker.sampleIndex - ring.readIndex) }
+            limit = min(limit, Self.chunkFrames * channels)
+            limit -= limit % channels
+            if limit <= 0 {
+                if isOpen && !endReached.load(ordering: .relaxed) && markers.peek() == nil
+                    && starvingSince.load(ordering: .relaxed) == 0
+                {
+                    starvingSince.store(monotonicMicros(), ordering: .releasing)
+                }
+                dataReady.wait(seconds: 0.25)
+                continue
+            }
+            if starvingSince.load(ordering: .relaxed) != 0 {
+                starvingSince.store(0, ordering: .releasing)
+            }
+            let n = ring.read(into: scratch, count: limit)
+            spaceReady.post()
+            if !isOpen { continue }  // no device for this format: the samples are dropped, time does not advance
+            let scale = gain * Float(bitPattern: volumeBits.load(ordering: .relaxed))
+            if scale != 1 {
+                for i in 0..<n { scratch[i] *= scale }
+            }
+            var offset = 0
+            while offset < n {
+                let accepted: Int
+                do {
+                    accepted = try sink.write(UnsafeBufferPointer(start: scratch + offset, count: n - offset))
+                } catch {
+                    accepted = 0
+                }
+                offset += accepted * channels
+                framesWritten.wrappingAdd(Int64(accepted), ordering: .releasing)
+                if accepted == 0 {
+                    if parkRequested.load(ordering: .acquiring) || quit.load(ordering: .acquiring) { break }
+                    // Paused, corked or the server is away: wait, then carry on with the same samples.
+                    dataReady.wait(seconds: 0.1)
+                }
+            }
+        }
+        parked.store(true, ordering: .releasing)
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process's environment and the XDG directories derived from it.
+enum ProcessEnvironment {
+    static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") {
+                result[String(s[..<eq])] = String(s[s.index(after: eq)...])
+            }
+            p += 1
+        }
+        return result
+    }
+
+    /// The absolute path of this executable (for plugins installed relative to it).
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard n > 0 else { return CommandLine.arguments.first ?? "motet" }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `$XDG_CACHE_HOME/motet`, else `~/.cache/motet`.
+    static func cacheDirectory(_ env: [String: String]) -> String {
+        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/motet" }
+        return (env["HOME"] ?? "/tmp") + "/.cache/motet"
+    }
+}

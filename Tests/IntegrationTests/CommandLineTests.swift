@@ -1,0 +1,83 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// What a person sees at the command line: help, version, errors, bad input, exit codes.
+@Suite struct CommandLineTests {
+    @Test func helpAndVersionExitZero() throws {
+        let run = try MotetRun()
+        let help = try run.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--output"))
+        #expect(help.stdout.contains("--plugin"))
+        let version = try run.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("motet "))
+    }
+
+    @Test func aBadOptionNamesTheOptionAndExits64() throws {
+        let run = try MotetRun()
+        let r = try run.run(["--volume", "150", "x.ogg"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--volume"))
+        #expect(r.stderr.contains("150"))
+        let unknown = try run.run(["--frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--frobnicate"))
+    }
+
+    @Test func badInputsGetOneLineEachAndPlaybackGoesOn() throws {
+        let run = try MotetRun()
+        let good = run.path("good.ogg")
+        try Fixtures.oggVorbis(good, seconds: 0.3, tags: .init(title: "Good Song", artists: ["Ann"], album: "LP"))
+        let notOgg = run.path("notogg.ogg")
+        try "hello, I am text".write(toFile: notOgg, atomically: true, encoding: .utf8)
+        let empty = run.path("empty.ogg")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let dirOgg = run.path("dir.ogg")
+        try FileManager.default.createDirectory(atPath: dirOgg, withIntermediateDirectories: true)
+        let truncated = run.path("truncated.ogg")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: good))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let missing = run.path("missing.ogg")
+        let out = run.path("out.wav")
+        let r = try run.run(
+            ["--output", "wav:\(out)", "--untimed", "--no-config", "--status", "events",
+             missing, notOgg, empty, dirOgg, good, truncated])
+        #expect(r.status == 0, "something played, so exit 0: \(r.stderr)")
+        #expect(r.stdout.contains("Playing: Good Song — Ann — LP"))
+        for bad in [missing, notOgg, empty] {
+            let lines = r.stderr.split(separator: "\n").filter { $0.contains(bad) }
+            #expect(lines.count == 1, "one line for \(bad): \(r.stderr)")
+        }
+        #expect(r.stderr.contains("dir.ogg"))
+        #expect(try wavData(out).data.count >= (try Fixtures.referenceDecode(good)).count)
+    }
+
+    @Test func nothingPlayableExitsOne() throws {
+        let run = try MotetRun()
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", run.path("nope.ogg")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("nope.ogg"))
+    }
+
+    @Test func tagsWithControlCharactersNeverReachTheTerminal() throws {
+        let run = try MotetRun()
+        let ogg = run.path("evil.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 0.2, tags: .init(title: "Evil\u{1b}]0;pwned\u{07}Title", artists: ["A\u{1b}[31mRed"]))
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", ogg])
+        #expect(r.status == 0)
+        #expect(!r.stdout.contains("\u{1b}") && !r.stderr.contains("\u{1b}"))
+        #expect(r.stdout.contains("Evil\\x1b]0;pwned\\x07Title"))
+    }
+
+    @Test func theDemoTrackPlaysWithItsTags() throws {
+        let run = try MotetRun()
+        let r = try run.run(
+            ["--output", "null", "--untimed", "--no-config", "--status", "events",
+             Paths.packageRoot + "/Examples/demo/motet-demo.ogg"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Playing: Motet Demo — The Motet Players — Demo Sessions"))
+        #expect(r.stdout.contains("Finished: Motet Demo (ok, completed)"))
+    }
+}
