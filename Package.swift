@@ -72,6 +72,10 @@ let package = Package(
             name: "motet",
             dependencies: [
                 "MotetCore",
+                "MotetConfiguration",
+                "MotetOutput",
+                "MotetPluginABI",
+                "MotetPluginHost",
             ],
             swiftSettings: strict
         ),
@@ -102,6 +106,7 @@ let package = Package(
                 "CGIO",
             ],
             path: "Plugins/MPRIS",
+            exclude: ["README.md"],  // the MPRIS section of PLUGINS.md
             swiftSettings: strict
         ),
 
