@@ -78,6 +78,18 @@ import Testing
         #expect(FeedbackStore(directory: dir).rating(path: "/y", title: "Y", artists: [], album: nil) == .liked)
     }
 
+    @Test func concurrentWritersFromSeveralStoresLoseNothing() throws {
+        let dir = try Paths.temporaryDirectory("motet-feedback")
+        let stores = (0..<4).map { _ in FeedbackStore(directory: dir) }
+        DispatchQueue.concurrentPerform(iterations: 40) { i in
+            try? stores[i % 4].set(.liked, path: "/c\(i)", title: "Concurrent \(i)", artists: [], album: nil)
+        }
+        let reopened = FeedbackStore(directory: dir)
+        let kept = (0..<40).filter { reopened.rating(path: "/c\($0)", title: "Concurrent \($0)", artists: [], album: nil) == .liked }
+        #expect(kept.count == 40)
+        #expect(try contents(dir) == ["feedback"])
+    }
+
     @Test func hostileTagsRoundTrip() throws {
         let dir = try Paths.temporaryDirectory("motet-feedback")
         let title = "a\tb\nc\\d|e;f\r\u{1B}"

@@ -50,13 +50,28 @@ public final class FeedbackStore: Sendable {
     }
 
     /// Sets (or with nil, removes: "unlike") the rating of a track and saves the file.
+    ///
+    /// The file is re-read and rewritten under an exclusive `flock` on the directory, so players
+    /// running at once each keep their changes. If saving fails, the rating still holds for this
+    /// run and the error says why it was not saved.
     public func set(_ rating: Rating?, path: String, title: String?, artists: [String], album: String?) throws(FeedbackError) {
         let keys = Self.keys(path: path, title: title, artists: artists, album: album)
         try ratings.withLock { cache throws(FeedbackError) in
-            var current = try load()
-            for key in keys { current[key] = nil }
-            if let rating { current[keys[0]] = rating }
-            cache = current
+            var current = cache ?? [:]
+            defer { cache = current }
+            func apply(_ table: inout [String: Rating]) {
+                for key in keys { table[key] = nil }
+                if let rating { table[keys[0]] = rating }
+            }
+            apply(&current)
+            if let failure = FileSystem.makeDirectories(directory) {
+                throw FeedbackError("motet: cannot create \(DisplayText.quoted(directory)) for the ratings: \(failure.reason) (check the permissions of its parent).")
+            }
+            let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if lock >= 0 { flock(lock, LOCK_EX) }
+            defer { if lock >= 0 { close(lock) } }
+            current = try load()
+            apply(&current)
             try save(current)
         }
     }
@@ -90,9 +105,6 @@ public final class FeedbackStore: Sendable {
     }
 
     private func save(_ ratings: [String: Rating]) throws(FeedbackError) {
-        if let failure = FileSystem.makeDirectories(directory) {
-            throw FeedbackError("motet: cannot create \(DisplayText.quoted(directory)) for the ratings: \(failure.reason) (check the permissions of its parent).")
-        }
         var text = Self.header
         for key in ratings.keys.sorted() {
             text += ratings[key]!.rawValue + "\t" + Self.escape(key) + "\n"
