@@ -5,7 +5,11 @@ import Glibc
 /// Looks at the raw bytes of a file that libvorbisfile refused or may have been cut short, to tell
 /// the user what it really is.
 enum OggFileInspection {
-    /// What a file that is not Ogg Vorbis looks like, for the error line (e.g. "an Ogg Opus file").
+    /// What `describeNonVorbis` says of a file that does start like Ogg Vorbis.
+    static let vorbisDescription = "Ogg Vorbis"
+
+    /// What a file that libvorbisfile refused looks like, for the error line (e.g. "an Ogg Opus file"),
+    /// or `vorbisDescription` when it starts like Ogg Vorbis (so its headers are damaged or cut short).
     static func describeNonVorbis(fd: Int32) -> String? {
         var head = [UInt8](repeating: 0, count: 512)
         let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
@@ -33,7 +37,7 @@ enum OggFileInspection {
         if codec([0x7f] + Array("FLAC".utf8)) { return "an Ogg FLAC file" }
         if codec(Array("Speex   ".utf8)) { return "an Ogg Speex file" }
         if codec([0x80] + Array("theora".utf8)) { return "an Ogg Theora (video) file" }
-        if codec(Array("\u{1}vorbis".utf8)) { return nil }  // Vorbis after all: libvorbisfile's reason stands
+        if codec(Array("\u{1}vorbis".utf8)) { return vorbisDescription }
         return "an Ogg file of an unknown kind"
     }
 

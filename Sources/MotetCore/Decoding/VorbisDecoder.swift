@@ -86,12 +86,18 @@ public final class VorbisDecoder: @unchecked Sendable {
             if descriptor.pointee >= 0 { close(descriptor.pointee) }
             descriptor.deallocate()
             file.deallocate()
-            if let what, status == OV_ENOTVORBIS || status == OV_EBADHEADER || status == OV_ENOTAUDIO || status == OV_EREAD {
-                throw what == "not an Ogg file"
-                    ? DecoderError(code: status, description: "\(path): not an Ogg file — Motet plays only Ogg Vorbis files")
-                    : DecoderError(code: status, description: "\(path): \(what), not Ogg Vorbis — Motet plays only Ogg Vorbis files")
+            guard let what, status == OV_ENOTVORBIS || status == OV_EBADHEADER || status == OV_ENOTAUDIO || status == OV_EREAD
+            else { throw DecoderError.vorbis(path, code: status) }
+            switch what {
+            case OggFileInspection.vorbisDescription:
+                throw DecoderError(
+                    code: status,
+                    description: "\(path): its Vorbis headers are damaged or cut short — re-copy or re-encode the file")
+            case "not an Ogg file":
+                throw DecoderError(code: status, description: "\(path): not an Ogg file — Motet plays only Ogg Vorbis files")
+            default:
+                throw DecoderError(code: status, description: "\(path): \(what), not Ogg Vorbis — Motet plays only Ogg Vorbis files")
             }
-            throw DecoderError.vorbis(path, code: status)
         }
 
         seekable = ov_seekable(file) != 0
@@ -131,6 +137,14 @@ public final class VorbisDecoder: @unchecked Sendable {
                 path, "the file ends early (cut off after its last complete page)",
                 "it may be an incomplete copy or download; copy or download it again")
         }
+        // libvorbisfile 1.3.7 can leave a chained file positioned at its SECOND link after opening
+        // it (its stream state still holds a serial number seen while mapping the links; oggdec
+        // loses the whole first link of such files). A raw seek to byte 0 starts at the first
+        // link's first page, which resets that state.
+        if seekable {
+            let status = ov_raw_seek(file, 0)
+            guard status == 0 else { throw DecoderError.vorbis(path, code: status) }
+        }
         loadLink(seekable ? 0 : -1)
     }
 
@@ -145,12 +159,24 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// Time of the next frame `read` returns, from the start of the file.
     public var positionMicros: Int64 {
         let next = ov_pcm_tell(file) - Int64(pendingCount - pendingOffset)
-        guard seekable, Int(currentLink) < links.count, currentLink >= 0 else {
+        guard seekable, !links.isEmpty else {
             let seconds = ov_time_tell(file)
             return seconds.isFinite && seconds > 0 ? Int64(seconds * 1_000_000) : 0
         }
-        let span = links[Int(currentLink)]
+        // After a seek the next frame may be in another link than the one last read.
+        let span = links[linkIndex(containingFrame: next)]
         return span.firstMicros + Self.micros(frames: max(0, next - span.firstFrame), rate: span.rate)
+    }
+
+    /// The last link whose first frame is at or before `frame` (binary search).
+    private func linkIndex(containingFrame frame: Int64) -> Int {
+        var low = 0
+        var high = links.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if links[middle].firstFrame <= frame { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// Reads up to `maxFrames` interleaved Float frames of the CURRENT link into `buffer` (capacity

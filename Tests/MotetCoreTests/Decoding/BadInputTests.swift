@@ -1,0 +1,177 @@
+import Foundation
+import MotetDecoding
+import MotetTestSupport
+import Testing
+
+/// Every bad input gives one clear line that names the file, says what is wrong and what to do.
+@Suite struct BadInputTests {
+    /// The error `VorbisDecoder(path:)` throws, or a recorded issue when it opens.
+    func openError(_ path: String) -> DecoderError? {
+        do {
+            _ = try VorbisDecoder(path: path)
+            Issue.record("\(path) opened")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// One line, naming the file, with advice after the dash.
+    func expectClearLine(_ error: DecoderError?, path: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let error else { return }
+        #expect(error.description.hasPrefix(path + ": "), sourceLocation: sourceLocation)
+        #expect(error.description.contains(words), "\(error)", sourceLocation: sourceLocation)
+        #expect(error.description.contains(" — "), "\(error)", sourceLocation: sourceLocation)
+        #expect(!error.description.contains("\n"), sourceLocation: sourceLocation)
+    }
+
+    @Test func missingFile() throws {
+        let dir = try Scratch()
+        let path = dir.file("missing.ogg")
+        let error = openError(path)
+        expectClearLine(error, path: path, saying: "no such file")
+        #expect(error?.code == DecoderError.motetCode)
+    }
+
+    @Test func unreadableFile() throws {
+        let dir = try Scratch()
+        let path = dir.file("locked.ogg")
+        try Fixtures.oggVorbis(path, seconds: 0.1)
+        chmod(path, 0)
+        // root reads everything: check as an ordinary user by switching this thread's file-system
+        // user id (setfsuid is per thread on Linux), as the player's user would see it.
+        let error = FilesystemUser.asNobody { openError(path) }
+        expectClearLine(error, path: path, saying: "permission denied")
+    }
+
+    @Test func emptyFile() throws {
+        let dir = try Scratch()
+        let path = dir.file("empty.ogg")
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
+        expectClearLine(openError(path), path: path, saying: "empty")
+    }
+
+    @Test func directoryNamedOgg() throws {
+        let dir = try Scratch()
+        let path = dir.file("album.ogg")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        expectClearLine(openError(path), path: path, saying: "is a directory")
+    }
+
+    @Test func notOgg() throws {
+        let dir = try Scratch()
+        // sox picks the format from the name: make a .wav, then give it an .ogg name.
+        let wav = dir.file("sound.ogg")
+        try Fixtures.wav(dir.file("sound.wav"), seconds: 0.1)
+        try FileManager.default.moveItem(atPath: dir.file("sound.wav"), toPath: wav)
+        expectClearLine(openError(wav), path: wav, saying: "a WAV file, not Ogg Vorbis")
+
+        let text = dir.file("notes.ogg")
+        try "just some text\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let error = openError(text)
+        expectClearLine(error, path: text, saying: "not an Ogg file")
+        #expect(error?.code == -132)  // OV_ENOTVORBIS
+    }
+
+    @Test func oggButNotVorbis() throws {
+        let dir = try Scratch()
+        let path = dir.file("voice.ogg")
+        try Fixtures.foreignOgg(path, payload: Fixtures.opusHead)
+        expectClearLine(openError(path), path: path, saying: "an Ogg Opus file, not Ogg Vorbis")
+
+        let unknown = dir.file("unknown.ogg")
+        try Fixtures.foreignOgg(unknown, payload: Array("SomethingElse".utf8))
+        expectClearLine(openError(unknown), path: unknown, saying: "not Ogg Vorbis")
+    }
+
+    @Test func truncatedInTheHeaders() throws {
+        let dir = try Scratch()
+        let whole = dir.file("whole.ogg")
+        try Fixtures.oggVorbis(whole, seconds: 1)
+        let cut = dir.file("cut-header.ogg")
+        try Fixtures.truncatedCopy(of: whole, to: cut, bytes: 100)
+        let error = openError(cut)
+        expectClearLine(error, path: cut, saying: "Vorbis headers are damaged or cut short")
+        #expect(error?.code != DecoderError.motetCode)
+    }
+
+    @Test func truncatedInTheAudioPlaysWhatIsThereThenFails() throws {
+        let dir = try Scratch()
+        let whole = dir.file("whole.ogg")
+        // Noise: many pages, so the cut falls well inside the audio.
+        try Fixtures.oggVorbis(whole, seconds: 2, synth: ["pinknoise"])
+        let size = try FileManager.default.attributesOfItem(atPath: whole)[.size] as! Int
+        let cut = dir.file("cut.ogg")
+        try Fixtures.truncatedCopy(of: whole, to: cut, bytes: size * 2 / 3)
+
+        let reference = try Fixtures.referenceDecode(cut)
+        let decoded = try DecodedFile.read(cut)
+        #expect(decoded.frames > 0)
+        #expect(decoded.frames < 88200)
+        #expect(difference(PCM16.bytes(decoded.allSamples), reference) == nil)
+        expectClearLine(decoded.failure, path: cut, saying: "ends early")
+    }
+
+    @Test func garbageInTheMiddleIsAHoleAndDecodingContinues() throws {
+        let dir = try Scratch()
+        let whole = dir.file("whole.ogg")
+        try Fixtures.oggVorbis(whole, seconds: 3, synth: ["pinknoise"])
+        let size = try FileManager.default.attributesOfItem(atPath: whole)[.size] as! Int
+        let damaged = dir.file("damaged.ogg")
+        try Fixtures.damagedCopy(of: whole, to: damaged, offset: size / 2, count: 500)
+
+        let decoded = try DecodedFile.read(damaged)
+        #expect(!decoded.holes.isEmpty)
+        expectClearLine(decoded.holes.first, path: damaged, saying: "damaged or missing data at ")
+        #expect(decoded.holes.first?.code == -3)  // OV_HOLE
+        #expect(decoded.failure == nil)
+        // Decoding went on past the hole to the end of the file, exactly as libvorbisfile's own
+        // decoder does.
+        #expect(decoded.frames > 132_300 / 2)
+        #expect(difference(PCM16.bytes(decoded.allSamples), try Fixtures.referenceDecode(damaged)) == nil)
+        #expect(decoded.frames < 132_300)
+        #expect(decoded.finalPosition == 3_000_000)
+    }
+
+    @Test func noCrashOnDamagedBytesAnywhere() throws {
+        let dir = try Scratch()
+        let whole = dir.file("whole.ogg")
+        try Fixtures.oggVorbis(whole, seconds: 0.3, channels: 2, tags: Fixtures.Tags(title: "T", artists: ["A"]))
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
+        var state: UInt64 = 42
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let path = dir.file("fuzzed.ogg")
+        var opened = 0
+        for round in 0..<150 {
+            var bytes = original
+            for _ in 0..<(1 + next() % 8) { bytes[next() % bytes.count] = UInt8(truncatingIfNeeded: next()) }
+            if round % 5 == 0 { bytes.removeLast(next() % bytes.count) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do {
+                let decoder = try VorbisDecoder(path: path)
+                opened += 1
+                let decoded = DecodedFile.read(decoder, chunk: 1 + next() % 3000)
+                #expect(decoded.frames <= 13230 + 4096)
+                for e in decoded.holes + [decoded.failure].compactMap({ $0 }) { #expect(e.description.hasPrefix(path)) }
+            } catch {
+                #expect(error.description.hasPrefix(path))
+            }
+        }
+        #expect(opened > 0)
+    }
+}
+
+/// Runs a closure with this thread's file-system user id set to nobody, when running as root.
+enum FilesystemUser {
+    static func asNobody<T>(_ body: () -> T) -> T {
+        guard geteuid() == 0, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "setfsuid") else { return body() }
+        typealias SetFSUID = @convention(c) (UInt32) -> Int32
+        let setfsuid = unsafeBitCast(symbol, to: SetFSUID.self)
+        _ = setfsuid(65534)
+        defer { _ = setfsuid(0) }
+        return body()
+    }
+}
