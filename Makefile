@@ -22,7 +22,10 @@ endef
 
 DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path)
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
-TSAN_FLAGS := --sanitize=thread --scratch-path .build/tsan
+# --export-dynamic: the sanitizer runtime is linked into the executable only; instrumented plugins
+# (Swift delegates) need all its __tsan_* symbols (e.g. __tsan_external_write), which it does not
+# export by default, or dlopen(RTLD_NOW) refuses them as "undefined symbol".
+TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/tsan
 ASAN_FLAGS := --sanitize=address --sanitize=undefined --scratch-path .build/asan
 
 .PHONY: all deps deps-test deps-bench build release demo test test-unit test-tsan test-asan install bench fuzz clean
