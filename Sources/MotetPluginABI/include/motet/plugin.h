@@ -141,8 +141,8 @@ typedef struct motet_host {
     /**
      * Write one line to the host's log, prefixed with the instance name. [thread-safe]
      * `message` is borrowed for the call; control characters are escaped by the host and
-     * messages longer than 2000 bytes are cut. MOTET_LOG_DEBUG lines are hidden unless the user
-     * asks for them.
+     * messages longer than 2000 bytes are cut. The host may hide MOTET_LOG_DEBUG lines (Motet
+     * does by default).
      */
     void (*log)(const struct motet_host *host, uint32_t level, const char *message);
 } motet_host;
