@@ -51,4 +51,17 @@ import Testing
         #expect(try ProbePlugin.waitForLine(harness.output("probe")) { $0 == "answer 999 2" })
         #expect(harness.commands.isEmpty)
     }
+
+    @Test func everyCommandCodeMapsToItsPlayerCommandWithItsArgument() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe", options: [("send_all", "yes")])])
+        #expect(harness.commands.map(\.0) == [
+            .play, .pause, .toggle, .next, .previous, .stop, .like, .dislike, .unlike,
+            .seekRelative(-5_000_000), .seekAbsolute(0), .setVolume(100), .quit,
+        ])
+        let answers = ProbePlugin.lines(harness.output("probe")).filter { $0.hasPrefix("answer ") }
+        #expect(answers == (1...13).map { "answer \($0) 0" })
+    }
 }

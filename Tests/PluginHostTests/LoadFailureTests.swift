@@ -112,4 +112,19 @@ import Testing
         #expect(harness.log.count == 2)
         #expect(harness.host.instanceNames == ["a", "a#2"])
     }
+
+    @Test func aCreateThatDoesNotReturnInTimeIsAbandonedAndTheRestRuns() throws {
+        let harness = try HostHarness(createTimeoutSeconds: 0.3)
+        defer { harness.cleanUp() }
+        let file = try ProbePlugin.build(in: harness.directory, fileName: "sluggish.so")
+        let start = Date()
+        let lines = try failure(harness, harness.probeRequest("sluggish", options: [("create_sleep_ms", "3000")]))
+        #expect(Date().timeIntervalSince(start) < 2.5)  // create alone takes 3 s
+        #expect(lines == [
+            "motet: plugin sluggish: \(file): create did not return within 0.3 s; the instance was abandoned (from test.conf:7)"
+        ])
+        // When create finally returns, the abandoned instance is shut down and destroyed, never fed.
+        #expect(try ProbePlugin.waitForLine(harness.output("sluggish")) { $0 == "destroy" })
+        #expect(!ProbePlugin.lines(harness.output("sluggish")).contains { $0.hasPrefix("state") })
+    }
 }

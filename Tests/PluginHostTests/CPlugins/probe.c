@@ -12,6 +12,9 @@
  *                       argument thread * 1000000 + i; destroy joins them
  *   send_unknown=yes    send command 999 at create and write the answer
  *   hostile_log=yes     log a message full of control characters at create
+ *   send_all=yes        send every command of ABI 1.0 once at create (SEEK_RELATIVE -5000000,
+ *                       SEEK_ABSOLUTE -1, SET_VOLUME 150: edge values) and write the answers
+ *   create_sleep_ms=N   sleep N ms in create before answering
  *
  * Compile-time variants (-D): PROBE_ABI_MAJOR, PROBE_ABI_MINOR, PROBE_MIN_HOST_MINOR,
  * PROBE_DECLINE (entry returns NULL), PROBE_NO_ENTRY (the entry has the wrong name),
@@ -106,7 +109,8 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
     if (!p) return MOTET_ERROR;
     p->host = host;
     p->fd = -1;
-    int fail = 0, unknown = 0, hostile = 0;
+    int fail = 0, unknown = 0, hostile = 0, send_all = 0;
+    long create_sleep = 0;
     for (uint32_t i = 0; i < count; i++) {
         const char *k = options[i].key, *v = options[i].value;
         if (!strcmp(k, "out")) p->fd = open(v, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
@@ -118,6 +122,8 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "sends")) p->sends = atol(v);
         else if (!strcmp(k, "send_unknown")) unknown = !strcmp(v, "yes");
         else if (!strcmp(k, "hostile_log")) hostile = !strcmp(v, "yes");
+        else if (!strcmp(k, "send_all")) send_all = !strcmp(v, "yes");
+        else if (!strcmp(k, "create_sleep_ms")) create_sleep = atol(v);
     }
     out(p, "create abi=%u.%u host=%s version=%s cache=%s options=%u", host->abi_major, host->abi_minor,
         s(host->host_name), s(host->host_version), s(host->artwork_cache_dir), count);
@@ -133,6 +139,15 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
     }
     if (hostile) host->log(host, MOTET_LOG_WARNING, "red\x1b[31m alert\nsecond line\r\x7f end");
     if (unknown) out(p, "answer 999 %d", host->send_command(host, 999u, 0));
+    if (send_all) {
+        for (uint32_t c = MOTET_COMMAND_PLAY; c <= MOTET_COMMAND_QUIT; c++) {
+            int64_t argument = c == MOTET_COMMAND_SEEK_RELATIVE ? -5000000
+                               : c == MOTET_COMMAND_SEEK_ABSOLUTE ? -1
+                               : c == MOTET_COMMAND_SET_VOLUME ? 150 : 0;
+            out(p, "answer %u %d", c, host->send_command(host, c, argument));
+        }
+    }
+    if (create_sleep > 0) sleep_ms(create_sleep);
     for (int i = 0; i < p->sender_count; i++) {
         p->sender_args[i].p = p;
         p->sender_args[i].index = i;
