@@ -53,6 +53,10 @@ final class NotificationClient {
         } catch {
             g_dbus_connection_close(conn, nil, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(conn))
+            let text = "\(error)"
+            if text.contains("ServiceUnknown") || text.contains("NameHasNoOwner") {
+                throw DelegateError("no notification server on the session bus (nothing owns \(Self.busName))")
+            }
             throw error
         }
         let context = Unmanaged.passRetained(feedback).toOpaque()
