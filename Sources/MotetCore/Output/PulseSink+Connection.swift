@@ -1,0 +1,210 @@
+import CPulse
+import Glibc
+import MotetEvents
+
+/// The context and stream lifecycle of `PulseSink`: connecting, callbacks, losing the server and
+/// reconnecting. Everything here runs with the main loop's lock held.
+extension PulseSink {
+    /// Runs `body` with the main loop locked (directly when already on the loop's thread).
+    func withLock(_ body: () -> Void) {
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 {
+            body()
+        } else {
+            pa_threaded_mainloop_lock(mainloop)
+            body()
+            pa_threaded_mainloop_unlock(mainloop)
+        }
+    }
+
+    /// Wakes the sink thread waiting in `write`, `open` or `drain`.
+    func signal() {
+        pa_threaded_mainloop_signal(mainloop, 0)
+    }
+
+    /// Waits (lock released while waiting) until `done` holds.
+    func waitLocked(_ done: () -> Bool) {
+        while !done() { pa_threaded_mainloop_wait(mainloop) }
+    }
+
+    var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static func sink(_ userdata: UnsafeMutableRawPointer?) -> PulseSink {
+        Unmanaged<PulseSink>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    /// Creates a context and starts connecting it; false when libpulse refuses at once.
+    func connectContext() -> Bool {
+        let props = pa_proplist_new()
+        defer { pa_proplist_free(props) }
+        pa_proplist_sets(props, "application.name", clientName)
+        pa_proplist_sets(props, "application.id", "org.motet.Motet")
+        pa_proplist_sets(props, "media.role", "music")
+        let api = pa_threaded_mainloop_get_api(mainloop)
+        guard let context = pa_context_new_with_proplist(api, clientName, props) else { return false }
+        self.context = context
+        pa_context_set_state_callback(context, { c, ud in PulseSink.sink(ud).contextStateChanged(c) }, userdata)
+        return pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0
+    }
+
+    /// Creates the playback stream for `format` on the ready context and starts connecting it.
+    func createStream() -> Bool {
+        guard let context, let format, pa_context_get_state(context) == PA_CONTEXT_READY else { return false }
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
+        var map = pa_channel_map()
+        pa_channel_map_init_extend(&map, UInt32(format.channels), PA_CHANNEL_MAP_WAVEEX)
+        let props = pa_proplist_new()
+        defer { pa_proplist_free(props) }
+        pa_proplist_sets(props, "media.role", "music")
+        guard let stream = pa_stream_new_with_proplist(context, "Music", &spec, &map, props) else { return false }
+        self.stream = stream
+        streamWritten = 0
+        pa_stream_set_state_callback(stream, { s, ud in PulseSink.sink(ud).streamStateChanged(s) }, userdata)
+        pa_stream_set_write_callback(stream, { _, _, ud in PulseSink.sink(ud).signal() }, userdata)
+        pa_stream_set_latency_update_callback(stream, { _, ud in PulseSink.sink(ud).updateHeardLocked() }, userdata)
+        pa_stream_set_event_callback(stream, { _, name, _, ud in PulseSink.sink(ud).streamEvent(name) }, userdata)
+        var attr = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(Self.latencyMicros, &spec)), prebuf: UInt32.max,
+            minreq: UInt32.max, fragsize: UInt32.max)
+        var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+            | PA_STREAM_ADJUST_LATENCY.rawValue
+        if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+        return pa_stream_connect_playback(stream, device, &attr, pa_stream_flags_t(rawValue: flags), nil, nil) >= 0
+    }
+
+    /// Disconnects and releases the stream, silencing its callbacks first.
+    func dropStream() {
+        guard let stream else { return }
+        pa_stream_set_state_callback(stream, nil, nil)
+        pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_set_latency_update_callback(stream, nil, nil)
+        pa_stream_set_event_callback(stream, nil, nil)
+        if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
+            pa_stream_disconnect(stream)
+        }
+        pa_stream_unref(stream)
+        self.stream = nil
+    }
+
+    /// Releases the stream and the context.
+    func dropContext() {
+        dropStream()
+        guard let context else { return }
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        self.context = nil
+    }
+
+    func contextStateChanged(_ c: OpaquePointer?) {
+        defer { signal() }
+        guard let c, c == context else { return }
+        switch pa_context_get_state(c) {
+        case PA_CONTEXT_READY:
+            guard lost else { return }
+            if format == nil {
+                restored()
+            } else if !createStream() {
+                serverLost()
+            }
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            if everConnected, !closing { serverLost() }
+        default:
+            break
+        }
+    }
+
+    func streamStateChanged(_ s: OpaquePointer?) {
+        defer { signal() }
+        guard let s, s == stream else { return }
+        switch pa_stream_get_state(s) {
+        case PA_STREAM_READY:
+            if lost { restored() }
+        case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+            if everConnected, !closing { serverLost() }
+        default:
+            break
+        }
+    }
+
+    func streamEvent(_ name: UnsafePointer<CChar>?) {
+        guard let name else { return }
+        if strcmp(name, "request-cork") == 0 {
+            events.emit(.corkRequested)
+        } else if strcmp(name, "request-uncork") == 0 {
+            events.emit(.uncorkRequested)
+        }
+    }
+
+    /// The server (or our stream on it) is gone: freeze the heard clock, drop what it held
+    /// unheard, tell the player once, and try again in 500 ms.
+    func serverLost() {
+        if !lost {
+            lost = true
+            let heard = position.heard()
+            heardBefore = heard
+            streamWritten = 0
+            position.setWritten(heard)
+            position.publish(heard: heard, at: MonotonicClock.now(), advancingAt: 0)
+            events.emit(.lost)
+        }
+        scheduleReconnect()
+        signal()
+    }
+
+    func restored() {
+        lost = false
+        events.emit(.restored)
+    }
+
+    func scheduleReconnect() {
+        guard !closing else { return }
+        var tv = timeval()
+        gettimeofday(&tv, nil)
+        pa_timeval_add(&tv, Self.reconnectMicros)
+        let api = pa_threaded_mainloop_get_api(mainloop).pointee
+        if let reconnectTimer {
+            api.time_restart(reconnectTimer, &tv)
+        } else {
+            reconnectTimer = api.time_new(
+                pa_threaded_mainloop_get_api(mainloop), &tv, { _, _, _, ud in PulseSink.sink(ud).reconnect() }, userdata)
+        }
+    }
+
+    /// Timer callback: throw away the dead context and dial again.
+    func reconnect() {
+        guard lost, !closing else { return }
+        dropContext()
+        if !connectContext() { scheduleReconnect() }
+    }
+
+    /// Blocks until the server has played everything written (or the server is lost, the stream
+    /// corked, or `interruptWrite` called).
+    func drainLocked() {
+        guard let stream, !lost, !corked, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        guard let operation = pa_stream_drain(stream, { _, _, ud in PulseSink.sink(ud).signal() }, userdata) else { return }
+        defer { pa_operation_unref(operation) }
+        while pa_operation_get_state(operation) == PA_OPERATION_RUNNING, !lost {
+            if interrupted.exchange(false, ordering: .acquiringAndReleasing) {
+                pa_operation_cancel(operation)
+                return
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        if pa_operation_get_state(operation) == PA_OPERATION_DONE {
+            position.publish(heard: position.written, at: MonotonicClock.now(), advancingAt: 0)
+        }
+    }
+
+    /// Publishes heard = written - latency (from the stream's interpolated timing info).
+    func updateHeardLocked() {
+        guard let stream, let format, !lost, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        var latency: pa_usec_t = 0
+        var negative: Int32 = 0
+        guard pa_stream_get_latency(stream, &latency, &negative) == 0 else { return }
+        var latencyFrames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
+        if negative != 0 { latencyFrames = -latencyFrames }
+        let heard = heardBefore + max(0, min(streamWritten, streamWritten - latencyFrames))
+        let playing = !corked && (pa_stream_get_timing_info(stream)?.pointee.playing ?? 0) != 0
+        position.publish(heard: heard, at: MonotonicClock.now(), advancingAt: playing ? Int64(format.sampleRate) : 0)
+    }
+}

@@ -1,0 +1,12 @@
+/// Something the sound server did to a sink's stream, reported through `AudioSink.onEvent`.
+public enum SinkEvent: Sendable, Equatable {
+    /// The server asks us to pause (PulseAudio `request-cork`: e.g. a phone-role stream started).
+    /// The player should `pause()` the sink: that is an *interruption began*.
+    case corkRequested
+    /// The server allows us to play again (`request-uncork`): an *interruption ended*.
+    case uncorkRequested
+    /// The sound server went away. Writes return 0 until `restored`; the sink retries by itself.
+    case lost
+    /// The sound server is back and the stream was recreated; writing continues.
+    case restored
+}

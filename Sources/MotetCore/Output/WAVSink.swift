@@ -1,0 +1,184 @@
+import Glibc
+import MotetEvents
+
+/// Writes exactly what would be played to a WAV file: 16-bit PCM (as libvorbisfile's `ov_read`
+/// rounds) or 32-bit IEEE float.
+///
+/// The header's sizes are rewritten after every write, so the file is valid even if the process is
+/// killed. When the format changes after samples were written (or a file reaches 4 GiB), this file
+/// is finished and writing continues in a numbered sibling (`song.wav` → `song.2.wav`), reported
+/// through `notice`. Paced in real time unless untimed.
+public final class WAVSink: AudioSink, @unchecked Sendable {
+    // The file state below is touched only on the sink thread (open/write/flush/drain/close); the
+    // thread-safe calls go to the pacer.
+    public let name = "wav"
+    private let basePath: String
+    private let float: Bool
+    private let notice: @Sendable (String) -> Void
+    private let pacer: RealTimePacer
+    private let events = EventHandler()
+    private var path: String
+    private var fileNumber = 1
+    private var fd: Int32 = -1
+    private var header: WAVHeader?
+    private var framesInFile: Int64 = 0
+    private var buffer: UnsafeMutableRawPointer?
+    /// Frames converted per `write(2)`.
+    private static let chunkFrames = 4096
+
+    /// Creates (truncates) the file at `path` now, so a bad path fails before anything is decoded.
+    public init(
+        path: String, float: Bool, untimed: Bool, notice: @escaping @Sendable (String) -> Void
+    ) throws(OutputError) {
+        self.basePath = path
+        self.path = path
+        self.float = float
+        self.notice = notice
+        self.pacer = RealTimePacer(untimed: untimed)
+        fd = try Self.create(path)
+    }
+
+    deinit { close() }
+
+    /// The file being written now (changes when the format changes).
+    public var currentPath: String { path }
+
+    public func open(_ format: AudioFormat) throws(OutputError) {
+        guard fd >= 0 else { throw OutputError("motet: the WAV output \(path) is already closed") }
+        if let header, header.format == format { return }
+        if header != nil, framesInFile > 0 {
+            try continueInNextFile(reason: "the format changed to \(format)")
+        }
+        try start(format)
+    }
+
+    public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
+        guard let header, let base = frames.baseAddress, fd >= 0, let buffer else {
+            throw OutputError("motet: the WAV output was written before it was opened")
+        }
+        let channels = header.format.channels
+        return try pacer.write(frames: frames.count / channels) { (offset, count) throws(OutputError) in
+            var done = 0
+            while done < count {
+                if framesInFile >= self.header!.maximumFrames {
+                    try continueInNextFile(reason: "\(path) reached the 4 GiB limit of WAV")
+                    try start(header.format, restartingClock: false)
+                }
+                let n = min(count - done, Self.chunkFrames, Int(self.header!.maximumFrames - framesInFile))
+                let samples = n * channels
+                let source = base + (offset + done) * channels
+                if float {
+                    buffer.copyMemory(from: source, byteCount: samples * 4)
+                } else {
+                    SampleConversion.int16(
+                        from: source, to: buffer.assumingMemoryBound(to: Int16.self), count: samples)
+                }
+                try writeAll(buffer, byteCount: samples * header.bytesPerSample)
+                framesInFile += Int64(n)
+                done += n
+            }
+            try updateSizes()
+        }
+    }
+
+    public func interruptWrite() { pacer.interrupt() }
+    public func pause() { pacer.pause() }
+    public func resume() { pacer.resume() }
+    public func flush() { pacer.flush() }
+    public func drain() { pacer.drain() }
+    public var heardFrames: Int64 { pacer.heardFrames }
+
+    public func close() {
+        guard fd >= 0 else { return }
+        try? updateSizes()
+        Glibc.close(fd)
+        fd = -1
+        buffer?.deallocate()
+        buffer = nil
+    }
+
+    /// Never called: nothing interrupts a file.
+    public var onEvent: (@Sendable (SinkEvent) -> Void)? {
+        get { events.handler }
+        set { events.handler = newValue }
+    }
+
+    // MARK: The file
+
+    private static func create(_ path: String) throws(OutputError) -> Int32 {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw OutputError(
+                "motet: cannot create the WAV file \(path): \(OutputError.text(errno: errno)); choose a writable path")
+        }
+        return fd
+    }
+
+    /// Writes a fresh header for `format` and starts a new stream in the current file.
+    private func start(_ format: AudioFormat, restartingClock: Bool = true) throws(OutputError) {
+        let header = WAVHeader(format: format, float: float)
+        let bytes = header.bytes(frames: 0)
+        guard ftruncate(fd, 0) == 0 else { throw failure("cannot truncate") }
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw failure("cannot seek in") }
+        let written = bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress, raw.count) }
+        guard written == bytes.count else { throw failure("cannot write") }
+        self.header = header
+        framesInFile = 0
+        buffer?.deallocate()
+        buffer = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.chunkFrames * format.channels * header.bytesPerSample, alignment: 16)
+        if restartingClock { pacer.start(rate: format.sampleRate) }
+    }
+
+    /// Finishes the current file and opens the next numbered one (`song.wav` → `song.2.wav`).
+    private func continueInNextFile(reason: String) throws(OutputError) {
+        try updateSizes()
+        Glibc.close(fd)
+        fd = -1
+        fileNumber += 1
+        path = Self.numbered(basePath, fileNumber)
+        fd = try Self.create(path)
+        notice("motet: \(reason); continuing in \(path)")
+    }
+
+    /// `dir/song.wav` → `dir/song.N.wav`; `dir/song` → `dir/song.N`.
+    static func numbered(_ path: String, _ number: Int) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return String(path[..<dot]) + ".\(number)" + String(path[dot...])
+        }
+        return path + ".\(number)"
+    }
+
+    /// Rewrites the RIFF, fact and data sizes for what the file holds now.
+    private func updateSizes() throws(OutputError) {
+        guard let header, fd >= 0 else { return }
+        let data = header.dataBytes(frames: framesInFile)
+        try patch(header.riffSize(dataBytes: data), at: header.riffSizeOffset)
+        if let fact = header.factFramesOffset { try patch(UInt32(truncatingIfNeeded: framesInFile), at: fact) }
+        try patch(data, at: header.dataSizeOffset)
+    }
+
+    private func patch(_ value: UInt32, at offset: Int) throws(OutputError) {
+        var le = value.littleEndian
+        guard pwrite(fd, &le, 4, off_t(offset)) == 4 else { throw failure("cannot update the header of") }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawPointer, byteCount: Int) throws(OutputError) {
+        var done = 0
+        while done < byteCount {
+            let n = Glibc.write(fd, bytes + done, byteCount - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot write")
+            }
+            done += n
+        }
+    }
+
+    private func failure(_ what: String) -> OutputError {
+        let reason = OutputError.text(errno: errno)
+        return OutputError("motet: \(what) the WAV file \(path): \(reason); free some space or choose another path")
+    }
+}

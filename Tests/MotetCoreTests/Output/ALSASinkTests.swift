@@ -1,0 +1,52 @@
+import Foundation
+import MotetEvents
+import MotetOutput
+import MotetTestSupport
+import Testing
+
+@Suite struct ALSASinkTests {
+    @Test func aSweepThroughAFilePCMIsBitExact() throws {
+        let rig = try ALSARig()
+        defer { rig.stop() }
+        let signal = try TestSignal(seconds: 1)
+        let sink = try ALSASink(device: rig.inlineDevice)
+        try sink.open(signal.format)
+        #expect(try writeAll(sink, signal.floats, channels: 2) == signal.frames)
+        sink.drain()
+        #expect(sink.heardFrames == Int64(signal.frames))
+        sink.close()
+        let captured = rig.capturedBytes()
+        #expect(captured.count >= signal.bytes.count)
+        #expect(Array(captured.prefix(signal.bytes.count)) == signal.bytes)
+        // ALSA pads the end to a whole period with silence, nothing else.
+        #expect(captured.dropFirst(signal.bytes.count).allSatisfy { $0 == 0 })
+        #expect(captured.count - signal.bytes.count < 44100 * 4 / 2)
+    }
+
+    @Test func fivePointOneIsReorderedToALSAChannelOrder() throws {
+        let rig = try ALSARig()
+        defer { rig.stop() }
+        // Channel c of every frame (WAV order FL FR FC LFE BL BR) carries the value c + 1.
+        let frames = 4096
+        let floats = (0..<(frames * 6)).map { Float($0 % 6 + 1) / 32768 }
+        let sink = try ALSASink(device: rig.inlineDevice)
+        try sink.open(AudioFormat(sampleRate: 48000, channels: 6))
+        try writeAll(sink, floats, channels: 6)
+        sink.drain()
+        sink.close()
+        let captured = rig.capturedBytes()
+        #expect(captured.count >= frames * 12)
+        // ALSA's default 5.1 order is FL FR RL RR FC LFE.
+        let firstFrame = (0..<6).map { captured.u16($0 * 2) }
+        #expect(firstFrame == [1, 2, 5, 6, 3, 4])
+    }
+
+    @Test func aMissingDeviceFailsWithOneClearLine() throws {
+        #expect {
+            _ = try ALSASink(device: "hw:97")
+        } throws: { error in
+            let text = (error as? OutputError)?.description ?? ""
+            return text.contains("hw:97") && !text.contains("\n")
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import MotetEvents
+import MotetOutput
+import MotetTestSupport
+import Synchronization
+import Testing
+
+/// The header of a WAV file as a player would read it.
+struct ParsedWAV {
+    var formatTag = 0, channels = 0, sampleRate = 0, byteRate = 0, blockAlign = 0, bits = 0
+    var validBits = 0, channelMask: UInt32 = 0, subFormat: UInt32 = 0
+    var riffSize: UInt32 = 0, dataSize: UInt32 = 0, dataOffset = 0
+    var factFrames: UInt32?
+    var data: [UInt8] = []
+
+    init(_ path: String) throws {
+        let b = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard b.count >= 44, b.tag(0) == "RIFF", b.tag(8) == "WAVE" else { throw TestError.failed("not RIFF/WAVE") }
+        riffSize = b.u32(4)
+        var at = 12
+        while at + 8 <= b.count {
+            let id = b.tag(at)
+            let size = Int(b.u32(at + 4))
+            let body = at + 8
+            switch id {
+            case "fmt ":
+                formatTag = b.u16(body)
+                channels = b.u16(body + 2)
+                sampleRate = Int(b.u32(body + 4))
+                byteRate = Int(b.u32(body + 8))
+                blockAlign = b.u16(body + 12)
+                bits = b.u16(body + 14)
+                if formatTag == 0xFFFE {
+                    validBits = b.u16(body + 18)
+                    channelMask = b.u32(body + 20)
+                    subFormat = b.u32(body + 24)
+                }
+            case "fact":
+                factFrames = b.u32(body)
+            case "data":
+                dataSize = UInt32(size)
+                dataOffset = body
+                data = Array(b[body..<min(b.count, body + size)])
+            default:
+                break
+            }
+            if id == "data" { break }
+            at = body + size + (size & 1)
+        }
+    }
+
+    /// The header describes the file exactly: RIFF size = file size - 8, data runs to the end.
+    static func sizesMatchFile(_ path: String) throws -> Bool {
+        let w = try ParsedWAV(path)
+        let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+        return Int(w.riffSize) + 8 == fileSize && w.dataOffset + Int(w.dataSize) == fileSize
+    }
+}
+
+/// Collects `notice` lines.
+final class NoticeLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+@Suite struct WAVSinkTests {
+    let dir: String
+    let notices = NoticeLog()
+
+    init() throws { dir = try Paths.temporaryDirectory("motet-wav") }
+
+    func sink(_ name: String, float: Bool = false) throws -> WAVSink {
+        try WAVSink(path: dir + "/" + name, float: float, untimed: true) { [notices] line in notices.add(line) }
+    }
+
+    @Test func stereoIsPlainPCMWithTheSamplesOvReadWouldGive() throws {
+        let signal = try TestSignal(seconds: 1)
+        let wav = try sink("song.wav")
+        try wav.open(signal.format)
+        #expect(try writeAll(wav, signal.floats, channels: 2) == signal.frames)
+        wav.close()
+        let w = try ParsedWAV(dir + "/song.wav")
+        #expect(w.formatTag == 1)
+        #expect(w.channels == 2 && w.sampleRate == 44100 && w.bits == 16)
+        #expect(w.blockAlign == 4 && w.byteRate == 44100 * 4)
+        #expect(w.dataOffset == 44)
+        #expect(Int(w.dataSize) == signal.frames * 4)
+        #expect(w.data == signal.bytes)
+        #expect(try ParsedWAV.sizesMatchFile(dir + "/song.wav"))
+    }
+
+    @Test func headerIsValidAfterEveryWriteWithoutClose() throws {
+        let signal = try TestSignal(seconds: 0.5)
+        let wav = try sink("live.wav")
+        try wav.open(signal.format)
+        #expect(try ParsedWAV.sizesMatchFile(dir + "/live.wav"))
+        try signal.floats.withUnsafeBufferPointer { all in
+            for start in stride(from: 0, to: signal.frames, by: 1000) {
+                let end = min(signal.frames, start + 1000)
+                _ = try wav.write(UnsafeBufferPointer(rebasing: all[(start * 2)..<(end * 2)]))
+                // As if the process were killed right here.
+                #expect(try ParsedWAV.sizesMatchFile(dir + "/live.wav"))
+                #expect(try ParsedWAV(dir + "/live.wav").dataSize == UInt32(end * 4))
+            }
+        }
+    }
+
+    @Test func fivePointOneIsExtensibleWithMask3F() throws {
+        let signal = try TestSignal(seconds: 0.2, channels: 6)
+        let wav = try sink("surround.wav")
+        try wav.open(signal.format)
+        try writeAll(wav, signal.floats, channels: 6)
+        wav.close()
+        let w = try ParsedWAV(dir + "/surround.wav")
+        #expect(w.formatTag == 0xFFFE)
+        #expect(w.channels == 6 && w.bits == 16 && w.validBits == 16 && w.blockAlign == 12)
+        #expect(w.channelMask == 0x3F)
+        #expect(w.subFormat == 1)
+        #expect(w.data == signal.bytes)
+        #expect(try ParsedWAV.sizesMatchFile(dir + "/surround.wav"))
+    }
+
+    @Test func floatVariantStoresTheSamplesAsIEEEFloat() throws {
+        let signal = try TestSignal(seconds: 0.2)
+        let wav = try sink("float.wav", float: true)
+        try wav.open(signal.format)
+        try writeAll(wav, signal.floats, channels: 2)
+        wav.close()
+        let w = try ParsedWAV(dir + "/float.wav")
+        #expect(w.formatTag == 0xFFFE && w.subFormat == 3)
+        #expect(w.bits == 32 && w.blockAlign == 8 && w.channelMask == 0x3)
+        #expect(w.factFrames == UInt32(signal.frames))
+        let expected = signal.floats.flatMap { f in withUnsafeBytes(of: f.bitPattern.littleEndian) { Array($0) } }
+        #expect(w.data == expected)
+        #expect(try ParsedWAV.sizesMatchFile(dir + "/float.wav"))
+    }
+
+    @Test func formatChangeContinuesInANumberedFile() throws {
+        let first = try TestSignal(seconds: 0.3)
+        let second = try TestSignal(seconds: 0.3, rate: 22050, channels: 1, synth: ["sine", "300"])
+        let wav = try sink("song.wav")
+        try wav.open(first.format)
+        try writeAll(wav, first.floats, channels: 2)
+        try wav.open(first.format)  // same format: same file
+        try wav.open(second.format)
+        try writeAll(wav, second.floats, channels: 1)
+        wav.close()
+        let a = try ParsedWAV(dir + "/song.wav")
+        let b = try ParsedWAV(dir + "/song.2.wav")
+        #expect(a.sampleRate == 44100 && a.channels == 2 && a.data == first.bytes)
+        #expect(b.sampleRate == 22050 && b.channels == 1 && b.data == second.bytes)
+        #expect(try ParsedWAV.sizesMatchFile(dir + "/song.wav"))
+        #expect(try ParsedWAV.sizesMatchFile(dir + "/song.2.wav"))
+        let lines = notices.all
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("song.2.wav") == true)
+        #expect(lines.first?.contains("22050 Hz, 1 channel") == true)
+    }
+
+    @Test func anUnwritablePathFailsWithOneClearLine() throws {
+        let path = dir + "/no-such-dir/song.wav"
+        #expect {
+            _ = try WAVSink(path: path, float: false, untimed: true) { _ in }
+        } throws: { error in
+            let text = (error as? OutputError)?.description ?? ""
+            return text.contains(path) && text.contains("No such file or directory") && !text.contains("\n")
+        }
+    }
+
+    @Test func pacedWritingTakesRealTime() throws {
+        let wav = try WAVSink(path: dir + "/paced.wav", float: false, untimed: false) { _ in }
+        try wav.open(AudioFormat(sampleRate: 48000, channels: 2))
+        let elapsed = try seconds { try writeAll(wav, [Float](repeating: 0.1, count: 48000), channels: 2) }
+        #expect(elapsed >= 0.48 && elapsed < 0.7, "took \(elapsed) s")
+        wav.close()
+        #expect(try ParsedWAV(dir + "/paced.wav").dataSize == 48000 * 2)
+    }
+}
