@@ -90,8 +90,10 @@ install: $(if $(BIN),,release)
 	install -m 644 README.md PLUGINS.md Examples/motet.conf $(DESTDIR)$(PREFIX)/share/doc/motet/
 	install -m 644 Examples/c-plugin/plugin.c Examples/c-plugin/Makefile $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin/
 
+# Motet against the C decoding limit, oggdec, ogg123 and mpv (untimed and real time, a private
+# PulseAudio null sink); prints the medians and writes bench/out/summary.md (see bench/RESULTS.md).
 bench: deps-bench release
-	bench/run.sh
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/run.sh
 
 fuzz: deps
 	bench/fuzz.sh $(or $(SECONDS_PER_TARGET),60)
