@@ -58,6 +58,13 @@ import Testing
         expectClearLine(openError(path), path: path, saying: "is a directory")
     }
 
+    @Test func namedPipeDoesNotHang() throws {
+        let dir = try Scratch()
+        let path = dir.file("pipe.ogg")
+        #expect(mkfifo(path, 0o600) == 0)
+        expectClearLine(openError(path), path: path, saying: "is not a regular file")
+    }
+
     @Test func notOgg() throws {
         let dir = try Scratch()
         // sox picks the format from the name: make a .wav, then give it an .ogg name.
@@ -161,17 +168,5 @@ import Testing
             }
         }
         #expect(opened > 0)
-    }
-}
-
-/// Runs a closure with this thread's file-system user id set to nobody, when running as root.
-enum FilesystemUser {
-    static func asNobody<T>(_ body: () -> T) -> T {
-        guard geteuid() == 0, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "setfsuid") else { return body() }
-        typealias SetFSUID = @convention(c) (UInt32) -> Int32
-        let setfsuid = unsafeBitCast(symbol, to: SetFSUID.self)
-        _ = setfsuid(65534)
-        defer { _ = setfsuid(0) }
-        return body()
     }
 }
