@@ -4,21 +4,21 @@ import Foundation
 /// `<servicedir>`, so nothing auto-starts (a missing service is `ServiceUnknown`).
 ///
 /// Clients reach it through `environment` (`DBUS_SESSION_BUS_ADDRESS`). Call `stop()` when done
-/// (the daemon is killed by its PID; `deinit` stops it too).
+/// (the daemon is stopped by its PID; `deinit` stops it too). The daemon is started with
+/// `SpawnedProcess` (not `--fork` through `Shell.run`), so it inherits no other test's pipes.
 public final class DBusRig: @unchecked Sendable {
     /// The bus address, e.g. `unix:path=/tmp/dbus-XXXX,guid=…`.
     public let address: String
-    /// The daemon's process id (it forked itself, so it is not our child).
-    public let pid: pid_t
+    /// The daemon's process id.
+    public var pid: pid_t { daemon.pid }
+    private let daemon: SpawnedProcess
     /// The directory holding the bus config (and whatever the test puts there).
     public let directory: String
-    private let lock = NSLock()
-    private var stopped = false
 
     /// Environment for clients of this bus (merge into `Shell.run(environment:)`).
     public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
-    /// Starts `dbus-daemon --fork` with a session config that allows everything and auto-starts nothing.
+    /// Starts `dbus-daemon` with a session config that allows everything and auto-starts nothing.
     public init(directory: String? = nil) throws {
         let dir = try directory ?? Paths.temporaryDirectory("motet-dbus")
         self.directory = dir
@@ -32,33 +32,29 @@ public final class DBusRig: @unchecked Sendable {
             """
         let configPath = dir + "/bus.conf"
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let r = try Shell.run(
-            ["dbus-daemon", "--config-file=\(configPath)", "--fork", "--print-address=1", "--print-pid=1"],
-            timeout: 20)
-        let lines = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard r.status == 0, lines.count >= 2, let pid = pid_t(lines[1]), !lines[0].isEmpty else {
-            throw TestError.failed("dbus-daemon did not start (status \(r.status)): \(r.stdout) \(r.stderr)")
+        let addressFile = dir + "/address"
+        let daemon = try SpawnedProcess(
+            ["dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"],
+            stdout: addressFile, stderr: dir + "/dbus-daemon.log")
+        var line = ""
+        _ = try Shell.waitUntil(timeout: 20) {
+            let text = (try? String(contentsOfFile: addressFile, encoding: .utf8)) ?? ""
+            line = text.hasSuffix("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            return !line.isEmpty || !daemon.isRunning
         }
-        self.address = lines[0]
-        self.pid = pid
+        guard !line.isEmpty else {
+            daemon.stop()
+            let log = (try? String(contentsOfFile: dir + "/dbus-daemon.log", encoding: .utf8)) ?? ""
+            throw TestError.failed("dbus-daemon did not start: \(log)")
+        }
+        self.address = line
+        self.daemon = daemon
     }
 
     deinit { stop() }
 
-    /// Kills the daemon by PID and waits (up to 5 s) until it is gone. Safe to call twice.
-    public func stop() {
-        let already = lock.withLock {
-            defer { stopped = true }
-            return stopped
-        }
-        if already { return }
-        kill(pid, SIGTERM)
-        for _ in 0..<100 {
-            if kill(pid, 0) != 0 { return }
-            usleep(50_000)
-        }
-        kill(pid, SIGKILL)
-    }
+    /// Stops the daemon by PID (SIGTERM, then SIGKILL) and reaps it. Safe to call twice.
+    public func stop() { daemon.stop() }
 
     /// True once `name` is owned on this bus (`busctl --user status NAME` succeeds).
     public func hasName(_ name: String) -> Bool {

@@ -19,10 +19,8 @@ public final class DunstRig: @unchecked Sendable {
     public let directory: String
     /// The X display dunst draws on, e.g. `:93`.
     public let display: String
-    private let xvfb: Process
-    private let dunst: Process
-    private let lock = NSLock()
-    private var stopped = false
+    private let xvfb: SpawnedProcess
+    private var dunst: SpawnedProcess?
 
     /// Starts Xvfb (it picks a free display itself: `-displayfd`) and dunst, and waits until dunst
     /// owns `org.freedesktop.Notifications` on `bus`.
@@ -31,7 +29,7 @@ public final class DunstRig: @unchecked Sendable {
         let dir = try Paths.temporaryDirectory("motet-dunst")
         directory = dir
         let displayFile = dir + "/display"
-        xvfb = try Shell.start(
+        xvfb = try SpawnedProcess(
             ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
             stdout: displayFile, stderr: dir + "/xvfb.log")
         var number = ""
@@ -41,7 +39,7 @@ public final class DunstRig: @unchecked Sendable {
             return !number.isEmpty && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
         }
         guard !number.isEmpty else {
-            xvfb.terminate()
+            xvfb.stop()
             throw TestError.failed("Xvfb did not report a display: \((try? String(contentsOfFile: dir + "/xvfb.log", encoding: .utf8)) ?? "")")
         }
         display = ":" + number
@@ -72,7 +70,7 @@ public final class DunstRig: @unchecked Sendable {
                 timeout = 0
 
             """.write(toFile: rc, atomically: true, encoding: .utf8)
-        dunst = try Shell.start(
+        dunst = try SpawnedProcess(
             ["dunst", "-config", rc], environment: bus.environment.merging(["DISPLAY": display]) { $1 },
             stdout: dir + "/dunst.log", stderr: dir + "/dunst.err")
         guard bus.waitForName("org.freedesktop.Notifications", timeout: 20) else {
@@ -84,19 +82,10 @@ public final class DunstRig: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Terminates dunst, then Xvfb, by PID. Safe to call twice.
+    /// Stops dunst, then Xvfb, by PID. Safe to call twice.
     public func stop() {
-        let already = lock.withLock {
-            defer { stopped = true }
-            return stopped
-        }
-        if already { return }
-        for p in [dunst, xvfb] where p.isRunning {
-            kill(p.processIdentifier, SIGTERM)
-            _ = try? Shell.waitUntil(timeout: 5) { !p.isRunning }
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            p.waitUntilExit()
-        }
+        dunst?.stop()
+        xvfb.stop()
     }
 
     @discardableResult
