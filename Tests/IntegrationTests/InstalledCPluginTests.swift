@@ -67,8 +67,11 @@ import Testing
         #expect(text.contains("now playing: title=Installed Title artist=Third Party album=Example"))
         #expect(text.contains("sent like: accepted"))
         // The like took effect: the player published the track again with like-active set.
-        #expect(text.contains("title=Installed Title artist=Third Party album=Example rate=1.0 liked=yes"),
-            "the like never showed up:\n\(text)")
+        // (Any rate: a slow machine or a sanitizer build may be stalled at that moment.)
+        let liked = text.split(separator: "\n").contains {
+            $0.contains("now playing: title=Installed Title") && $0.hasSuffix("liked=yes")
+        }
+        #expect(liked, "the like never showed up:\n\(text)")
         #expect(text.contains("nothing playing"))
         #expect(text.hasSuffix("hello[hello]: shutting down\n"))
     }
