@@ -117,6 +117,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     }
 
     public func resume() {
+        interrupted.store(false, ordering: .releasing)
         guard let pcm, paused.exchange(false, ordering: .acquiringAndReleasing) else { return }
         if droppedForPause.exchange(false, ordering: .acquiringAndReleasing) {
             snd_pcm_prepare(pcm)
@@ -128,6 +129,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     }
 
     public func flush() {
+        interrupted.store(false, ordering: .releasing)
         guard let pcm else { return }
         snd_pcm_drop(pcm)
         snd_pcm_prepare(pcm)

@@ -29,18 +29,19 @@ public protocol AudioSink: AnyObject, Sendable {
     func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int
 
     /// Makes a blocked `write` (or `drain`) return soon. An interruption that arrives while no
-    /// `write` is running makes the next `write` return at once (so none is ever lost).
-    /// Thread-safe.
+    /// `write` is running makes the next `write` return at once (so none is ever lost), unless
+    /// `resume` or `flush` comes first: they cancel a pending interruption. Thread-safe.
     func interruptWrite()
 
     /// Corks the stream: the device stops playing and the heard clock stops. A running `write`
     /// returns once the device's buffer is full. Thread-safe.
     func pause()
 
-    /// Uncorks the stream after `pause`. Thread-safe.
+    /// Uncorks the stream after `pause`, and cancels a pending `interruptWrite`. Thread-safe.
     func resume()
 
-    /// Drops what is buffered and not yet heard (seek, skip, stop); resets `heardFrames` to 0.
+    /// Drops what is buffered and not yet heard (seek, skip, stop); resets `heardFrames` to 0 and
+    /// cancels a pending `interruptWrite`.
     func flush()
 
     /// Blocks until everything written has been heard (end of the queue, before exit). Returns at

@@ -183,6 +183,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     }
 
     public func resume() {
+        interrupted.store(false, ordering: .releasing)
         withLock {
             guard corked else { return }
             corked = false
@@ -192,6 +193,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     }
 
     public func flush() {
+        interrupted.store(false, ordering: .releasing)
         withLock {
             if let stream, !lost { pa_operation_unref(pa_stream_flush(stream, nil, nil)) }
             streamWritten = 0

@@ -90,8 +90,9 @@ final class RealTimePacer: Sendable {
         }
     }
 
-    /// Restarts the clock where it stopped.
+    /// Restarts the clock where it stopped (and cancels a pending interruption).
     func resume() {
+        interrupted.store(false, ordering: .releasing)
         state.withLock { s in
             guard s.paused else { return }
             s.paused = false
@@ -103,8 +104,9 @@ final class RealTimePacer: Sendable {
         }
     }
 
-    /// Forgets what was written; the next write starts the clock again.
+    /// Forgets what was written (and a pending interruption); the next write starts the clock again.
     func flush() {
+        interrupted.store(false, ordering: .releasing)
         state.withLock { s in
             s.anchor = nil
             s.written = 0

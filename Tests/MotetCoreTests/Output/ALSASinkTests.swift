@@ -41,6 +41,33 @@ import Testing
         #expect(firstFrame == [1, 2, 5, 6, 3, 4])
     }
 
+    @Test func aFormatChangeReopensTheDeviceAndKeepsEveryFrame() throws {
+        let rig = try ALSARig()
+        defer { rig.stop() }
+        let first = try TestSignal(seconds: 0.3)
+        let second = try TestSignal(seconds: 0.3, rate: 48000, synth: ["sine", "300-900"])
+        let sink = try ALSASink(device: rig.inlineDevice)
+        try sink.open(first.format)
+        #expect(try writeAll(sink, first.floats, channels: 2) == first.frames)
+        try sink.open(second.format)
+        #expect(sink.heardFrames == 0)
+        #expect(try writeAll(sink, second.floats, channels: 2) == second.frames)
+        sink.drain()
+        sink.close()
+        // The file PCM pads each stream's end with silence: both signals, in order, intact.
+        let captured = rig.capturedBytes()
+        #expect(Array(captured.prefix(first.bytes.count)) == first.bytes)
+        let rest = Array(captured.dropFirst(first.bytes.count))
+        guard let start = rest.firstIndex(where: { $0 != 0 }) else {
+            Issue.record("the second signal is missing")
+            return
+        }
+        let aligned = start / 4 * 4
+        let expectedStart = second.bytes.firstIndex(where: { $0 != 0 })! / 4 * 4
+        #expect(Array(rest[aligned..<min(rest.count, aligned + second.bytes.count - expectedStart)])
+            == Array(second.bytes[expectedStart...]))
+    }
+
     @Test func aMissingDeviceFailsWithOneClearLine() throws {
         #expect {
             _ = try ALSASink(device: "hw:97")

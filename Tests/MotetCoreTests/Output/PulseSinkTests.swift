@@ -156,6 +156,43 @@ import Testing
         sink.close()
     }
 
+    @Test func aTrackShorterThanTheBufferIsPlayedOutByDrain() throws {
+        let rig = try PulseRig()
+        defer { rig.stop() }
+        let signal = try TestSignal(seconds: 0.1)
+        let sink = try makeSink(rig)
+        try sink.open(signal.format)
+        #expect(try writeAll(sink, signal.floats, channels: 2) == signal.frames)
+        let elapsed = seconds { sink.drain() }
+        #expect(elapsed < 1.0, "drain took \(elapsed) s")
+        #expect(sink.heardFrames == Int64(signal.frames))
+        sink.close()
+        #expect(nonSilent(rig.captureAfterSound() ?? []) == nonSilent(signal.bytes))
+    }
+
+    @Test func interruptWriteAndPauseEndABlockedWriteSoon() throws {
+        let rig = try PulseRig()
+        defer { rig.stop() }
+        let sink = try makeSink(rig)
+        let tone = try TestSignal(seconds: 3, synth: ["sine", "440"])
+        try sink.open(tone.format)
+        let stops: [@Sendable () -> Void] = [{ sink.interruptWrite() }, { sink.pause() }]
+        for stop in stops {
+            Thread {
+                usleep(400_000)
+                stop()
+            }.start()
+            var accepted = 0
+            let elapsed = try seconds { accepted = try tone.floats.withUnsafeBufferPointer { try sink.write($0) } }
+            #expect(elapsed > 0.3 && elapsed < 0.7, "write returned after \(elapsed) s")
+            #expect(accepted > 0 && accepted < tone.frames)
+        }
+        // Paused: a write fills what is left of the buffer and returns instead of blocking.
+        let elapsed = try seconds { _ = try tone.floats.withUnsafeBufferPointer { try sink.write($0) } }
+        #expect(elapsed < 0.1)
+        sink.close()
+    }
+
     @Test func noServerFailsWithOneClearLine() throws {
         let dir = try Paths.temporaryDirectory("motet-nopulse")
         defer { try? FileManager.default.removeItem(atPath: dir) }
