@@ -7,8 +7,8 @@ public enum DecodeStep: Sendable {
     /// `metadata` already describe it; no samples were written. Size the buffer for the new
     /// channel count before the next read.
     case linkChanged
-    /// Damaged or missing data was skipped (libvorbisfile's `OV_HOLE`); decoding continues with
-    /// the next read.
+    /// Damaged or missing data was skipped (libvorbisfile's `OV_HOLE`, or a damaged packet, link or
+    /// link header); decoding continues with the next read.
     case hole(DecoderError)
     /// Every frame of the file has been returned.
     case endOfStream

@@ -17,6 +17,7 @@ public struct DecoderError: Error, CustomStringConvertible, Sendable {
     /// The code of errors found by Motet rather than by libvorbisfile.
     public static let motetCode: Int32 = -1000
 
+    /// An error with libvorbisfile's `code` (or `motetCode`) and the line users see.
     public init(code: Int32, description: String) {
         self.code = code
         self.description = description
@@ -60,6 +61,20 @@ public struct DecoderError: Error, CustomStringConvertible, Sendable {
         default: text = "the Vorbis decoder failed (code \(code))\(at) — re-copy or re-encode the file"
         }
         return DecoderError(code: code, description: "\(path): \(text)")
+    }
+
+    /// Damage that decoding skipped (a gap, a damaged packet, link or link header) at a position.
+    static func skipped(_ path: String, code: Int32, at positionMicros: Int64) -> DecoderError {
+        let what: String
+        switch code {
+        case OV_EBADPACKET: what = "a damaged packet"
+        case OV_EBADHEADER, OV_ENOTVORBIS: what = "a link with damaged headers"
+        case OV_EBADLINK: what = "a damaged link"
+        default: what = "damaged or missing data"
+        }
+        return DecoderError(
+            code: code,
+            description: "\(path): \(what) at \(formatTime(positionMicros)) was skipped — the file is corrupt; re-copy or re-encode it")
     }
 
     /// `strerror(3)` as a Swift string.

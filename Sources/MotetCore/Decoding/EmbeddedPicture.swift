@@ -7,6 +7,7 @@ public struct EmbeddedPicture: Sendable, Equatable {
     /// The FLAC/ID3v2 picture type: 3 is the front cover, 0 "other" (also used for COVERART).
     public var pictureType: UInt32
 
+    /// A picture as given (no checks happen here; `PictureParser` checks what it parses).
     public init(bytes: [UInt8], mime: String, pictureType: UInt32) {
         self.bytes = bytes
         self.mime = mime

@@ -42,4 +42,12 @@ enum FileDescriptorSource {
                 return Int(lseek(source.load(as: Int32.self), 0, SEEK_CUR))
             })
     }
+
+    /// The same without seeking: libvorbisfile then reads the file as a stream, link after link,
+    /// without mapping the whole file first (which a damaged later link can make fail).
+    static var streamingCallbacks: ov_callbacks {
+        var streaming = callbacks
+        streaming.seek_func = nil
+        return streaming
+    }
 }

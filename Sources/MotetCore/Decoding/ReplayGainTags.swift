@@ -5,11 +5,16 @@ import Glibc
 /// The REPLAYGAIN_* comments of a link: gains in dB, peaks as linear sample magnitudes (1.0 = full
 /// scale). Values that do not parse, are not finite or are absurd are left out (nil).
 public struct ReplayGainTags: Sendable, Equatable {
+    /// REPLAYGAIN_TRACK_GAIN, in dB.
     public var trackGain: Double?
+    /// REPLAYGAIN_TRACK_PEAK, linear.
     public var trackPeak: Double?
+    /// REPLAYGAIN_ALBUM_GAIN, in dB.
     public var albumGain: Double?
+    /// REPLAYGAIN_ALBUM_PEAK, linear.
     public var albumPeak: Double?
 
+    /// Tags as given (parsing and sanity checks happen when they are read from a file).
     public init(trackGain: Double? = nil, trackPeak: Double? = nil, albumGain: Double? = nil, albumPeak: Double? = nil) {
         self.trackGain = trackGain
         self.trackPeak = trackPeak

@@ -9,6 +9,7 @@ public struct TrackMetadata: Sendable, Equatable {
     public var artists: [String]
     /// The first ALBUM comment.
     public var album: String?
+    /// The REPLAYGAIN_* comments.
     public var replayGain: ReplayGainTags
     /// METADATA_BLOCK_PICTURE (front cover preferred, then any), else COVERART/COVERARTMIME
     public var picture: EmbeddedPicture?
@@ -16,6 +17,7 @@ public struct TrackMetadata: Sendable, Equatable {
     /// "picture of 52 MiB ignored (limit 16 MiB)".
     public var warnings: [String]
 
+    /// Tags as given (no repair or bounding happens here).
     public init(
         title: String? = nil, artists: [String] = [], album: String? = nil, replayGain: ReplayGainTags = ReplayGainTags(),
         picture: EmbeddedPicture? = nil, warnings: [String] = []

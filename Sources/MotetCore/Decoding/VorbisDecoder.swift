@@ -39,6 +39,17 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// Set when the last complete page does not end the stream: reported once at the end.
     private var truncation: DecoderError?
     private var finished = false
+    /// Without seeking (a damaged file read as a stream), the position is counted: the time at
+    /// which the current link started and the frames handed out since.
+    private var streamLinkStartMicros: Int64 = 0
+    private var streamFramesInLink: Int64 = 0
+    /// Damage reported since the last samples: past `maximumConsecutiveErrors`, decoding gives up.
+    private var consecutiveErrors = 0
+
+    /// libvorbisfile's errors that it can read past: a gap, a damaged packet, link or link header
+    /// (a damaged header reads as "not Vorbis").
+    private static let recoverable: Set<Int32> = [OV_HOLE, OV_EBADPACKET, OV_EBADHEADER, OV_ENOTVORBIS, OV_EBADLINK]
+    private static let maximumConsecutiveErrors = 64
 
     /// The most channels a Vorbis stream can have.
     private static let maximumChannels = 255
@@ -60,7 +71,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         guard kind == S_IFREG else {
             close(fd)
             throw kind == S_IFDIR
-                ? DecoderError.motet(path, "is a directory, not a file", "give the files inside it, or the directory itself to the player")
+                ? DecoderError.motet(path, "is a directory, not an Ogg Vorbis file", "name a file inside it instead")
                 : DecoderError.motet(path, "is not a regular file", "give an Ogg Vorbis file")
         }
         guard info.st_size > 0 else {
@@ -79,7 +90,17 @@ public final class VorbisDecoder: @unchecked Sendable {
         descriptor = .allocate(capacity: 1)
         descriptor.initialize(to: fd)
         file = .allocate(capacity: 1)
-        let status = ov_open_callbacks(descriptor, file, nil, 0, FileDescriptorSource.callbacks)
+        var status = ov_open_callbacks(descriptor, file, nil, 0, FileDescriptorSource.callbacks)
+        var playsAsStream = false
+        if status != 0, descriptor.pointee >= 0,
+            OggFileInspection.describeNonVorbis(fd: fd) == OggFileInspection.vorbisDescription, lseek(fd, 0, SEEK_SET) == 0,
+            ov_open_callbacks(descriptor, file, nil, 0, FileDescriptorSource.streamingCallbacks) == 0
+        {
+            // Mapping every link failed (a later link is damaged) but the first link is sound:
+            // play the file from the start as a stream, without seeking or a known duration.
+            status = 0
+            playsAsStream = true
+        }
         guard status == 0 else {
             // On failure libvorbisfile has not closed the source (and cleared its own state).
             let what = OggFileInspection.describeNonVorbis(fd: fd)
@@ -132,9 +153,9 @@ public final class VorbisDecoder: @unchecked Sendable {
         durationMicros = micros
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
-        if seekable, OggFileInspection.isTruncated(fd: fd, fileSize: Int64(info.st_size)) {
+        if OggFileInspection.isTruncated(fd: fd, fileSize: Int64(info.st_size)) {
             truncation = DecoderError.motet(
-                path, "the file ends early (cut off after its last complete page)",
+                path, "the file ends early (its last page is cut off or damaged)",
                 "it may be an incomplete copy or download; copy or download it again")
         }
         // libvorbisfile 1.3.7 can leave a chained file positioned at its SECOND link after opening
@@ -146,6 +167,9 @@ public final class VorbisDecoder: @unchecked Sendable {
             guard status == 0 else { throw DecoderError.vorbis(path, code: status) }
         }
         loadLink(seekable ? 0 : -1)
+        if playsAsStream {
+            metadata.warnings.append("the file is damaged: it plays from the start, without seeking or a known duration")
+        }
     }
 
     deinit {
@@ -160,8 +184,8 @@ public final class VorbisDecoder: @unchecked Sendable {
     public var positionMicros: Int64 {
         let next = ov_pcm_tell(file) - Int64(pendingCount - pendingOffset)
         guard seekable, !links.isEmpty else {
-            let seconds = ov_time_tell(file)
-            return seconds.isFinite && seconds > 0 ? Int64(seconds * 1_000_000) : 0
+            return Self.saturatingAdd(
+                streamLinkStartMicros, Self.micros(frames: streamFramesInLink, rate: Int64(format.sampleRate)))
         }
         // After a seek the next frame may be in another link than the one last read.
         let span = links[linkIndex(containingFrame: next)]
@@ -189,42 +213,75 @@ public final class VorbisDecoder: @unchecked Sendable {
             let count = min(maxFrames, pendingCount - pendingOffset)
             interleave(pending, offset: pendingOffset, frames: count, into: buffer)
             pendingOffset += count
+            streamFramesInLink += Int64(count)
             if pendingOffset == pendingCount { clearPending() }
             return .frames(count)
         }
-        if finished { return .endOfStream }
+        if finished { return end() }
 
         var pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
         var link: Int32 = 0
         let result = ov_read_float(file, &pcm, Int32(clamping: maxFrames), &link)
-        if result > 0, let pcm {
-            let count = Int(result)
-            if link != currentLink {
-                // Re-read the new link's format and tags before handing out its samples.
-                loadLink(seekable ? link : -1)
-                currentLink = link
-                pending = pcm
-                pendingOffset = 0
-                pendingCount = count
-                return .linkChanged
-            }
-            interleave(pcm, offset: 0, frames: count, into: buffer)
-            return .frames(count)
-        }
-        switch Int32(result) {
-        case 0:
+        if result > 0, let pcm { return deliver(pcm, frames: Int(result), link: link, into: buffer) }
+        let code = Int32(clamping: result)
+        if code == 0 {
             finished = true
-            if let truncation {
-                self.truncation = nil
-                return .failed(truncation)
-            }
-            return .endOfStream
-        case OV_HOLE:
-            return .hole(DecoderError.vorbis(path, code: OV_HOLE, at: positionMicros))
-        default:
-            finished = true
-            return .failed(DecoderError.vorbis(path, code: Int32(clamping: result), at: positionMicros))
+            return end()
         }
+        guard Self.recoverable.contains(code), consecutiveErrors < Self.maximumConsecutiveErrors else {
+            finished = true
+            truncation = nil
+            return .failed(DecoderError.vorbis(path, code: code, at: positionMicros))
+        }
+        consecutiveErrors += 1
+        let skipped = DecoderError.skipped(path, code: code, at: positionMicros)
+        guard code == OV_HOLE, !seekable else { return .hole(skipped) }
+        // Read as a stream, libvorbisfile reports a hole at every link boundary: a hole followed
+        // directly by a new link's samples is that boundary, not damage.
+        let next = ov_read_float(file, &pcm, Int32(clamping: maxFrames), &link)
+        if next > 0, let pcm {
+            if link != currentLink { return deliver(pcm, frames: Int(next), link: link, into: buffer) }
+            keepPending(pcm, frames: Int(next))
+        } else if next == 0 {
+            finished = true
+        }
+        // Another error is met again by the next read.
+        return .hole(skipped)
+    }
+
+    /// Hands out samples just read: interleaved into `buffer`, or kept for the next read after
+    /// announcing a new link (whose format and tags are loaded first).
+    private func deliver(
+        _ pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, frames: Int, link: Int32,
+        into buffer: UnsafeMutablePointer<Float>
+    ) -> DecodeStep {
+        if link != currentLink {
+            streamLinkStartMicros = positionMicros
+            streamFramesInLink = 0
+            loadLink(seekable ? link : -1)
+            currentLink = link
+            keepPending(pcm, frames: frames)
+            return .linkChanged
+        }
+        interleave(pcm, offset: 0, frames: frames, into: buffer)
+        streamFramesInLink += Int64(frames)
+        consecutiveErrors = 0
+        return .frames(frames)
+    }
+
+    /// Keeps samples that libvorbisfile returned (they stay in its buffers until the next read or
+    /// seek) for the next call.
+    private func keepPending(_ pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, frames: Int) {
+        pending = pcm
+        pendingOffset = 0
+        pendingCount = frames
+    }
+
+    /// The end of the stream: a truncated file's error once, then `.endOfStream`.
+    private func end() -> DecodeStep {
+        guard let truncation else { return .endOfStream }
+        self.truncation = nil
+        return .failed(truncation)
     }
 
     /// Moves so that the next `read` returns the frame at `toMicros` from the start of the file
@@ -239,10 +296,12 @@ public final class VorbisDecoder: @unchecked Sendable {
         var frame = Self.saturatingAdd(span.firstFrame, Self.frames(micros: target - span.firstMicros, rate: span.rate))
         let linkEnd = index + 1 < links.count ? links[index + 1].firstFrame : (totalFrames ?? frame)
         frame = min(frame, linkEnd)
-        let status = ov_pcm_seek(file, frame)
-        guard status == 0 else { throw DecoderError.vorbis(path, code: status, at: target) }
+        // Pending samples live in libvorbisfile's buffers, which a seek frees even when it fails.
         clearPending()
         finished = false
+        consecutiveErrors = 0
+        let status = ov_pcm_seek(file, frame)
+        guard status == 0 else { throw DecoderError.vorbis(path, code: status, at: target) }
     }
 
     // MARK: Private

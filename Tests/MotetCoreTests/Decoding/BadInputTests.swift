@@ -140,6 +140,37 @@ import Testing
         #expect(decoded.finalPosition == 3_000_000)
     }
 
+    @Test func aChainWithADamagedLinkPlaysItsOtherLinks() throws {
+        let dir = try Scratch()
+        let a = dir.file("a.ogg")
+        let b = dir.file("b.ogg")
+        let c = dir.file("c.ogg")
+        try Fixtures.oggVorbis(a, seconds: 1, synth: ["pinknoise"], tags: Fixtures.Tags(title: "A"), serial: 1)
+        try Fixtures.oggVorbis(b, seconds: 0.5, synth: ["pinknoise"], tags: Fixtures.Tags(title: "B"), serial: 2)
+        try Fixtures.oggVorbis(c, seconds: 0.7, rate: 22050, channels: 1, synth: ["sine", "300-900"], tags: Fixtures.Tags(title: "C"), serial: 3)
+        let chain = dir.file("chain.ogg")
+        try Fixtures.chain([a, b, c], into: chain)
+        // Damage the second link's setup header (its page after the 58-byte identification page).
+        let sizeA = try FileManager.default.attributesOfItem(atPath: a)[.size] as! Int
+        let damaged = dir.file("damaged-chain.ogg")
+        try Fixtures.damagedCopy(of: chain, to: damaged, offset: sizeA + 400, count: 50)
+
+        let decoder = try VorbisDecoder(path: damaged)
+        #expect(decoder.durationMicros == nil)
+        #expect(decoder.metadata.title == "A")
+        #expect(decoder.metadata.warnings.contains { $0.contains("damaged") })
+        #expect(throws: DecoderError.self) { try decoder.seek(toMicros: 100_000) }
+        let decoded = DecodedFile.read(decoder)
+        #expect(decoded.failure == nil)
+        #expect(!decoded.holes.isEmpty)
+        #expect(decoded.links.first?.metadata.title == "A")
+        #expect(decoded.links.last?.metadata.title == "C")
+        #expect(decoded.links.last?.format.sampleRate == 22050)
+        #expect(difference(PCM16.bytes(decoded.links.first?.samples ?? []), try Fixtures.referenceDecode(a)) == nil)
+        #expect(difference(PCM16.bytes(decoded.links.last?.samples ?? []), try Fixtures.referenceDecode(c)) == nil)
+        #expect(decoded.finalPosition == 1_700_000)
+    }
+
     @Test func noCrashOnDamagedBytesAnywhere() throws {
         let dir = try Scratch()
         let whole = dir.file("whole.ogg")
