@@ -173,8 +173,12 @@ import Testing
 
     @Test func noCrashOnDamagedBytesAnywhere() throws {
         let dir = try Scratch()
+        let first = dir.file("first.ogg")
+        let second = dir.file("second.ogg")
+        try Fixtures.oggVorbis(first, seconds: 0.6, channels: 2, synth: ["pinknoise"], tags: Fixtures.Tags(title: "T", artists: ["A"]), serial: 1)
+        try Fixtures.oggVorbis(second, seconds: 0.4, rate: 22050, channels: 1, synth: ["pinknoise"], serial: 2)
         let whole = dir.file("whole.ogg")
-        try Fixtures.oggVorbis(whole, seconds: 0.3, channels: 2, tags: Fixtures.Tags(title: "T", artists: ["A"]))
+        try Fixtures.chain([first, second], into: whole)
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
         var state: UInt64 = 42
         func next() -> Int {
@@ -182,22 +186,47 @@ import Testing
             return Int(state >> 33)
         }
         let path = dir.file("fuzzed.ogg")
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 3000 * 2)
+        defer { buffer.deallocate() }
         var opened = 0
-        for round in 0..<150 {
+        var holes = 0
+        for round in 0..<200 {
             var bytes = original
-            for _ in 0..<(1 + next() % 8) { bytes[next() % bytes.count] = UInt8(truncatingIfNeeded: next()) }
-            if round % 5 == 0 { bytes.removeLast(next() % bytes.count) }
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-            do {
-                let decoder = try VorbisDecoder(path: path)
-                opened += 1
-                let decoded = DecodedFile.read(decoder, chunk: 1 + next() % 3000)
-                #expect(decoded.frames <= 13230 + 4096)
-                for e in decoded.holes + [decoded.failure].compactMap({ $0 }) { #expect(e.description.hasPrefix(path)) }
-            } catch {
-                #expect(error.description.hasPrefix(path))
+            switch round % 3 {
+            case 0: for _ in 0..<(1 + next() % 8) { bytes[next() % bytes.count] = UInt8(truncatingIfNeeded: next()) }
+            case 1: bytes.removeLast(next() % bytes.count)
+            default:
+                let start = next() % bytes.count
+                for i in start..<min(bytes.count, start + next() % 400) { bytes[i] = UInt8(truncatingIfNeeded: next()) }
             }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let decoder: VorbisDecoder
+            do {
+                decoder = try VorbisDecoder(path: path)
+            } catch {
+                #expect(error.description.hasPrefix(path + ": "))
+                continue
+            }
+            opened += 1
+            var frames = 0
+            reading: for _ in 0..<10_000 {
+                // Seeks now and then, also right after a link change (samples pending).
+                if next() % 40 == 0 { try? decoder.seek(toMicros: Int64(next() % 1_200_000)) }
+                switch decoder.read(into: buffer, maxFrames: 1 + next() % 3000) {
+                case .frames(let n): frames += n
+                case .linkChanged: #expect(decoder.format.channels <= 2)
+                case .hole(let e):
+                    holes += 1
+                    #expect(e.description.hasPrefix(path + ": "))
+                case .endOfStream: break reading
+                case .failed(let e):
+                    #expect(e.description.hasPrefix(path + ": "))
+                    break reading
+                }
+            }
+            #expect(decoder.positionMicros >= 0)
         }
-        #expect(opened > 0)
+        #expect(opened > 20)
+        #expect(holes > 0)
     }
 }
