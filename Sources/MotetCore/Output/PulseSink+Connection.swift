@@ -62,9 +62,10 @@ extension PulseSink {
         pa_stream_set_write_callback(stream, { _, _, ud in PulseSink.sink(ud).signal() }, userdata)
         pa_stream_set_latency_update_callback(stream, { _, ud in PulseSink.sink(ud).updateHeardLocked() }, userdata)
         pa_stream_set_event_callback(stream, { _, name, _, ud in PulseSink.sink(ud).streamEvent(name) }, userdata)
+        // The server asks for more every quarter of the target (~50 ms): few wake-ups.
         var attr = pa_buffer_attr(
             maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(Self.latencyMicros, &spec)), prebuf: UInt32.max,
-            minreq: UInt32.max, fragsize: UInt32.max)
+            minreq: UInt32(pa_usec_to_bytes(Self.latencyMicros / 4, &spec)), fragsize: UInt32.max)
         var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
             | PA_STREAM_ADJUST_LATENCY.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
