@@ -263,7 +263,9 @@ final class MPRISServer: @unchecked Sendable {
     /// (never Position), then Seeked when the position jumped.
     private func announceChanges() {
         flushScheduled.store(false, ordering: .releasing)
-        guard let conn = connection, !disabled, !stopping.load(ordering: .acquiring) else { return }
+        // Runs even while stopping: the last state (e.g. Stopped at the end of the queue) goes out
+        // before the connection closes; the quit request is queued behind this source.
+        guard let conn = connection, !disabled else { return }
         let snapshot = model.withLock { m in
             defer { m.jumped = false }
             return m
