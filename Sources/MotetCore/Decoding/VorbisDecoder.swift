@@ -214,6 +214,7 @@ public final class VorbisDecoder: @unchecked Sendable {
             interleave(pending, offset: pendingOffset, frames: count, into: buffer)
             pendingOffset += count
             streamFramesInLink += Int64(count)
+            consecutiveErrors = 0
             if pendingOffset == pendingCount { clearPending() }
             return .frames(count)
         }

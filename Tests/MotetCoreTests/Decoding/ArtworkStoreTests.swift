@@ -40,6 +40,24 @@ import Testing
         #expect(other?.id != art.id)
     }
 
+    /// The id is SHA-256, across the padding boundaries (55, 56, 63, 64 bytes) and a large picture.
+    @Test(arguments: [1, 55, 56, 63, 64, 65, 1_000_003])
+    func idIsTheSHA256OfTheBytes(count: Int) throws {
+        let dir = try Scratch()
+        var bytes = Self.jpeg
+        var state: UInt32 = 1
+        while bytes.count < count {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            bytes.append(UInt8(truncatingIfNeeded: state >> 24))
+        }
+        bytes = Array(bytes.prefix(count))
+        let art = try #require(
+            ArtworkStore(cacheDirectory: dir.file("cache")).artwork(
+                embedded: EmbeddedPicture(bytes: bytes, mime: "image/jpeg", pictureType: 3), trackPath: "t.ogg", defaultArtwork: nil))
+        let path = try #require(art.path)
+        #expect(try sha256(path) == art.id)
+    }
+
     @Test func coverFileBesideTheTrackInOrderOfPreference() throws {
         let dir = try Scratch()
         let album = dir.file("album")
