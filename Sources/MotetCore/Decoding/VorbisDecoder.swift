@@ -22,6 +22,9 @@ public final class VorbisDecoder: @unchecked Sendable {
     public let durationMicros: Int64?
     /// Sum of every link's pcm_total; nil when the file cannot be measured.
     public let totalFrames: Int64?
+    /// False when the file is read as a stream (its later links are damaged): `seek` throws then,
+    /// and `durationMicros` is nil.
+    public var canSeek: Bool { seekable && !links.isEmpty }
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).

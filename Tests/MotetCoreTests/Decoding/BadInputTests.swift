@@ -157,6 +157,7 @@ import Testing
 
         let decoder = try VorbisDecoder(path: damaged)
         #expect(decoder.durationMicros == nil)
+        #expect(!decoder.canSeek)
         #expect(decoder.metadata.title == "A")
         #expect(decoder.metadata.warnings.contains { $0.contains("damaged") })
         #expect(throws: DecoderError.self) { try decoder.seek(toMicros: 100_000) }

@@ -56,6 +56,7 @@ import Testing
         try Fixtures.oggVorbis(path, seconds: 2)
         let decoder = try VorbisDecoder(path: path)
         #expect(decoder.linkCount == 1)
+        #expect(decoder.canSeek)
         #expect(decoder.totalFrames == 88200)
         #expect(decoder.durationMicros == 2_000_000)
         #expect(decoder.positionMicros == 0)
