@@ -3,7 +3,6 @@ import Glibc
 #endif
 import CLTDL
 import MotetPluginABI
-import Synchronization
 
 /// Opens plugin shared objects with libltdl and finds their entry function.
 ///
@@ -14,7 +13,7 @@ import Synchronization
 /// Nothing is ever closed: unloading Swift code is unsafe, and keeping C code costs nothing.
 enum PluginLibrary {
     /// The process-wide ltdl lock; the value says whether `lt_dlinit` succeeded.
-    private static let ltdl = Mutex<Bool?>(nil)
+    private static let ltdl = LockedValue<Bool?>(nil)
 
     /// Opens `path` (absolute) and returns its entry function.
     static func open(_ path: String) -> Result<motet_plugin_entry_fn, PluginLoadFailure> {
