@@ -41,6 +41,17 @@ public final class PulseRig: @unchecked Sendable {
     public var capturePath: String { directory + "/capture.raw" }
     /// The server's log.
     public var logPath: String { directory + "/pulseaudio.log" }
+    /// PulseAudio channel maps in WAV (WAVEFORMATEXTENSIBLE) order, so that a capture with more
+    /// than two channels is in the same order as a WAV file of the same audio.
+    public static let wavChannelMap: [Int: String] = [
+        1: "mono", 2: "front-left,front-right", 3: "front-left,front-right,front-center",
+        4: "front-left,front-right,rear-left,rear-right",
+        5: "front-left,front-right,front-center,rear-left,rear-right",
+        6: "front-left,front-right,front-center,lfe,rear-left,rear-right",
+        7: "front-left,front-right,front-center,lfe,rear-center,side-left,side-right",
+        8: "front-left,front-right,front-center,lfe,rear-left,rear-right,side-left,side-right",
+    ]
+
     /// Bytes per frame in the capture.
     public var frameBytes: Int { 2 * channels }
 
@@ -93,7 +104,7 @@ public final class PulseRig: @unchecked Sendable {
         try checkedPactl([
             "load-module", "module-pipe-sink", "sink_name=\(Self.sinkName)", "file=\(fifoPath)", "format=s16le",
             "rate=\(rate)", "channels=\(channels)", "use_system_clock_for_timing=yes",
-        ])
+        ] + (Self.wavChannelMap[channels].map { ["channel_map=\($0)"] } ?? []))
         try checkedPactl(["set-default-sink", Self.sinkName])
         let cat = try SpawnedProcess(["cat", fifoPath], stdout: capturePath, appendOutput: true)
         lock.withLock { reader = cat }

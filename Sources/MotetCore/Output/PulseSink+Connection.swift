@@ -50,8 +50,7 @@ extension PulseSink {
     func createStream() -> Bool {
         guard let context, let format, pa_context_get_state(context) == PA_CONTEXT_READY else { return false }
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
-        var map = pa_channel_map()
-        pa_channel_map_init_extend(&map, UInt32(format.channels), PA_CHANNEL_MAP_WAVEEX)
+        var map = Self.channelMap(channels: format.channels)
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         pa_proplist_sets(props, "media.role", "music")
@@ -70,6 +69,39 @@ extension PulseSink {
             | PA_STREAM_ADJUST_LATENCY.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
         return pa_stream_connect_playback(stream, device, &attr, pa_stream_flags_t(rawValue: flags), nil, nil) >= 0
+    }
+
+    /// The PulseAudio channel map of WAV order: the positions of `WAVHeader.channelMask` for 1 to 8
+    /// channels (PA_CHANNEL_MAP_WAVEEX alone would call Vorbis 7.1's side channels "front left/right
+    /// of centre"), WAVEEX beyond.
+    static func channelMap(channels: Int) -> pa_channel_map {
+        let FL = PA_CHANNEL_POSITION_FRONT_LEFT, FR = PA_CHANNEL_POSITION_FRONT_RIGHT
+        let FC = PA_CHANNEL_POSITION_FRONT_CENTER, LFE = PA_CHANNEL_POSITION_LFE
+        let RL = PA_CHANNEL_POSITION_REAR_LEFT, RR = PA_CHANNEL_POSITION_REAR_RIGHT
+        let RC = PA_CHANNEL_POSITION_REAR_CENTER
+        let SL = PA_CHANNEL_POSITION_SIDE_LEFT, SR = PA_CHANNEL_POSITION_SIDE_RIGHT
+        let positions: [pa_channel_position_t]
+        switch channels {
+        case 1: positions = [PA_CHANNEL_POSITION_MONO]
+        case 2: positions = [FL, FR]
+        case 3: positions = [FL, FR, FC]
+        case 4: positions = [FL, FR, RL, RR]
+        case 5: positions = [FL, FR, FC, RL, RR]
+        case 6: positions = [FL, FR, FC, LFE, RL, RR]
+        case 7: positions = [FL, FR, FC, LFE, RC, SL, SR]
+        case 8: positions = [FL, FR, FC, LFE, RL, RR, SL, SR]
+        default:
+            var map = pa_channel_map()
+            pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_WAVEEX)
+            return map
+        }
+        var map = pa_channel_map()
+        map.channels = UInt8(channels)
+        withUnsafeMutableBytes(of: &map.map) { raw in
+            let slots = raw.bindMemory(to: pa_channel_position_t.self)
+            for (i, p) in positions.enumerated() { slots[i] = p }
+        }
+        return map
     }
 
     /// Disconnects and releases the stream, silencing its callbacks first.

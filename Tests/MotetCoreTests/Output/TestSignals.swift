@@ -79,3 +79,11 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     try body()
     return Date().timeIntervalSince(start)
 }
+
+/// Where two byte strings first differ, in a line fit for a test failure (nil when equal):
+/// comparing megabytes with `==` inside `#expect` would print them all.
+func difference(_ got: [UInt8], _ expected: [UInt8], frameBytes: Int = 4) -> String? {
+    if got == expected { return nil }
+    let first = zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, expected.count)
+    return "got \(got.count / frameBytes) frames, expected \(expected.count / frameBytes); first difference at frame \(first / frameBytes)"
+}
