@@ -1,0 +1,72 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// C plugins in the real player: a plugin that blocks in every call changes nothing in the audio
+/// and delays no other plugin, and every plugin sees "nothing playing" at the end.
+@Suite struct PluginPlaybackTests {
+    /// The host tests' probe plugin (`Tests/PluginHostTests/CPlugins/probe.c`), built with cc.
+    private func buildProbe(in directory: String) throws -> String {
+        let output = directory + "/probe.so"
+        try Shell.check([
+            "cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wl,-z,defs",
+            "-I", Paths.packageRoot + "/Sources/MotetPluginABI/include",
+            "-o", output, Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c", "-lpthread",
+        ])
+        return output
+    }
+
+    /// The probe's lines: (CLOCK_MONOTONIC microseconds, what).
+    private func lines(_ path: String) -> [(micros: Int64, text: String)] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2)
+            guard parts.count == 3, let micros = Int64(parts[0]) else { return nil }
+            return (micros, String(parts[2]))
+        }
+    }
+
+    @Test func aPluginBlockingInEveryCallLeavesTheAudioExactAndTheOtherPluginOnTime() throws {
+        let run = try MotetRun("motet-plugins")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let probe = try buildProbe(in: run.home)
+        let a = run.path("a.ogg"), b = run.path("b.ogg")
+        try Fixtures.oggVorbis(a, seconds: 1.3, synth: ["sine", "200-2000"], tags: .init(title: "First"), serial: 1)
+        try Fixtures.oggVorbis(b, seconds: 0.7, synth: ["sine", "500"], tags: .init(title: "Second"), serial: 2)
+        let slow = run.path("slow.out"), fast = run.path("fast.out"), wav = run.path("out.wav")
+        let started = Date()
+        let result = try run.run([
+            "--no-config", "--output", "wav:\(wav)", "--untimed", "--status", "events",
+            "--plugin", "\(probe):sleep_ms=400,out=\(slow)", "--plugin", "\(probe):out=\(fast)", a, b,
+        ], timeout: 60)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+
+        // The audio: every frame of both files, exactly (the sink never waits for a plugin).
+        let written = try wavData(wav)
+        let reference = try Fixtures.referenceDecode(a) + Fixtures.referenceDecode(b)
+        #expect(written.data.count == reference.count, "frames: \(written.data.count / 4) vs \(reference.count / 4)")
+        #expect(written.data == reference)
+
+        // The fast plugin saw both tracks, then "nothing playing", then shutdown and destroy.
+        let fastLines = lines(fast)
+        let nowPlaying = fastLines.filter { $0.text.hasPrefix("np ") }.map(\.text)
+        #expect(nowPlaying.contains { $0.contains("present=0x7") && $0.contains("title=First") })
+        #expect(nowPlaying.contains { $0.contains("title=Second") })
+        #expect(nowPlaying.last?.hasPrefix("np size=144 present=0x0 flags=0x0 title=(null)") == true)
+        #expect(Array(fastLines.suffix(2).map(\.text)) == ["shutdown", "destroy"])
+
+        // ...and had all of it before the slow one got through its third event.
+        let slowLines = lines(slow).filter { !$0.text.hasPrefix("create") && !$0.text.hasPrefix("option") }
+        #expect(slowLines.count >= 3)
+        if slowLines.count >= 3, let lastFast = fastLines.last(where: { $0.text.hasPrefix("np ") }) {
+            #expect(lastFast.micros < slowLines[2].micros)
+        }
+        // The slow one also ends on "nothing playing" (its now-playing events coalesced), or the
+        // player gave up on it within its shutdown bound and said so.
+        let slowNowPlaying = slowLines.filter { $0.text.hasPrefix("np ") }
+        #expect(slowNowPlaying.last?.text.contains("present=0x0") == true
+            || result.stderr.contains("gave up waiting for plugin"))
+        #expect(seconds < 15, "motet took \(seconds) s")
+    }
+}
