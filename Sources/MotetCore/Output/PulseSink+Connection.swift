@@ -21,9 +21,27 @@ extension PulseSink {
         pa_threaded_mainloop_signal(mainloop, 0)
     }
 
-    /// Waits (lock released while waiting) until `done` holds.
-    func waitLocked(_ done: () -> Bool) {
-        while !done() { pa_threaded_mainloop_wait(mainloop) }
+    /// Waits (lock released while waiting) until `done` holds or `timeoutMicros` pass (a server
+    /// that accepts the connection but never answers); false on timeout.
+    func waitLocked(timeoutMicros: UInt64, _ done: () -> Bool) -> Bool {
+        deadlinePassed = false
+        var tv = timeval()
+        gettimeofday(&tv, nil)
+        pa_timeval_add(&tv, timeoutMicros)
+        let api = pa_threaded_mainloop_get_api(mainloop)!
+        let timer = api.pointee.time_new(
+            api, &tv,
+            { _, _, _, ud in
+                let sink = PulseSink.sink(ud)
+                sink.deadlinePassed = true
+                sink.signal()
+            }, userdata)
+        defer { if let timer { api.pointee.time_free(timer) } }
+        while !done() {
+            if deadlinePassed { return false }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        return true
     }
 
     var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -39,7 +57,7 @@ extension PulseSink {
         pa_proplist_sets(props, "application.name", clientName)
         pa_proplist_sets(props, "application.id", "org.motet.Motet")
         pa_proplist_sets(props, "media.role", "music")
-        let api = pa_threaded_mainloop_get_api(mainloop)
+        let api = pa_threaded_mainloop_get_api(mainloop)!
         guard let context = pa_context_new_with_proplist(api, clientName, props) else { return false }
         self.context = context
         pa_context_set_state_callback(context, { c, ud in PulseSink.sink(ud).contextStateChanged(c) }, userdata)

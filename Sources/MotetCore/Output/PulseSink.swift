@@ -42,6 +42,10 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     let events = EventHandler()
     /// The latency target (tlength), in microseconds.
     static let latencyMicros: UInt64 = 200_000
+    /// How long to wait for the server to answer a connection or a new stream, in microseconds.
+    static let answerMicros: UInt64 = 5_000_000
+    /// Set by the timer of `waitLocked(timeoutMicros:)`.
+    var deadlinePassed = false
     /// The delay between reconnection attempts, in microseconds.
     static let reconnectMicros: UInt64 = 500_000
 
@@ -65,12 +69,15 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
                 failure = "cannot create a context"
                 return
             }
-            waitLocked { context.map { pa_context_get_state($0) != PA_CONTEXT_CONNECTING
-                && pa_context_get_state($0) != PA_CONTEXT_AUTHORIZING
-                && pa_context_get_state($0) != PA_CONTEXT_SETTING_NAME
-                && pa_context_get_state($0) != PA_CONTEXT_UNCONNECTED } ?? true }
+            let answered = waitLocked(timeoutMicros: Self.answerMicros) {
+                guard let context else { return true }
+                let state = pa_context_get_state(context)
+                return state == PA_CONTEXT_READY || state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED
+            }
             if let context, pa_context_get_state(context) == PA_CONTEXT_READY {
                 everConnected = true
+            } else if !answered {
+                failure = "the server did not answer within \(Self.answerMicros / 1_000_000) s"
             } else {
                 failure = context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "no context"
             }
@@ -115,13 +122,15 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
                 failure = context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "no connection"
                 return
             }
-            waitLocked {
+            let answered = waitLocked(timeoutMicros: Self.answerMicros) {
                 guard let stream else { return true }
                 let state = pa_stream_get_state(stream)
                 return state != PA_STREAM_CREATING && state != PA_STREAM_UNCONNECTED
             }
             if let stream, pa_stream_get_state(stream) != PA_STREAM_READY, !lost {
-                failure = context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "stream failed"
+                failure = answered
+                    ? context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "stream failed"
+                    : "the server did not answer within \(Self.answerMicros / 1_000_000) s"
                 dropStream()
                 self.format = nil
             }

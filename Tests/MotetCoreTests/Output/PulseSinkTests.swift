@@ -211,6 +211,35 @@ import Testing
         sink.close()
     }
 
+    @Test func aServerThatNeverAnswersFailsAfterAFewSeconds() throws {
+        let dir = try Paths.temporaryDirectory("motet-mute")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A socket that accepts connections (in its backlog) and never says a word.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = dir + "/native"
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(listen(fd, 8) == 0)
+        var thrown: OutputError?
+        let elapsed = seconds {
+            do throws(OutputError) {
+                _ = try PulseSink(clientName: "motet-test", server: "unix:" + path)
+            } catch {
+                thrown = error
+            }
+        }
+        #expect(elapsed > 4 && elapsed < 8, "gave up after \(elapsed) s")
+        #expect(thrown?.description.contains("did not answer") == true, "\(String(describing: thrown))")
+    }
+
     @Test func noServerFailsWithOneClearLine() throws {
         let dir = try Paths.temporaryDirectory("motet-nopulse")
         defer { try? FileManager.default.removeItem(atPath: dir) }
