@@ -1,0 +1,53 @@
+import Foundation
+import MotetEvents
+import MotetOutput
+import MotetTestSupport
+import Testing
+
+@Suite struct SinkFactoryTests {
+    let notices = NoticeLog()
+
+    func make(_ choice: OutputChoice, untimed: Bool = true) throws -> any AudioSink {
+        try SinkFactory.make(choice, untimed: untimed, clientName: "motet-test") { [notices] in notices.add($0) }
+    }
+
+    @Test func nullUntimedTakesNoTime() throws {
+        let sink = try make(.null)
+        #expect(sink.name == "null")
+        try sink.open(AudioFormat(sampleRate: 48000, channels: 2))
+        let elapsed = try seconds { try writeAll(sink, [Float](repeating: 0, count: 48000 * 2 * 5), channels: 2) }
+        #expect(elapsed < 0.2)
+        #expect(sink.heardFrames == 48000 * 5)
+        #expect(notices.all.isEmpty)
+    }
+
+    @Test func wavWritesTheFileItWasGiven() throws {
+        let dir = try Paths.temporaryDirectory("motet-factory")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let sink = try make(.wav(path: dir + "/out.wav", float: true))
+        #expect(sink.name == "wav")
+        try sink.open(AudioFormat(sampleRate: 44100, channels: 2))
+        try writeAll(sink, [Float](repeating: 0.5, count: 441 * 2), channels: 2)
+        sink.close()
+        let w = try ParsedWAV(dir + "/out.wav")
+        #expect(w.subFormat == 3 && w.dataSize == 441 * 8)
+    }
+
+    @Test func alsaOpensTheNamedDevice() throws {
+        let rig = try ALSARig()
+        defer { rig.stop() }
+        let sink = try make(.alsa(device: rig.inlineDevice))
+        #expect(sink.name == "alsa")
+        try sink.open(AudioFormat(sampleRate: 44100, channels: 2))
+        try writeAll(sink, [Float](repeating: 0.5, count: 4410 * 2), channels: 2)
+        sink.drain()
+        sink.close()
+        #expect(rig.capturedBytes().prefix(4) == [0x00, 0x40, 0x00, 0x40])
+    }
+
+    @Test func anUnusableChoiceThrowsInsteadOfFallingBack() throws {
+        #expect(throws: OutputError.self) { try make(.alsa(device: "hw:97")) }
+        #expect(throws: OutputError.self) { try make(.wav(path: "/nonexistent-motet-dir/x.wav", float: false)) }
+        #expect(notices.all.isEmpty)
+    }
+}
