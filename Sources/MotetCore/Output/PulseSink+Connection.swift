@@ -234,7 +234,7 @@ extension PulseSink {
         guard let stream, !lost, !corked, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
         guard let operation = pa_stream_drain(stream, { _, _, ud in PulseSink.sink(ud).signal() }, userdata) else { return }
         defer { pa_operation_unref(operation) }
-        while pa_operation_get_state(operation) == PA_OPERATION_RUNNING, !lost {
+        while pa_operation_get_state(operation) == PA_OPERATION_RUNNING, !lost, !closed {
             if interrupted.exchange(false, ordering: .acquiringAndReleasing) {
                 pa_operation_cancel(operation)
                 return

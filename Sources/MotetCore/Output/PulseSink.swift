@@ -227,6 +227,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
             dropContext()
             closed = true
             stop = true
+            signal()  // a write or drain still waiting sees `closed` and returns
         }
         if stop { pa_threaded_mainloop_stop(mainloop) }
     }
