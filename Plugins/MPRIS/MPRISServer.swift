@@ -9,7 +9,7 @@ import Synchronization
 /// - the plugin's queue calls `update` (events) and `stop` (shutdown);
 /// - the bus thread runs a private `GMainContext`: it connects, registers the object, owns the
 ///   name, answers D-Bus calls and emits signals. Every GDBus object is touched only there.
-/// The two meet in `model` (a Mutex) and in idle sources added with `g_main_context_invoke`.
+/// The two meet in `model` (`LockedModel`) and in idle sources added with `g_main_context_invoke`.
 ///
 /// Never a hang: connecting and asking for the name are asynchronous and time out; when the bus
 /// is missing or lost, one line goes to the host's log and the object stays off.
@@ -17,7 +17,7 @@ final class MPRISServer: @unchecked Sendable {
     // Sendable by hand: the GLib pointers below are thread-safe GLib objects (context, loop,
     // cancellable) or are used only on the bus thread (everything in the "bus thread" block).
     let host: MotetHost
-    let model = Mutex(MPRISModel())
+    let model = LockedModel()
     private let context: OpaquePointer
     private let loop: OpaquePointer
     private let cancellable: UnsafeMutablePointer<GCancellable>
@@ -32,6 +32,7 @@ final class MPRISServer: @unchecked Sendable {
     var connection: OpaquePointer?
     private var registrations: [guint] = []
     private var closedHandler: gulong = 0
+    private var flushing = false
     private var pendingCalls = 0
     private var disabled = false
     private var timedOut = false
@@ -313,11 +314,39 @@ final class MPRISServer: @unchecked Sendable {
         for id in registrations { g_dbus_connection_unregister_object(conn, id) }
         registrations = []
         if closedHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(conn), closedHandler) }
+        if !disabled { flushOutgoing(conn) }
         var error: UnsafeMutablePointer<GError>?
         if g_dbus_connection_is_closed(conn) == 0 { _ = g_dbus_connection_close_sync(conn, nil, &error) }
         g_clear_error(&error)
         g_object_unref(UnsafeMutableRawPointer(conn))
         connection = nil
+    }
+
+    /// Waits (at most 1 s) until the signals emitted last (e.g. Stopped at the end of the queue)
+    /// are written: closing the connection drops what is still queued.
+    private func flushOutgoing(_ conn: OpaquePointer) {
+        let flushCancellable = g_cancellable_new()
+        defer { g_object_unref(flushCancellable) }
+        let timeout = g_timeout_source_new(1000)
+        g_source_set_callback(
+            timeout,
+            { data in
+                g_cancellable_cancel(data?.assumingMemoryBound(to: GCancellable.self))
+                return 0
+            }, UnsafeMutableRawPointer(flushCancellable), nil)
+        g_source_attach(timeout, context)
+        defer {
+            g_source_destroy(timeout)
+            g_source_unref(timeout)
+        }
+        flushing = true
+        g_dbus_connection_flush(
+            conn, flushCancellable,
+            { source, result, data in
+                g_dbus_connection_flush_finish(OpaquePointer(source), result, nil)
+                MPRISServer.server(data).flushing = false
+            }, selfPointer)
+        while flushing { g_main_context_iteration(context, 1) }
     }
 
     /// The message of a GError, which is then freed.
