@@ -7,7 +7,8 @@ import MotetEvents
 /// The header's sizes are rewritten after every write, so the file is valid even if the process is
 /// killed. When the format changes after samples were written (or a file reaches 4 GiB), this file
 /// is finished and writing continues in a numbered sibling (`song.wav` → `song.2.wav`), reported
-/// through `notice`. Paced in real time unless untimed.
+/// through `notice`. A pipe (`wav:/dev/stdout`) gets one header with the largest sizes (length
+/// unknown) before the first samples. Paced in real time unless untimed.
 public final class WAVSink: AudioSink, @unchecked Sendable {
     // The file state below is touched only on the sink thread (open/write/flush/drain/close); the
     // thread-safe calls go to the pacer.
@@ -23,6 +24,11 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     private var header: WAVHeader?
     private var framesInFile: Int64 = 0
     private var buffer: UnsafeMutableRawPointer?
+    /// False for a pipe or a terminal (`wav:/dev/stdout | …`): the header is written once, before
+    /// the first samples, with the largest sizes (length unknown), and never rewritten.
+    private var seekable = true
+    /// The header still to write before the first samples (non-seekable outputs only).
+    private var pendingHeader: [UInt8] = []
     /// Frames converted per `write(2)`.
     private static let chunkFrames = 4096
 
@@ -36,6 +42,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         self.notice = notice
         self.pacer = RealTimePacer(untimed: untimed)
         fd = try Self.create(path)
+        seekable = lseek(fd, 0, SEEK_CUR) >= 0
     }
 
     deinit { close() }
@@ -58,13 +65,19 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         }
         let channels = header.format.channels
         return try pacer.write(frames: frames.count / channels) { (offset, count) throws(OutputError) in
+            if !pendingHeader.isEmpty {
+                let count = pendingHeader.count
+                let written = pendingHeader.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress, count) }
+                guard written == count else { throw failure("cannot write") }
+                pendingHeader.removeAll(keepingCapacity: true)
+            }
             var done = 0
             while done < count {
-                if framesInFile >= self.header!.maximumFrames {
+                if seekable, framesInFile >= self.header!.maximumFrames {
                     try continueInNextFile(reason: "\(path) reached the 4 GiB limit of WAV")
                     try start(header.format, restartingClock: false)
                 }
-                let n = min(count - done, Self.chunkFrames, Int(self.header!.maximumFrames - framesInFile))
+                let n = min(count - done, Self.chunkFrames, seekable ? Int(self.header!.maximumFrames - framesInFile) : .max)
                 let samples = n * channels
                 let source = base + (offset + done) * channels
                 if float {
@@ -117,11 +130,16 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     /// Writes a fresh header for `format` and starts a new stream in the current file.
     private func start(_ format: AudioFormat, restartingClock: Bool = true) throws(OutputError) {
         let header = WAVHeader(format: format, float: float)
-        let bytes = header.bytes(frames: 0)
-        guard ftruncate(fd, 0) == 0 else { throw failure("cannot truncate") }
-        guard lseek(fd, 0, SEEK_SET) == 0 else { throw failure("cannot seek in") }
-        let written = bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress, raw.count) }
-        guard written == bytes.count else { throw failure("cannot write") }
+        if seekable {
+            let bytes = header.bytes(frames: 0)
+            let written = bytes.withUnsafeBytes { raw in pwrite(fd, raw.baseAddress, raw.count, 0) }
+            guard written == bytes.count else { throw failure("cannot write") }
+            // A device such as /dev/full cannot be truncated; a regular file can.
+            guard ftruncate(fd, off_t(bytes.count)) == 0 || errno == EINVAL else { throw failure("cannot truncate") }
+            guard lseek(fd, off_t(bytes.count), SEEK_SET) >= 0 else { throw failure("cannot seek in") }
+        } else {
+            pendingHeader = header.bytes(frames: header.maximumFrames)
+        }
         self.header = header
         framesInFile = 0
         buffer?.deallocate()
@@ -138,6 +156,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         fileNumber += 1
         path = Self.numbered(basePath, fileNumber)
         fd = try Self.create(path)
+        seekable = lseek(fd, 0, SEEK_CUR) >= 0
         notice("motet: \(reason); continuing in \(path)")
     }
 
@@ -153,7 +172,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
 
     /// Rewrites the RIFF, fact and data sizes for what the file holds now.
     private func updateSizes() throws(OutputError) {
-        guard let header, fd >= 0 else { return }
+        guard let header, fd >= 0, seekable else { return }
         let data = header.dataBytes(frames: framesInFile)
         try patch(header.riffSize(dataBytes: data), at: header.riffSizeOffset)
         if let fact = header.factFramesOffset { try patch(UInt32(truncatingIfNeeded: framesInFile), at: fact) }

@@ -170,6 +170,33 @@ final class NoticeLog: Sendable {
         }
     }
 
+    @Test func aFullDiskFailsWithOneClearLine() throws {
+        let wav = try WAVSink(path: "/dev/full", float: false, untimed: true) { _ in }
+        #expect {
+            try wav.open(AudioFormat(sampleRate: 44100, channels: 2))
+        } throws: { error in
+            let text = (error as? OutputError)?.description ?? ""
+            return text.contains("/dev/full") && text.contains("No space left on device") && !text.contains("\n")
+        }
+    }
+
+    @Test func aPipeGetsOneHeaderThenTheSamples() throws {
+        let fifo = dir + "/pipe.wav"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = try SpawnedProcess(["cat", fifo], stdout: dir + "/piped.wav")
+        defer { reader.stop() }
+        let signal = try TestSignal(seconds: 0.3)
+        let wav = try sink("pipe.wav")
+        try wav.open(signal.format)
+        #expect(try writeAll(wav, signal.floats, channels: 2) == signal.frames)
+        wav.close()
+        #expect(reader.wait(timeout: 5))
+        let w = try ParsedWAV(dir + "/piped.wav")
+        #expect(w.formatTag == 1 && w.channels == 2 && w.sampleRate == 44100)
+        #expect(w.dataSize > UInt32(signal.bytes.count))  // "as long as can be": the length was unknown
+        #expect(difference(w.data, signal.bytes) == nil)
+    }
+
     @Test func pacedWritingTakesRealTime() throws {
         let wav = try WAVSink(path: dir + "/paced.wav", float: false, untimed: false) { _ in }
         try wav.open(AudioFormat(sampleRate: 48000, channels: 2))
