@@ -32,7 +32,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     public init(device: String?) throws(OutputError) {
         self.device = device ?? "default"
         var handle: OpaquePointer?
-        let rc = snd_pcm_open(&handle, self.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        let rc = Self.quietly { snd_pcm_open(&handle, self.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK) }
         guard rc >= 0, let handle else {
             throw OutputError(
                 "motet: cannot open the ALSA device \(self.device): \(Self.text(rc)); check `aplay -L`, or choose --output pulse, wav:PATH or null"
@@ -47,9 +47,11 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         guard let pcm else { throw OutputError("motet: the ALSA output \(device) is already closed") }
         if self.format == format { return }
         if self.format != nil { drain() }
-        let rc = snd_pcm_set_params(
-            pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channels),
-            UInt32(format.sampleRate), 1, Self.latencyMicros)
+        let rc = Self.quietly {
+            snd_pcm_set_params(
+                pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channels),
+                UInt32(format.sampleRate), 1, Self.latencyMicros)
+        }
         guard rc >= 0 else {
             throw OutputError("motet: the ALSA device \(device) cannot play \(format): \(Self.text(rc))")
         }
@@ -194,6 +196,14 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         case 8: [0, 1, 4, 5, 2, 3, 6, 7]  // FL FR RL RR FC LFE SL SR  <- FL FR FC LFE BL BR SL SR
         default: Array(0..<channels)
         }
+    }
+
+    /// Runs `body` with alsa-lib's error printing silenced on this thread: its "ALSA lib …
+    /// cannot find card '0'" lines would bury our one-line message (the error code carries it).
+    private static func quietly<T>(_ body: () -> T) -> T {
+        let previous = snd_lib_error_set_local { _, _, _, _, _, _ in }
+        defer { snd_lib_error_set_local(previous) }
+        return body()
     }
 
     private static func text(_ code: some BinaryInteger) -> String {

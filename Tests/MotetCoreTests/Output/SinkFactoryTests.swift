@@ -45,6 +45,22 @@ import Testing
         #expect(rig.capturedBytes().prefix(4) == [0x00, 0x40, 0x00, 0x40])
     }
 
+    @Test func autoAlwaysFindsAnOutputAndSaysWhenItIsNull() throws {
+        let sink = try make(.auto, untimed: true)
+        #expect(["pulse", "alsa", "null"].contains(sink.name))
+        if sink.name == "null" {
+            // No sound here (as on a headless CI machine): one line that says why.
+            #expect(notices.all.count == 1)
+            let line = notices.all.first ?? ""
+            #expect(line.hasPrefix("motet: no sound server or sound card found (pulse: "))
+            #expect(line.contains("; alsa: ") && line.hasSuffix("); playing to the null output"))
+            #expect(!line.contains("\n"))
+        } else {
+            #expect(notices.all.isEmpty)
+        }
+        sink.close()
+    }
+
     @Test func anUnusableChoiceThrowsInsteadOfFallingBack() throws {
         #expect(throws: OutputError.self) { try make(.alsa(device: "hw:97")) }
         #expect(throws: OutputError.self) { try make(.wav(path: "/nonexistent-motet-dir/x.wav", float: false)) }
