@@ -12,6 +12,8 @@
 #   BENCH_RUNS       repetitions of each untimed (10-minute) measurement (default 5)
 #   BENCH_RT_RUNS    repetitions of each real-time (60 s of audio) measurement (default 3)
 #   BENCH_ONLY       untimed | realtime | all (default all)
+#   MOTET_ALT        another motet binary (e.g. a build with a proposed change) measured in the same
+#                    run, interleaved, as the rows "motet (alt) ..."
 #
 # Writes bench/out/raw.tsv (one line per run) and bench/out/summary.md (medians, ratios, the machine,
 # goals met or missed), and prints the summary. bench/RESULTS.md is that summary, kept in git.
@@ -107,6 +109,9 @@ measure() {
 }
 
 quiet_motet=("$motet" --no-config --status quiet)
+alt=${MOTET_ALT:-}
+[ -z "$alt" ] || [ -x "$alt" ] || die "MOTET_ALT=$alt is not an executable"
+alt_motet=("$alt" --no-config --status quiet)
 delegates=(--plugin-dir "$bin" --plugin log:path=/dev/null --plugin "json:path=$work/state.json"
     --plugin notify --plugin mpris)
 mpv_flags=(--no-config --really-quiet --no-video --no-terminal)
@@ -141,6 +146,7 @@ if [ "$only" != realtime ]; then
     for run in $(seq "$runs"); do
         measure c-loop "$run" 0 "$out/vorbis_loop" "$long"
         measure motet-untimed "$run" 0 "${quiet_motet[@]}" --output null --untimed "$long"
+        [ -n "$alt" ] && measure alt-untimed "$run" 0 "${alt_motet[@]}" --output null --untimed "$long"
         measure oggdec "$run" 0 oggdec -Q -o /dev/null "$long"
         measure ogg123-null "$run" 0 ogg123 -q -d null "$long"
         measure mpv-untimed "$run" 0 mpv "${mpv_flags[@]}" --ao=null --ao-null-untimed "$long"
@@ -157,16 +163,18 @@ if [ "$only" != untimed ]; then
         [ -n "$have_delegates" ] && measure motet-null+4-nobus "$run" $min "${quiet_motet[@]}" --output null "${delegates[@]}" "$minute"
         [ -n "$have_delegates" ] && measure motet-null+4-bus "$run" $min env DBUS_SESSION_BUS_ADDRESS="$bus_address" \
             "${quiet_motet[@]}" --output null "${delegates[@]}" "$minute"
+        [ -n "$alt" ] && measure alt-null "$run" $min "${alt_motet[@]}" --output null "$minute"
         measure mpv-null "$run" $min mpv "${mpv_flags[@]}" --ao=null "$minute"
         measure motet-pulse "$run" $min "${quiet_motet[@]}" --output pulse "$minute"
         [ -n "$have_delegates" ] && measure motet-pulse+4-bus "$run" $min env DBUS_SESSION_BUS_ADDRESS="$bus_address" \
             "${quiet_motet[@]}" --output pulse "${delegates[@]}" "$minute"
+        [ -n "$alt" ] && measure alt-pulse "$run" $min "${alt_motet[@]}" --output pulse "$minute"
         measure ogg123-pulse "$run" $min ogg123 -q -d pulse "$minute"
         measure mpv-pulse "$run" $min mpv "${mpv_flags[@]}" --ao=pulse "$minute"
     done
 fi
 
-"$here/summarize.sh" "$raw" "$long_seconds" "$minute_seconds" "$motet" > "$out/summary.md"
+"$here/summarize.sh" "$raw" "$long_seconds" "$minute_seconds" "$motet" "$alt" > "$out/summary.md"
 if [ -s "$failures" ]; then
     { echo; echo "## Runs that failed (not in the medians)"; echo; cat "$failures"; } >> "$out/summary.md"
 fi

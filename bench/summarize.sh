@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Turns bench/out/raw.tsv into the Markdown summary (medians, ratios, goals, the machine).
-# Usage: bench/summarize.sh RAW.tsv LONG_SECONDS MINUTE_SECONDS MOTET_BINARY
+# Usage: bench/summarize.sh RAW.tsv LONG_SECONDS MINUTE_SECONDS MOTET_BINARY [ALT_MOTET_BINARY]
 set -euo pipefail
-raw=$1 long_seconds=$2 minute_seconds=$3 motet=$4
+raw=$1 long_seconds=$2 minute_seconds=$3 motet=$4 alt=${5:-}
 
 cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 echo "## Machine"
@@ -34,6 +34,7 @@ END {
     }
     untimed["c-loop"] = "plain C loop over ov_read_float (the limit)"
     untimed["motet-untimed"] = "motet --output null --untimed"
+    untimed["alt-untimed"] = "motet (alt) --output null --untimed"
     untimed["oggdec"] = "oggdec -o /dev/null"
     untimed["ogg123-null"] = "ogg123 -d null (does not pace)"
     untimed["mpv-untimed"] = "mpv --ao=null --ao-null-untimed (FFmpeg decoder)"
@@ -52,9 +53,11 @@ END {
     live["motet-null"] = "motet --output null"
     live["motet-null+4-nobus"] = "motet --output null + 4 delegates, no session bus"
     live["motet-null+4-bus"] = "motet --output null + 4 delegates, private session bus"
+    live["alt-null"] = "motet (alt) --output null"
     live["mpv-null"] = "mpv --ao=null"
     live["motet-pulse"] = "motet --output pulse"
     live["motet-pulse+4-bus"] = "motet --output pulse + 4 delegates, private session bus"
+    live["alt-pulse"] = "motet (alt) --output pulse"
     live["ogg123-pulse"] = "ogg123 -d pulse"
     live["mpv-pulse"] = "mpv --ao=pulse"
     if ("motet-null" in runs) {
