@@ -51,19 +51,6 @@ func writeAll(
     return done
 }
 
-/// Collects sink events from the sink's threads.
-final class EventLog: Sendable {
-    private let events = Mutex<[SinkEvent]>([])
-
-    var handler: @Sendable (SinkEvent) -> Void { { [self] e in events.withLock { $0.append(e) } } }
-    var all: [SinkEvent] { events.withLock { $0 } }
-
-    /// Waits until `event` has been seen, up to `timeout` seconds.
-    func wait(for event: SinkEvent, timeout: Double) -> Bool {
-        (try? Shell.waitUntil(timeout: timeout) { all.contains(event) }) ?? false
-    }
-}
-
 /// Little-endian readers for parsing what the sinks wrote.
 extension Array where Element == UInt8 {
     func u16(_ at: Int) -> Int { Int(self[at]) | Int(self[at + 1]) << 8 }

@@ -1,0 +1,16 @@
+import MotetOutput
+import MotetTestSupport
+import Synchronization
+
+/// Collects sink events from the sink's threads.
+final class EventLog: Sendable {
+    private let events = Mutex<[SinkEvent]>([])
+
+    var handler: @Sendable (SinkEvent) -> Void { { [self] e in events.withLock { $0.append(e) } } }
+    var all: [SinkEvent] { events.withLock { $0 } }
+
+    /// Waits until `event` has been seen, up to `timeout` seconds.
+    func wait(for event: SinkEvent, timeout: Double) -> Bool {
+        (try? Shell.waitUntil(timeout: timeout) { all.contains(event) }) ?? false
+    }
+}
