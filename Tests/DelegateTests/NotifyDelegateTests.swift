@@ -1,0 +1,111 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// The notify delegate against a real notification server (dunst under Xvfb on a private
+/// dbus-daemon). Serialized: each test runs its own X server and dunst, and two cores are plenty
+/// busy with one.
+@Suite(.serialized) struct NotifyDelegateTests {
+    /// Starts motet in the background with `arguments`, on `bus`.
+    func startPlayer(_ box: PlayerSandbox, bus: DBusRig, _ arguments: [String]) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            box.motet(["--status", "events"] + arguments), environment: box.environment.merging(bus.environment) { $1 },
+            stdout: box.path("stdout.txt"), stderr: box.path("stderr.txt"))
+    }
+
+    @Test func oneBubbleShowsTitleAndEscapedBodyAndIsReplacedNotDuplicated() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let dunst = try DunstRig(bus: bus)
+        defer { dunst.stop() }
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["First", "Rock & <Roll>"], seconds: 1.5, artists: ["Tom & Jerry"], album: "<Best> & Co")
+        let motet = try startPlayer(box, bus: bus, ["--output", "null", "--plugin", "notify"] + files)
+        defer { motet.stop() }
+        var mostShown = 0
+        var polls = 0
+        while motet.isRunning, polls < 300 {
+            mostShown = max(mostShown, (try? dunst.displayedCount()) ?? 0)
+            polls += 1
+            usleep(50_000)
+        }
+        #expect(motet.wait(timeout: 10))
+        #expect(mostShown == 1, "one bubble at a time, replaced in place (most shown at once: \(mostShown))")
+        #expect(try dunst.displayedCount() == 0, "the bubble is closed at shutdown")
+        let history = try dunst.history()
+        #expect(history.count == 1, "one bubble for the whole run, not one per track: \(history)")
+        let bubble = try #require(history.first)
+        #expect(bubble.summary == "Rock & <Roll>", "the last track's title: \(bubble)")
+        // dunst parses body markup (it advertises body-markup), so the body must be escaped for
+        // "&" and "<" to show as themselves.
+        #expect(bubble.body == "Tom &amp; Jerry — &lt;Best&gt; &amp; Co", "\(bubble)")
+        #expect(bubble.appName == "Motet")
+        #expect(bubble.category == "x-gnome.music")
+        let stderr = (try? String(contentsOfFile: box.path("stderr.txt"), encoding: .utf8)) ?? ""
+        #expect(!stderr.contains("notify"), "no complaint from notify: \(stderr)")
+    }
+
+    @Test func buttonsPressedInDunstReachThePlayer() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let dunst = try DunstRig(bus: bus)
+        defer { dunst.stop() }
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Lovely", "Next one"], seconds: 10)
+        let state = box.path("np.json")
+        let motet = try startPlayer(
+            box, bus: bus, ["--output", "null", "--plugin", "notify", "--plugin", "json:path=\(state)"] + files)
+        defer { motet.stop() }
+        #expect(try Shell.waitUntil(timeout: 15) { (try? dunst.displayedCount()) == 1 })
+        #expect(try Shell.waitUntil(timeout: 10) { JSONFiles.state(state)?["title"] as? String == "Lovely" })
+
+        let menu = try dunst.invokeAction("like")
+        #expect(menu.contains { $0.contains("♡ Like") && $0.hasSuffix(",like]") }, "\(menu)")
+        #expect(menu.contains { $0.contains("Skip") && $0.hasSuffix(",next]") }, "\(menu)")
+        let liked = try Shell.waitUntil(timeout: 10) { JSONFiles.state(state)?["liked"] as? Bool == true }
+        #expect(liked, "Like in the bubble makes the player like the track: \(String(describing: JSONFiles.state(state)))")
+
+        let menuAfterLike = try dunst.invokeAction("next")
+        #expect(menuAfterLike.contains { $0.contains("♥ Liked") }, "the bubble shows the like: \(menuAfterLike)")
+        #expect(try Shell.waitUntil(timeout: 10) { JSONFiles.state(state)?["title"] as? String == "Next one" })
+        // The menu for the last track (the scripted dmenu picks nothing): no Skip any more.
+        var lastMenu: [String] = []
+        _ = try Shell.waitUntil(timeout: 10) {
+            lastMenu = (try? dunst.invokeAction("no-such-action")) ?? []
+            return lastMenu.contains { $0.contains("(Next one)") }
+        }
+        #expect(lastMenu.contains { $0.contains("(Next one)") && $0.hasSuffix(",like]") }, "\(lastMenu)")
+        #expect(!lastMenu.contains { $0.hasSuffix(",next]") }, "no Skip button on the last track: \(lastMenu)")
+        motet.stop()
+        #expect(try dunst.displayedCount() == 0)
+        #expect(try dunst.history().count == 1, "still one bubble")
+    }
+
+    @Test func withoutASessionBusNotifySaysSoOnceAndPlaybackGoesOn() throws {
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Quiet"], seconds: 1)
+        let started = Date()
+        let r = try box.run(["--output", "null", "--untimed", "--status", "events", "--plugin", "notify"] + files)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Finished: Quiet"), "\(r.stdout)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("notif") }
+        #expect(lines.count == 1, "one clear line: \(r.stderr)")
+        #expect(lines.first?.contains("no session bus") == true, "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func withABusButNoNotificationServerNotifySaysSoOnceAndPlaybackGoesOn() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Quiet"], seconds: 1)
+        let r = try box.run(
+            ["--output", "null", "--untimed", "--status", "events", "--plugin", "notify"] + files,
+            extraEnvironment: bus.environment)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Finished: Quiet"), "\(r.stdout)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("notif") }
+        #expect(lines.count == 1, "one clear line: \(r.stderr)")
+        #expect(lines.first?.contains("no notification server") == true, "\(r.stderr)")
+    }
+}
