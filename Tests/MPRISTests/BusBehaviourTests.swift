@@ -59,7 +59,7 @@ struct BusBehaviourTests {
     }
 
     @Test func trackChangesAreAnnouncedAndPositionNever() throws {
-        let bus = try MPRISBusRig()
+        let bus = try DBusRig()
         defer { bus.stop() }
         let dir = try Paths.temporaryDirectory("motet-mpris-signals")
         let files = try MPRISFixtures.tracks(2, seconds: 2, in: dir)

@@ -3,7 +3,7 @@ import MotetTestSupport
 
 /// Clients of the private bus: playerctl and busctl, as a user would run them.
 struct BusClient {
-    let bus: MPRISBusRig
+    let bus: DBusRig
 
     @discardableResult
     func playerctl(_ arguments: [String], player: String = "motet") throws -> ProcessResult {

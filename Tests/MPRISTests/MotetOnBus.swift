@@ -14,7 +14,7 @@ final class MotetOnBus: @unchecked Sendable {
     /// Starts `motet --output null` (real-time pacing) on `files` with the mpris and json delegates.
     /// `bus` nil: no session bus at all (the variable unset, no autolaunch possible).
     convenience init(
-        bus: MPRISBusRig?, files: [String], arguments: [String] = [], label: String = "motet-mpris"
+        bus: DBusRig?, files: [String], arguments: [String] = [], label: String = "motet-mpris"
     ) throws {
         try self.init(busAddress: bus?.address, files: files, arguments: arguments, label: label)
     }

@@ -9,8 +9,8 @@ struct PlayerctlTests {
     /// A fresh bus, fixtures in a directory whose name needs percent-encoding, and motet playing them.
     static func start(
         tracks: Int = 2, seconds: Double = 6, artwork: Bool = false, arguments: [String] = []
-    ) throws -> (MPRISBusRig, MotetOnBus, BusClient, [String]) {
-        let bus = try MPRISBusRig()
+    ) throws -> (DBusRig, MotetOnBus, BusClient, [String]) {
+        let bus = try DBusRig()
         let dir = try Paths.temporaryDirectory("motet-mpris-fixtures") + "/Mötet dir #1"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let files = try MPRISFixtures.tracks(tracks, seconds: seconds, in: dir, artwork: artwork)

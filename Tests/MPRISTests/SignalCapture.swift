@@ -6,7 +6,7 @@ final class SignalCapture: @unchecked Sendable {
     let path: String
     let process: Process
 
-    init(bus: MPRISBusRig, directory: String) throws {
+    init(bus: DBusRig, directory: String) throws {
         path = directory + "/signals.txt"
         process = try Shell.start(
             ["dbus-monitor", "--session", "type='signal',path='/org/mpris/MediaPlayer2'"],
