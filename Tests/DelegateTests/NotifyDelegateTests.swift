@@ -20,6 +20,8 @@ import Testing
         defer { dunst.stop() }
         let box = try PlayerSandbox()
         let files = try box.tracks(["First", "Rock & <Roll>"], seconds: 1.5, artists: ["Tom & Jerry"], album: "<Best> & Co")
+        let cover = Fixtures.pictureBlock(mime: "image/png", width: 4, height: 4, data: Self.redPNG)
+        try Fixtures.addComments(files[1], ["METADATA_BLOCK_PICTURE=" + Data(cover).base64EncodedString()])
         let motet = try startPlayer(box, bus: bus, ["--output", "null", "--plugin", "notify"] + files)
         defer { motet.stop() }
         var mostShown = 0
@@ -41,6 +43,9 @@ import Testing
         #expect(bubble.body == "Tom &amp; Jerry — &lt;Best&gt; &amp; Co", "\(bubble)")
         #expect(bubble.appName == "Motet")
         #expect(bubble.category == "x-gnome.music")
+        // The cover went through `image-path` as a file:// URI of the player's cached copy.
+        #expect(!bubble.iconPath.isEmpty, "\(bubble)")
+        #expect(FileManager.default.contents(atPath: bubble.iconPath).map { [UInt8]($0) } == Self.redPNG, "\(bubble)")
         let stderr = (try? String(contentsOfFile: box.path("stderr.txt"), encoding: .utf8)) ?? ""
         #expect(!stderr.contains("notify"), "no complaint from notify: \(stderr)")
     }
@@ -81,6 +86,33 @@ import Testing
         #expect(try dunst.history().count == 1, "still one bubble")
     }
 
+    @Test func aServerThatStopsAnsweringCostsOneLineAndNeitherStallsNorHangsThePlayer() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let dunst = try DunstRig(bus: bus)
+        defer { dunst.stop() }
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["One", "Two", "Three"], seconds: 2)
+        let state = box.path("np.json")
+        let started = Date()
+        let motet = try startPlayer(
+            box, bus: bus, ["--output", "null", "--plugin", "notify", "--plugin", "json:path=\(state)"] + files)
+        defer { motet.stop() }
+        #expect(try Shell.waitUntil(timeout: 10) { (try? dunst.displayedCount()) == 1 })
+        let pid = try #require(dunst.serverPID)
+        kill(pid, SIGSTOP)  // dunst keeps its name and socket but answers nothing
+        defer { kill(pid, SIGCONT) }
+        #expect(motet.wait(timeout: 20), "the player ends")
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 6 + 3, "6 s of music took \(took) s: notify's 2 s call timeout delays only itself")
+        let stdout = (try? String(contentsOfFile: box.path("stdout.txt"), encoding: .utf8)) ?? ""
+        #expect(stdout.contains("Finished: Three"), "\(stdout)")
+        let stderr = (try? String(contentsOfFile: box.path("stderr.txt"), encoding: .utf8)) ?? ""
+        let lines = stderr.split(separator: "\n").filter { $0.contains("notif") }
+        #expect(lines.count == 1 && lines[0].contains("stopped answering"), "one line: \(stderr)")
+        #expect(JSONFiles.state(state)?["state"] as? String == "stopped", "the other delegates were not held up")
+    }
+
     @Test func withoutASessionBusNotifySaysSoOnceAndPlaybackGoesOn() throws {
         let box = try PlayerSandbox()
         let files = try box.tracks(["Quiet"], seconds: 1)
@@ -108,4 +140,13 @@ import Testing
         #expect(lines.count == 1, "one clear line: \(r.stderr)")
         #expect(lines.first?.contains("no notification server") == true, "\(r.stderr)")
     }
+
+    /// A 4×4 red PNG.
+    static let redPNG: [UInt8] = [
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x00, 0x04, 0x00, 0x00, 0x00, 0x04, 0x08, 0x02, 0x00, 0x00, 0x00, 0x26, 0x93, 0x09, 0x29, 0x00, 0x00, 0x00,
+        0x10, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0x00, 0x47, 0x0c, 0xc4, 0x71, 0x00, 0xae,
+        0x93, 0x0f, 0xf1, 0xd0, 0x5f, 0x23, 0x9e, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60,
+        0x82,
+    ]
 }

@@ -13,6 +13,8 @@ public final class DunstRig: @unchecked Sendable {
         public var summary: String
         public var body: String
         public var category: String
+        /// The image dunst loaded for it (from `image-path` or the icon), or "".
+        public var iconPath: String
     }
 
     public let bus: DBusRig
@@ -82,6 +84,9 @@ public final class DunstRig: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// dunst's process id while it runs (a test may SIGSTOP it to play a server that hangs).
+    public var serverPID: pid_t? { dunst?.isRunning == true ? dunst?.pid : nil }
+
     /// Stops dunst, then Xvfb, by PID. Safe to call twice.
     public func stop() {
         dunst?.stop()
@@ -119,7 +124,8 @@ public final class DunstRig: @unchecked Sendable {
                 appName: value(e, "appname") as? String ?? "",
                 summary: value(e, "summary") as? String ?? "",
                 body: value(e, "body") as? String ?? "",
-                category: value(e, "category") as? String ?? "")
+                category: value(e, "category") as? String ?? "",
+                iconPath: value(e, "icon_path") as? String ?? "")
         }
     }
 
