@@ -82,12 +82,18 @@ let package = Package(
 
         // MARK: The plugin author's kit and the bundled delegates
         .target(name: "MotetPluginKit", dependencies: ["MotetPluginABI"], swiftSettings: strict),
-        .target(name: "LogDelegate", dependencies: ["MotetPluginKit"], path: "Plugins/Log", swiftSettings: strict),
+        .target(
+            name: "LogDelegate",
+            dependencies: ["MotetPluginKit"],
+            path: "Plugins/Log",
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
         .target(
             name: "JSONFileDelegate",
             dependencies: ["MotetPluginKit"],
             path: "Plugins/JSONFile",
-            exclude: ["schema"],
+            exclude: ["schema", "README.md"],
             swiftSettings: strict
         ),
         .target(
@@ -97,6 +103,7 @@ let package = Package(
                 "CGIO",
             ],
             path: "Plugins/Notify",
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         .target(
