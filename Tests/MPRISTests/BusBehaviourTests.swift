@@ -115,6 +115,21 @@ struct BusBehaviourTests {
         #expect(client.playerctlValue(["metadata", "xesam:userRating"]) == "", "no rating once cleared")
     }
 
+    @Test func dislikeShowsAsRatingZeroAndNoSkipLeftDisablesNext() throws {
+        // No skip allowed: disliking does not skip, so the rating of the playing track shows.
+        let (bus, motet, client, _) = try PlayerctlTests.start(
+            tracks: 2, seconds: 8, arguments: ["--skip-limit", "0/60"])
+        defer { motet.stop(); bus.stop() }
+        #expect(try client.call("org.motet.Feedback", "Dislike").status == 0)
+        #expect(motet.waitForState { $0["disliked"] as? Bool == true }, "the player did not dislike the track")
+        #expect(try Shell.waitUntil(timeout: 5) {
+            (try? client.property("org.motet.Feedback", "Disliked"))?["data"] as? Bool == true
+        })
+        #expect(client.playerctlValue(["metadata", "xesam:userRating"]) == "0.0")
+        #expect(client.playerctlValue(["metadata", "title"]) == "Track 1")
+        #expect(try client.property("org.mpris.MediaPlayer2.Player", "CanGoNext")["data"] as? Bool == false)
+    }
+
     @Test func refusedCommandsFailAndThePlayerPlaysOn() throws {
         let (bus, motet, client, _) = try PlayerctlTests.start(tracks: 2, seconds: 8, arguments: ["--remote-commands", "no"])
         defer { motet.stop(); bus.stop() }
