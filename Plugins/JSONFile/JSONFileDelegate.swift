@@ -70,7 +70,14 @@ public final class JSONFileDelegate: MotetDelegate {
     deinit { timer?.stop() }
 
     public func nowPlayingChanged(_ info: NowPlayingInfo) {
-        files.update(event: "now-playing", fields: { _ in }) { $0.nowPlaying = info }
+        // Keep what the file shows, not the picture itself (it can be megabytes).
+        var kept = info
+        kept.artwork?.bytes = []
+        let artworkSize = info.artwork?.bytes.count
+        files.update(event: "now-playing", fields: { _ in }) {
+            $0.nowPlaying = kept
+            $0.artworkSize = artworkSize
+        }
     }
 
     public func playbackStateChanged(_ state: PlaybackStateInfo) {

@@ -12,8 +12,10 @@ struct PlayerSnapshot {
     var stateBeforeInterruption: String?
     var interruption: String?
     var volume: Int?
-    /// The last now-playing event (nil before the first one, or after shutdown).
+    /// The last now-playing event (nil before the first one, or after shutdown), without the
+    /// artwork's bytes: their count is `artworkSize`.
     var nowPlaying: NowPlayingInfo?
+    var artworkSize: Int?
     var lastError: DecodeErrorInfo?
     /// Wall-clock time of the last error (microseconds).
     var lastErrorAt: Int64 = 0
@@ -64,7 +66,7 @@ struct PlayerSnapshot {
             json.key("mime"); json.string(art.mime)
             json.key("path"); json.string(art.path)
             json.key("id"); json.string(art.id.isEmpty ? nil : art.id)
-            json.key("size"); json.integer(Int64(art.bytes.count))
+            json.key("size"); json.integer(Int64(artworkSize ?? art.bytes.count))
             json.endObject()
         } else {
             json.null()

@@ -20,6 +20,7 @@ final class NotificationClient {
     private let connection: OpaquePointer
     private let loop: MainLoopThread
     private var subscription: guint = 0
+    private var closed = false
     /// What the server can do (GetCapabilities), e.g. `actions`, `body-markup`.
     let capabilities: Set<String>
     /// e.g. "dunst 1.9.0".
@@ -80,8 +81,10 @@ final class NotificationClient {
         }
     }
 
-    /// Unsubscribes, stops the loop thread and closes the connection.
+    /// Unsubscribes, stops the loop thread and closes the connection. Safe to call twice.
     func close() {
+        guard !closed else { return }
+        closed = true
         if subscription != 0 {
             g_dbus_connection_signal_unsubscribe(connection, subscription)
             subscription = 0
@@ -102,7 +105,6 @@ final class NotificationClient {
         let hints = GVariantBuilding.dictionary { add in
             add("category", g_variant_new_string("x-gnome.music"))
             add("desktop-entry", g_variant_new_string("motet"))
-            add("urgency", g_variant_new_byte(0))
             if let image = content.imageURI { add("image-path", g_variant_new_string(image)) }
         }
         let parameters = GVariantBuilding.tuple([

@@ -238,4 +238,21 @@ import Testing
         #expect(JSONFiles.state(state)?["state"] as? String == "stopped", "\(r.stderr)")
         #expect(try JSONFiles.schemaErrors(kind: "now-playing", file: state).isEmpty)
     }
+
+    @Test func artworkIsDescribedByTypePathAndSizeNotCopied() throws {
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Pictured"], seconds: 1)
+        let cover = Fixtures.pictureBlock(mime: "image/png", width: 4, height: 4, data: TestImages.redPNG)
+        try Fixtures.addComments(files[0], ["METADATA_BLOCK_PICTURE=" + Data(cover).base64EncodedString()])
+        let events = box.path("ev.jsonl")
+        try box.run(["--output", "null", "--status", "quiet", "--plugin", "json:path=\(box.path("np.json")),events=\(events)"] + files)
+        let playing = try JSONFiles.events(events).compactMap { $0["current"] as? [String: Any] }
+            .first { $0["title"] as? String == "Pictured" }
+        let artwork = try #require(playing?["artwork"] as? [String: Any], "\(String(describing: playing))")
+        #expect(artwork["mime"] as? String == "image/png")
+        #expect(artwork["size"] as? Int == TestImages.redPNG.count)
+        let path = try #require(artwork["path"] as? String)
+        #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == TestImages.redPNG, "\(path)")
+        #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
+    }
 }

@@ -20,7 +20,7 @@ import Testing
         defer { dunst.stop() }
         let box = try PlayerSandbox()
         let files = try box.tracks(["First", "Rock & <Roll>"], seconds: 1.5, artists: ["Tom & Jerry"], album: "<Best> & Co")
-        let cover = Fixtures.pictureBlock(mime: "image/png", width: 4, height: 4, data: Self.redPNG)
+        let cover = Fixtures.pictureBlock(mime: "image/png", width: 4, height: 4, data: TestImages.redPNG)
         try Fixtures.addComments(files[1], ["METADATA_BLOCK_PICTURE=" + Data(cover).base64EncodedString()])
         let motet = try startPlayer(box, bus: bus, ["--output", "null", "--plugin", "notify"] + files)
         defer { motet.stop() }
@@ -45,7 +45,7 @@ import Testing
         #expect(bubble.category == "x-gnome.music")
         // The cover went through `image-path` as a file:// URI of the player's cached copy.
         #expect(!bubble.iconPath.isEmpty, "\(bubble)")
-        #expect(FileManager.default.contents(atPath: bubble.iconPath).map { [UInt8]($0) } == Self.redPNG, "\(bubble)")
+        #expect(FileManager.default.contents(atPath: bubble.iconPath).map { [UInt8]($0) } == TestImages.redPNG, "\(bubble)")
         let stderr = (try? String(contentsOfFile: box.path("stderr.txt"), encoding: .utf8)) ?? ""
         #expect(!stderr.contains("notify"), "no complaint from notify: \(stderr)")
     }
@@ -140,13 +140,4 @@ import Testing
         #expect(lines.count == 1, "one clear line: \(r.stderr)")
         #expect(lines.first?.contains("no notification server") == true, "\(r.stderr)")
     }
-
-    /// A 4×4 red PNG.
-    static let redPNG: [UInt8] = [
-        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
-        0x00, 0x04, 0x00, 0x00, 0x00, 0x04, 0x08, 0x02, 0x00, 0x00, 0x00, 0x26, 0x93, 0x09, 0x29, 0x00, 0x00, 0x00,
-        0x10, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0x00, 0x47, 0x0c, 0xc4, 0x71, 0x00, 0xae,
-        0x93, 0x0f, 0xf1, 0xd0, 0x5f, 0x23, 0x9e, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60,
-        0x82,
-    ]
 }
