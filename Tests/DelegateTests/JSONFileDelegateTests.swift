@@ -90,11 +90,7 @@ import Testing
 
     @Test func aDecodeErrorBecomesLastErrorAndAnEventsLine() throws {
         let box = try PlayerSandbox()
-        let good = box.path("good.ogg")
-        try Fixtures.oggVorbis(good, seconds: 6, tags: .init(title: "Scratched"))
-        let damaged = box.path("damaged.ogg")
-        let size = (try FileManager.default.attributesOfItem(atPath: good)[.size] as? Int) ?? 0
-        try Fixtures.damagedCopy(of: good, to: damaged, offset: size / 2, count: 3000)
+        let damaged = try box.damagedTrack(title: "Scratched")
         let state = box.path("np.json")
         let events = box.path("ev.jsonl")
         let r = try box.run([

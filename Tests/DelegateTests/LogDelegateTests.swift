@@ -39,11 +39,7 @@ import Testing
 
     @Test func jsonFormatWritesOneParsableObjectPerLineAndLevelFilters() throws {
         let box = try PlayerSandbox()
-        let good = box.path("good.ogg")
-        try Fixtures.oggVorbis(good, seconds: 6, tags: .init(title: "Broken", artists: ["X"]))
-        let damaged = box.path("damaged.ogg")
-        let size = (try FileManager.default.attributesOfItem(atPath: good)[.size] as? Int) ?? 0
-        try Fixtures.damagedCopy(of: good, to: damaged, offset: size / 2, count: 3000)
+        let damaged = try box.damagedTrack(title: "Broken")
         let all = box.path("all.jsonl")
         let problems = box.path("problems.jsonl")
         let r = try box.run([

@@ -48,4 +48,15 @@ struct PlayerSandbox {
             return f
         }
     }
+
+    /// `damaged.ogg`: 6 s whose middle 3,000 bytes are garbage, so the player reports a decode
+    /// error there and plays on.
+    func damagedTrack(title: String) throws -> String {
+        let good = path("good.ogg")
+        try Fixtures.oggVorbis(good, seconds: 6, tags: .init(title: title))
+        let damaged = path("damaged.ogg")
+        let size = (try FileManager.default.attributesOfItem(atPath: good)[.size] as? Int) ?? 0
+        try Fixtures.damagedCopy(of: good, to: damaged, offset: size / 2, count: 3000)
+        return damaged
+    }
 }
