@@ -26,9 +26,7 @@ enum JSONFiles {
     /// Validates `file` (kind "now-playing": one object; "events": one object per line) and returns
     /// the validator's complaints ("" when valid).
     static func schemaErrors(kind: String, file: String) throws -> String {
-        let script = try Paths.temporaryDirectory("motet-schema") + "/validate.py"
-        try validator.write(toFile: script, atomically: true, encoding: .utf8)
-        let r = try Shell.run(["python3", script, schemaDirectory, kind, file], timeout: 60)
+        let r = try Shell.run(["python3", "-c", validator, schemaDirectory, kind, file], timeout: 60)
         if r.status == 0 { return "" }
         return r.stdout + r.stderr + (r.stdout.isEmpty && r.stderr.isEmpty ? "exit \(r.status)" : "")
     }
@@ -36,7 +34,7 @@ enum JSONFiles {
     /// Works with python3-jsonschema 4.10 (Debian 12: RefResolver) and newer (referencing).
     static let validator = """
         import json, sys, jsonschema
-        schema_dir, kind, path = sys.argv[1:4]
+        schema_dir, kind, path = sys.argv[1:4]  # python3 -c SCRIPT ARGS: argv[0] is "-c"
         schemas = {n: json.load(open(f"{schema_dir}/{n}.schema.json")) for n in ("now-playing", "events")}
         V = jsonschema.Draft202012Validator
         for s in schemas.values(): V.check_schema(s)
