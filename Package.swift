@@ -5,6 +5,11 @@ import PackageDescription
 /// Swift 6 language mode and warnings as errors, everywhere.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
 
+/// The bundled log, json and notify delegates export only `motet_plugin_entry`.
+let pluginExports: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/plugin-exports.map"])
+]
+
 let package = Package(
     name: "Motet",
     products: [
@@ -87,14 +92,16 @@ let package = Package(
             dependencies: ["MotetPluginKit"],
             path: "Plugins/Log",
             exclude: ["README.md"],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: pluginExports
         ),
         .target(
             name: "JSONFileDelegate",
             dependencies: ["MotetPluginKit"],
             path: "Plugins/JSONFile",
             exclude: ["schema", "README.md"],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: pluginExports
         ),
         .target(
             name: "NotifyDelegate",
@@ -104,7 +111,8 @@ let package = Package(
             ],
             path: "Plugins/Notify",
             exclude: ["README.md"],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: pluginExports
         ),
         .target(
             name: "MPRISDelegate",
