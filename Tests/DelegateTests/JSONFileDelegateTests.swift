@@ -251,4 +251,15 @@ import Testing
         #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == TestImages.redPNG, "\(path)")
         #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
     }
+
+    @Test func aStateFileThatCannotBeWrittenFailsThePluginWithItsReasonAndPlaybackGoesOn() throws {
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Plays anyway"], seconds: 1)
+        let nowhere = box.path("missing-dir/np.json")
+        let r = try box.run(["--output", "null", "--untimed", "--status", "events", "--plugin", "json:path=\(nowhere)"] + files)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Finished: Plays anyway"), "\(r.stdout)")
+        #expect(r.stderr.contains("missing-dir") && r.stderr.contains("No such file or directory"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: box.path("missing-dir")))
+    }
 }
