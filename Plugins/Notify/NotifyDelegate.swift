@@ -73,8 +73,10 @@ public final class NotifyDelegate: MotetDelegate {
         }
         let content = BubbleContent(
             info, markup: client.capabilities.contains("body-markup"), actions: wantsActions)
+        // Same content: nothing to do, even when the user or a timeout closed the bubble (a pause
+        // or a seek must not bring back a bubble the user dismissed; the next track will).
+        if content == shown { return }
         let current = feedback.shown.withLock { $0.notificationID }
-        if content == shown, current != 0 { return }
         do {
             let id = try client.notify(content, replacing: current, expireMillis: expireMillis)
             feedback.shown.withLock { $0.notificationID = id }

@@ -113,6 +113,31 @@ import Testing
         #expect(JSONFiles.state(state)?["state"] as? String == "stopped", "the other delegates were not held up")
     }
 
+    @Test func aDismissedBubbleStaysAwayOnPauseAndComesBackForTheNextTrack() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let dunst = try DunstRig(bus: bus)
+        defer { dunst.stop() }
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Dismissed", "Welcome back"], seconds: 10)
+        let term = try PlayerTerminal(
+            command: box.motet(["--output", "null", "--plugin", "notify"] + files),
+            environment: box.environment.merging(bus.environment) { $1 })
+        defer { term.close() }
+        #expect(try Shell.waitUntil(timeout: 15) { (try? dunst.displayedCount()) == 1 }, "\(term.screen())")
+        try dunst.closeAll()  // the user dismisses it
+        try term.press(" ")
+        #expect(try Shell.waitUntil(timeout: 5) { term.screen().contains("paused") || term.screen().contains("⏸") })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try dunst.displayedCount() == 0, "pausing does not bring the bubble back")
+        try term.press(" ")
+        try term.press("n")
+        #expect(try Shell.waitUntil(timeout: 10) { (try? dunst.displayedCount()) == 1 }, "the next track shows again")
+        #expect(try term.quit())
+        let summaries = try dunst.history().map(\.summary)
+        #expect(summaries == ["Welcome back", "Dismissed"], "\(summaries)")
+    }
+
     @Test func withoutASessionBusNotifySaysSoOnceAndPlaybackGoesOn() throws {
         let box = try PlayerSandbox()
         let files = try box.tracks(["Quiet"], seconds: 1)
