@@ -262,4 +262,20 @@ import Testing
         #expect(r.stderr.contains("missing-dir") && r.stderr.contains("No such file or directory"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: box.path("missing-dir")))
     }
+
+    @Test func hostileTagsComeBackExactlyThroughAJSONParser() throws {
+        let box = try PlayerSandbox()
+        let title = "Quote \" back\\slash \u{1b}[2J tab\tline\u{2028}end é 🎵"
+        let files = try box.tracks([title], seconds: 1, artists: ["</script>&"], album: "\u{7f}\u{85}")
+        let events = box.path("ev.jsonl")
+        try box.run(["--output", "null", "--status", "quiet", "--plugin", "json:path=\(box.path("np.json")),events=\(events)"] + files)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: events)))
+        #expect(!bytes.contains(0x1b) && !bytes.contains(0x7f), "controls are escaped, not written raw")
+        let current = try JSONFiles.events(events).compactMap { $0["current"] as? [String: Any] }
+            .first { $0["title"] is String }
+        #expect(current?["title"] as? String == title)
+        #expect(current?["artist"] as? String == "</script>&")
+        #expect(current?["album"] as? String == "\u{7f}\u{85}")
+        #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
+    }
 }
