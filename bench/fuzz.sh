@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in Tests/Fuzz and runs each for SECONDS_PER_TARGET seconds.
+#
+#   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]     (default 60; targets: picture comments decode
+#                                                      config pluginspec playlist; default all)
+#
+# Environment: FUZZ_DIR (default .build/fuzz: binaries, corpora, crashes, logs), FUZZ_JOBS (unused
+# cores are not assumed: one process per target, one after another), SWIFTC (default swiftc).
+# Each harness is one executable: the sources of the module it exercises compiled together with
+# the harness file (so it reaches internal types), instrumented with -sanitize=fuzzer,address.
+# Seeds come from bench/fuzz-seeds.sh; crashes land in $FUZZ_DIR/crashes/TARGET/. The last line
+# of each target's libFuzzer log ("Done N runs in S second(s)") is collected in
+# $FUZZ_DIR/summary.txt. Exit status 1 when any target crashed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SECONDS_PER_TARGET=${1:-60}
+shift || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist)
+FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
+SWIFTC=${SWIFTC:-swiftc}
+BIN=$FUZZ_DIR/bin
+mkdir -p "$BIN" "$FUZZ_DIR/logs"
+
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -warnings-as-errors)
+DECODING_SOURCES=(Sources/MotetCore/Decoding/*.swift)
+CONFIG_SOURCES=(Sources/MotetCore/Configuration/*.swift Sources/MotetCore/Configuration/*/*.swift)
+
+# MotetEvents: the one module the decoding sources import; built once as a module + object.
+build_events() {
+    local stamp=$BIN/MotetEvents.o
+    if [ -z "$(find Sources/MotetCore/Events -newer "$stamp" -name '*.swift' 2>/dev/null)" ] && [ -f "$stamp" ]; then return; fi
+    "$SWIFTC" "${FLAGS[@]}" -module-name MotetEvents -emit-module -emit-module-path "$BIN/MotetEvents.swiftmodule" \
+        -wmo -c Sources/MotetCore/Events/*.swift -o "$stamp" >"$FUZZ_DIR/logs/build-events.log" 2>&1 ||
+        { cat "$FUZZ_DIR/logs/build-events.log" >&2; exit 2; }
+}
+
+build() {
+    local target=$1 harness sources=() extra=()
+    case $target in
+        picture) harness=PictureFuzz ;;
+        comments) harness=CommentFuzz ;;
+        decode) harness=DecodeFuzz ;;
+        config) harness=ConfigFuzz ;;
+        pluginspec) harness=PluginSpecFuzz ;;
+        playlist) harness=PlaylistFuzz ;;
+        *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
+    esac
+    case $target in
+        picture | comments | decode)
+            build_events
+            sources=("${DECODING_SOURCES[@]}")
+            extra=(-module-name MotetDecoding -I "$BIN" -I Sources/CVorbisFile "$BIN/MotetEvents.o"
+                -lvorbisfile -lvorbis -logg) ;;
+        *)
+            sources=("${CONFIG_SOURCES[@]}")
+            extra=(-module-name MotetConfiguration) ;;
+    esac
+    echo "fuzz.sh: building $target" >&2
+    # ld.gold warns about every ASan helper it cannot export: the log keeps them out of sight.
+    "$SWIFTC" "${FLAGS[@]}" "${extra[@]}" "${sources[@]}" "Tests/Fuzz/$harness.swift" -o "$BIN/fuzz-$target" \
+        >"$FUZZ_DIR/logs/build-$target.log" 2>&1 || { grep -v 'Cannot export local symbol' "$FUZZ_DIR/logs/build-$target.log" >&2; exit 2; }
+}
+
+[ -d "$FUZZ_DIR/seeds" ] || bench/fuzz-seeds.sh "$FUZZ_DIR/seeds"
+
+status=0
+: >"$FUZZ_DIR/summary.txt"
+for target in "${TARGETS[@]}"; do
+    build "$target"
+    corpus=$FUZZ_DIR/corpus/$target
+    crashes=$FUZZ_DIR/crashes/$target
+    mkdir -p "$corpus" "$crashes"
+    dict=()
+    [ -f "Tests/Fuzz/$target.dict" ] && dict=(-dict="Tests/Fuzz/$target.dict")
+    max_len=4096
+    [ "$target" = decode ] && max_len=65536
+    log=$FUZZ_DIR/logs/$target.log
+    echo "fuzz.sh: running $target for ${SECONDS_PER_TARGET}s" >&2
+    if ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$BIN/fuzz-$target" "${dict[@]}" \
+        -max_total_time="$SECONDS_PER_TARGET" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "$FUZZ_DIR/seeds/$target" >"$log" 2>&1
+    then
+        result=ok
+    else
+        result="CRASH (see $log and $crashes)"
+        status=1
+    fi
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' || echo "$SECONDS_PER_TARGET")
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+    printf '%-11s %s runs in %s s, %s, %s\n' "$target" "$runs" "$secs" "$cov" "$result" | tee -a "$FUZZ_DIR/summary.txt"
+done
+exit $status
