@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import MotetCore
-import Synchronization
 
 /// Everything the person sees: on a terminal, a status line redrawn in place (and messages above
 /// it); otherwise plain one-line events. Title, artist and album are always shown, plugins or not.
@@ -10,7 +9,7 @@ final class Console: Sendable {
     enum Mode: Sendable { case line, events, quiet }
 
     let mode: Mode
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var lastLine = ""

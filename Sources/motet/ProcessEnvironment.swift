@@ -25,6 +25,16 @@ enum ProcessEnvironment {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// `path` made absolute against the current directory (not resolved: links stay as given).
+    static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        return cwd == "/" ? "/" + relative : cwd + "/" + relative
+    }
+
     /// `$XDG_CACHE_HOME/motet`, else `~/.cache/motet`.
     static func cacheDirectory(_ env: [String: String]) -> String {
         if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/motet" }

@@ -59,10 +59,9 @@ let consoleMode: Console.Mode =
 let console = Console(mode: consoleMode)
 for warning in invocation.warnings { console.message(warning) }
 
-guard !settings.inputs.isEmpty else {
-    fail("motet: no input files given. Try 'motet --help'.", code: 64)
-}
-let (files, inputWarnings) = InputExpander.expand(settings.inputs)
+let (expanded, inputWarnings) = InputExpander.expand(settings.inputs)
+// Delegates get absolute paths (MPRIS and notification servers need file:// URIs).
+let files = expanded.map(ProcessEnvironment.absolutePath)
 for warning in inputWarnings { console.message(warning) }
 guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: 1)

@@ -33,7 +33,7 @@ import Testing
         let notOgg = run.path("notogg.ogg")
         try "hello, I am text".write(toFile: notOgg, atomically: true, encoding: .utf8)
         let empty = run.path("empty.ogg")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let dirOgg = run.path("dir.ogg")
         try FileManager.default.createDirectory(atPath: dirOgg, withIntermediateDirectories: true)
         let truncated = run.path("truncated.ogg")

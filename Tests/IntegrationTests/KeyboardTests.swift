@@ -4,25 +4,6 @@ import Testing
 
 /// A real terminal (tmux) running motet: the status line, the keys, and feedback remembered.
 @Suite struct KeyboardTests {
-    /// A detached tmux session on a private server socket.
-    final class Terminal {
-        let socket: String
-        init(command: [String], environment: [String: String]) throws {
-            socket = "motet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            let env = environment.map { "\($0.key)=\($0.value)" }
-            try Shell.check(["tmux", "-L", socket, "new-session", "-d", "-x", "220", "-y", "30", "env"] + env + command)
-        }
-        func screen() -> String {
-            (try? Shell.run(["tmux", "-L", socket, "capture-pane", "-p"]).stdout) ?? ""
-        }
-        func send(_ keys: String) throws { try Shell.check(["tmux", "-L", socket, "send-keys", "-l", keys]) }
-        var isRunning: Bool { (try? Shell.run(["tmux", "-L", socket, "has-session"]).status) == 0 }
-        func waitFor(_ text: String, timeout: Double = 10) throws -> Bool {
-            try Shell.waitUntil(timeout: timeout) { screen().contains(text) }
-        }
-        func close() { _ = try? Shell.run(["tmux", "-L", socket, "kill-server"]) }
-    }
-
     func tracks(_ run: MotetRun, _ titles: [String], seconds: Double = 8) throws -> [String] {
         try titles.enumerated().map { i, title in
             let f = run.path("\(i)-\(title).ogg")
@@ -34,14 +15,14 @@ import Testing
     @Test func theStatusLineShowsTheTrackAndLikeIsRememberedAcrossRunsAndRenames() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["First", "Second"])
-        let term = try Terminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
         defer { term.close() }
         #expect(try term.waitFor("First — Band — Record"), "\(term.screen())")
-        try term.send("l")
+        try term.press("l")
         #expect(try term.waitFor("♥ liked"), "\(term.screen())")
-        try term.send("n")
+        try term.press("n")
         #expect(try term.waitFor("Second — Band — Record"), "\(term.screen())")
-        try term.send("q")
+        try term.press("q")
         #expect(try Shell.waitUntil(timeout: 10) { !term.isRunning })
 
         let renamed = run.path("renamed.ogg")
@@ -53,12 +34,12 @@ import Testing
     @Test func dislikingSkipsTheTrack() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["Bad", "Good"])
-        let term = try Terminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
         defer { term.close() }
         #expect(try term.waitFor("Bad — Band"), "\(term.screen())")
-        try term.send("d")
+        try term.press("d")
         #expect(try term.waitFor("Good — Band"), "\(term.screen())")
-        try term.send("q")
+        try term.press("q")
         _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
         let again = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", files[0]])
         #expect(again.stdout.contains("[disliked]"), "\(again.stdout)")
@@ -67,29 +48,29 @@ import Testing
     @Test func theSkipLimitRefusesASkipAndSaysSo() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["One", "Two", "Three"])
-        let term = try Terminal(
+        let term = try PlayerTerminal(
             command: [Paths.motet, "--output", "null", "--no-config", "--skip-limit", "1/60"] + files, environment: run.environment)
         defer { term.close() }
         #expect(try term.waitFor("One — Band"), "\(term.screen())")
-        try term.send("n")
+        try term.press("n")
         #expect(try term.waitFor("Two — Band"), "\(term.screen())")
         #expect(try term.waitFor("skips left: 0"), "\(term.screen())")
-        try term.send("n")
+        try term.press("n")
         #expect(try term.waitFor("skip refused"), "\(term.screen())")
         #expect(!term.screen().contains("Three — Band"))
-        try term.send("q")
+        try term.press("q")
     }
 
     @Test func seekingMovesTheElapsedTime() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["Long"], seconds: 30)
-        let term = try Terminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
         defer { term.close() }
         #expect(try term.waitFor("Long — Band"), "\(term.screen())")
-        for _ in 0..<4 { try term.send("\u{1b}[C") }  // → four times: +20 s
+        for _ in 0..<4 { try term.press("\u{1b}[C") }  // → four times: +20 s
         #expect(try term.waitFor("0:2"), "\(term.screen())")
-        try term.send(" ")
+        try term.press(" ")
         #expect(try term.waitFor("⏸"), "\(term.screen())")
-        try term.send("q")
+        try term.press("q")
     }
 }

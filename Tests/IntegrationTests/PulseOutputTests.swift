@@ -33,16 +33,16 @@ import Testing
         let ogg = run.path("music.ogg")
         try Fixtures.oggVorbis(ogg, seconds: 5, synth: ["sine", "300-900"], tags: .init(title: "Music"))
         let out = run.path("stdout.txt")
-        let motet = try Shell.start(
+        let motet = try SpawnedProcess(
             [Paths.motet, "--output", "pulse", "--no-config", "--status", "events", ogg],
             environment: run.environment.merging(pulse.environment) { $1 }, stdout: out, stderr: run.path("stderr.txt"))
         Thread.sleep(forTimeInterval: 1.5)
         let callStart = Date()
         try pulse.playPhoneStream(seconds: 1.5)
         let callLength = Date().timeIntervalSince(callStart)
-        motet.waitUntilExit()
+        motet.wait(timeout: 60)
         let text = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(motet.terminationStatus == 0, "\(text)")
+        #expect(motet.exitCode == 0, "\(text)")
         #expect(text.contains("Interrupted: corked"), "\(text)")
         #expect(text.contains("Interruption ended: corked"), "\(text)")
         #expect(text.contains("Finished: Music (ok, completed)"), "\(text)")
@@ -62,7 +62,7 @@ import Testing
         let ogg = run.path("music.ogg")
         try Fixtures.oggVorbis(ogg, seconds: 5, synth: ["sine", "300-900"], tags: .init(title: "Music"))
         let out = run.path("stdout.txt")
-        let motet = try Shell.start(
+        let motet = try SpawnedProcess(
             [Paths.motet, "--output", "pulse", "--no-config", "--status", "events", ogg],
             environment: run.environment.merging(pulse.environment) { $1 }, stdout: out, stderr: run.path("stderr.txt"))
         Thread.sleep(forTimeInterval: 1.5)
@@ -70,11 +70,11 @@ import Testing
         Thread.sleep(forTimeInterval: 1.0)
         try pulse.restart()
         let finished = try Shell.waitUntil(timeout: 30) { !motet.isRunning }
-        if !finished { motet.terminate() }
-        motet.waitUntilExit()
+        if !finished { motet.stop() }
+        motet.wait(timeout: 60)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         let errors = (try? String(contentsOfFile: run.path("stderr.txt"), encoding: .utf8)) ?? ""
-        #expect(motet.terminationStatus == 0, "\(text)\(errors)")
+        #expect(motet.exitCode == 0, "\(text)\(errors)")
         #expect(text.contains("Interrupted: deviceLost"), "\(text)\(errors)")
         #expect(text.contains("Interruption ended: deviceLost"), "\(text)\(errors)")
         #expect(text.contains("Finished: Music (ok, completed)"), "\(text)")

@@ -10,14 +10,14 @@ import Testing
         let ogg = run.path("long.ogg")
         try Fixtures.oggVorbis(ogg, seconds: 6)
         let out = run.path("out.wav")
-        let motet = try Shell.start(
+        let motet = try SpawnedProcess(
             [Paths.motet, "--output", "wav:\(out)", "--no-config", "--status", "events", ogg], environment: run.environment)
         Thread.sleep(forTimeInterval: 1.2)
-        kill(motet.processIdentifier, signal)
+        motet.signal(signal)
         let ended = try Shell.waitUntil(timeout: 10) { !motet.isRunning }
         #expect(ended, "motet stops within 10 s of the signal")
-        motet.waitUntilExit()
-        #expect(motet.terminationStatus == 0)
+        motet.wait(timeout: 60)
+        #expect(motet.exitCode == 0)
         let wav = try wavData(out)
         let size = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
         #expect(wav.data.count > 0 && wav.data.count % 4 == 0)

@@ -35,7 +35,7 @@ import Testing
         let wav = try wavData(out)
         #expect(wav.data.count == reference.count, "frames: \(wav.data.count / 4) vs \(reference.count / 4)")
         if wav.data != reference {
-            let first = zip(wav.data, reference).firstIndex { $0 != $1 } ?? -1
+            let first = zip(wav.data, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1
             Issue.record("first differing byte at \(first) (frame \(first / 4))")
         }
     }

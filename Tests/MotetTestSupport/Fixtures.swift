@@ -36,7 +36,8 @@ public enum Fixtures {
         try wav(wavPath, seconds: seconds, rate: rate, channels: channels, synth: synth)
         var argv = ["oggenc", "-Q", "-q", "\(quality)"]
         if let t = tags.title { argv += ["-t", t] }
-        for a in tags.artists { argv += ["-a", a] }
+        // oggenc applies each -a to one input file: several artists go in as ARTIST comments.
+        for a in tags.artists { argv += ["-c", "ARTIST=\(a)"] }
         if let l = tags.album { argv += ["-l", l] }
         for c in tags.extra { argv += ["-c", c] }
         if let serial { argv += ["-s", "\(serial)"] }

@@ -72,7 +72,9 @@ public enum Shell {
         return r
     }
 
-    /// Starts a long-running program (a server) and returns it; the caller terminates it.
+    /// Starts a long-running program and returns it; the caller terminates it.
+    /// Prefer `SpawnedProcess`: a child started here inherits the pipes of any `Shell.run` running
+    /// at the same moment in a parallel test, and that `run` then waits for this child to end.
     public static func start(
         _ argv: [String], environment: [String: String] = [:], stdout: String? = nil, stderr: String? = nil
     ) throws -> Process {

@@ -76,6 +76,15 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
     }
 
+    /// The exit code once the child has ended normally (nil while it runs, or if a signal killed it).
+    public var exitCode: Int32? {
+        guard !isRunning else { return nil }
+        return lock.withLock {
+            guard let status = exitStatus, status & 0x7f == 0 else { return nil }
+            return (status >> 8) & 0xff
+        }
+    }
+
     /// Sends `signal` to the child (if it still runs).
     public func signal(_ signal: Int32) {
         if isRunning { kill(pid, signal) }

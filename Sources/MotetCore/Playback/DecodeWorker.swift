@@ -22,7 +22,7 @@ final class DecodeWorker: @unchecked Sendable {
     private let replayGain: ReplayGainMode
 
     /// Segments started but not yet claimed by the control thread.
-    let segments = Mutex<[UInt64: SegmentInfo]>([:])
+    let segments = Locked<[UInt64: SegmentInfo]>([:])
     let parkRequested = Atomic<Bool>(false)
     let parked = Atomic<Bool>(false)
     /// Set by the control thread while parked: close the open file before going on.
@@ -75,8 +75,9 @@ final class DecodeWorker: @unchecked Sendable {
     func poke() { resume.post() }
 
     private func run() {
-        let maxFrames = 4096
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: maxFrames * 8)
+        // Vorbis allows up to 255 channels: size reads by the link's channel count.
+        let capacity = 4096 * 8
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         var decoder: VorbisDecoder?
         var track: (id: UInt64, request: TrackRequest, gain: Float)?
@@ -119,7 +120,7 @@ final class DecodeWorker: @unchecked Sendable {
                 }
                 continue
             }
-            switch open.read(into: scratch, maxFrames: maxFrames) {
+            switch open.read(into: scratch, maxFrames: max(1, capacity / max(1, open.format.channels))) {
             case .frames(let frames):
                 push(scratch, count: frames * open.format.channels)
             case .linkChanged:
@@ -147,7 +148,7 @@ final class DecodeWorker: @unchecked Sendable {
             segmentID: id, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
-            format: d.format, fileStartMicros: d.positionMicros, durationMicros: d.durationMicros, canSeek: true)
+            format: d.format, fileStartMicros: d.positionMicros, durationMicros: d.durationMicros, canSeek: d.canSeek)
         segments.withLock { $0[id] = info }
         pushMarker(
             SegmentMarker(

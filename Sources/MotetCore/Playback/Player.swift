@@ -23,8 +23,8 @@ public final class Player: @unchecked Sendable {
     private let control = Wakeup()
     private let sinkWorker: SinkWorker
     private let decodeWorker: DecodeWorker
-    private let cursor: Shared<DecodeCursor>
-    private let mailbox = Shared<[Message]>([])
+    private let cursor: Locked<DecodeCursor>
+    private let mailbox = Locked<[Message]>([])
     private let feedback: FeedbackStore?
 
     // Read by `send` on any thread to answer at once.
@@ -79,7 +79,7 @@ public final class Player: @unchecked Sendable {
         sinkWorker = SinkWorker(ring: ring, markers: markers, sink: sink, spaceReady: spaceReady, control: control)
         var queue = PlayQueue(files: configuration.files, shuffle: configuration.shuffle, loop: configuration.loop)
         queue.loop = configuration.loop
-        let cursor = Shared(
+        let cursor = Locked(
             DecodeCursor(queue: queue, next: queue.isEmpty ? nil : 0, startMicros: configuration.startMicros))
         self.cursor = cursor
         let mailbox = self.mailbox
@@ -244,7 +244,7 @@ public final class Player: @unchecked Sendable {
     private func publishState() {
         let state = PlaybackState(
             status: status, volumePercent: volume, shuffle: configuration.shuffle, loop: configuration.loop,
-            canSeek: true, remoteCommands: configuration.remoteCommands)
+            canSeek: current?.info.canSeek ?? false, remoteCommands: configuration.remoteCommands)
         guard state != lastStateEvent else { return }
         lastStateEvent = state
         events(.playbackState(state))
@@ -416,6 +416,10 @@ public final class Player: @unchecked Sendable {
 
     private func seek(to target: Int64) {
         guard let c = current else { return }
+        guard c.info.canSeek else {
+            message("motet: cannot seek in \(c.info.path): the file is not seekable (a damaged chain)")
+            return
+        }
         var position = max(0, target)
         if let d = c.info.durationMicros, position >= d {
             // Seeking past the end is a skip to what follows.
@@ -538,15 +542,6 @@ public final class Player: @unchecked Sendable {
             status = .playing
             publishState()
         }
-    }
-}
-
-/// A Mutex that closures can capture (Mutex itself is noncopyable).
-final class Shared<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout sending Value) throws -> sending R) rethrows -> R {
-        try mutex.withLock(body)
     }
 }
 

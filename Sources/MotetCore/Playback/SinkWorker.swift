@@ -50,6 +50,7 @@ final class SinkWorker: @unchecked Sendable {
     private var thread: PosixThread?
 
     static let chunkFrames = 2048
+    /// Sized for 8 channels; more channels get fewer frames per chunk.
     static let maxChannels = 8
 
     init(ring: SampleRing, markers: SPSCQueue<SegmentMarker>, sink: any AudioSink, spaceReady: CountingSemaphore, control: Wakeup) {
@@ -101,7 +102,8 @@ final class SinkWorker: @unchecked Sendable {
     }
 
     private func run() {
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Self.chunkFrames * Self.maxChannels)
+        let capacity = Self.chunkFrames * Self.maxChannels
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         var channels = 2
         var gain: Float = 1
@@ -154,7 +156,7 @@ final class SinkWorker: @unchecked Sendable {
             }
             var limit = ring.availableToRead
             if let marker = markers.peek() { limit = min(limit, marker.sampleIndex - ring.readIndex) }
-            limit = min(limit, Self.chunkFrames * channels)
+            limit = min(limit, (capacity / channels) * channels)
             limit -= limit % channels
             if limit <= 0 {
                 if isOpen && !endReached.load(ordering: .relaxed) && markers.peek() == nil
