@@ -101,9 +101,15 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     public func drain() { pacer.drain() }
     public var heardFrames: Int64 { pacer.heardFrames }
 
+    /// Finishes the file. A file that never got a header (nothing was played) is removed rather
+    /// than left as 0 bytes that no program can read as WAV.
     public func close() {
         guard fd >= 0 else { return }
-        try? updateSizes()
+        if header == nil, fileNumber == 1, isOurEmptyRegularFile() {
+            unlink(path)
+        } else {
+            try? updateSizes()
+        }
         Glibc.close(fd)
         fd = -1
         buffer?.deallocate()
@@ -117,6 +123,16 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     }
 
     // MARK: The file
+
+    /// True when `fd` is an empty regular file that `path` still names (never a device such as
+    /// /dev/null or a pipe, never a file someone put there since).
+    private func isOurEmptyRegularFile() -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_mode & S_IFMT == S_IFREG && open.st_size == 0 && open.st_dev == named.st_dev
+            && open.st_ino == named.st_ino
+    }
 
     private static func create(_ path: String) throws(OutputError) -> Int32 {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

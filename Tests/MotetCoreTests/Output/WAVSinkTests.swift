@@ -112,6 +112,23 @@ import Testing
         }
     }
 
+    /// Found by bench/bad-input.sh: when no input decodes, the player used to leave a 0-byte
+    /// "out.wav" behind, a file no program can read as WAV.
+    @Test func aSinkClosedBeforeAnySamplesLeavesNoFile() throws {
+        let path = dir + "/nothing.wav"
+        let wav = try WAVSink(path: path, float: false, untimed: true) { _ in }
+        #expect(FileManager.default.fileExists(atPath: path))
+        wav.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aSinkClosedBeforeAnySamplesLeavesADeviceAlone() throws {
+        let wav = try WAVSink(path: "/dev/null", float: false, untimed: true) { _ in }
+        wav.close()
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+
     @Test func aFullDiskFailsWithOneClearLine() throws {
         let wav = try WAVSink(path: "/dev/full", float: false, untimed: true) { _ in }
         #expect {
