@@ -71,6 +71,24 @@ import Testing
         #expect(r.stdout.contains("Evil\\x1b]0;pwned\\x07Title"))
     }
 
+    @Test func withNoSoundServerAndNoCardAutoSaysSoAndPlaysToNull() throws {
+        let run = try MotetRun()
+        let emptyALSAConfig = run.path("asound.conf")
+        try "\n".write(toFile: emptyALSAConfig, atomically: true, encoding: .utf8)
+        let ogg = run.path("short.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 0.5, tags: .init(title: "Short"))
+        let start = Date()
+        let r = try run.run(
+            ["--no-config", "--status", "events", ogg],
+            extraEnvironment: ["PULSE_SERVER": "unix:/nonexistent", "ALSA_CONFIG_PATH": emptyALSAConfig])
+        #expect(r.status == 0, "\(r.stderr)")
+        let notices = r.stderr.split(separator: "\n").filter { $0.contains("null output") }
+        #expect(notices.count == 1, "one line says where the sound went: \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "and nothing else: \(r.stderr)")
+        #expect(r.stdout.contains("Finished: Short (ok, completed)"))
+        #expect(Date().timeIntervalSince(start) >= 0.45, "the null output plays in real time")
+    }
+
     @Test func theDemoTrackPlaysWithItsTags() throws {
         let run = try MotetRun()
         let r = try run.run(

@@ -23,12 +23,9 @@ final class DecodeWorker: @unchecked Sendable {
 
     /// Segments started but not yet claimed by the control thread.
     let segments = Locked<[UInt64: SegmentInfo]>([:])
-    let parkRequested = Atomic<Bool>(false)
-    let parked = Atomic<Bool>(false)
+    private let gate = WorkerGate()
     /// Set by the control thread while parked: close the open file before going on.
     let dropCurrent = Atomic<Bool>(false)
-    private let quit = Atomic<Bool>(false)
-    private let resume = CountingSemaphore()
     private let nextSegmentID = Atomic<UInt64>(1)
     private let nextTrackID = Atomic<UInt64>(1)
     private var thread: PosixThread?
@@ -52,27 +49,15 @@ final class DecodeWorker: @unchecked Sendable {
     func start() { thread = PosixThread(name: "motet-decode") { [self] in run() } }
     func join() { thread?.join() }
 
-    func park() {
-        parkRequested.store(true, ordering: .sequentiallyConsistent)
-        spaceReady.post()
-        resume.post()
-        while !parked.load(ordering: .acquiring) { usleep(1000) }
-    }
+    /// Control thread: stop decoding at a safe point and wait until parked.
+    func park() { gate.park { spaceReady.post() } }
 
-    func unpark() {
-        parkRequested.store(false, ordering: .sequentiallyConsistent)
-        resume.post()
-    }
+    func unpark() { gate.release() }
 
     func stop() {
-        quit.store(true, ordering: .sequentiallyConsistent)
-        parkRequested.store(false, ordering: .sequentiallyConsistent)
-        resume.post()
+        gate.quit()
         spaceReady.post()
     }
-
-    /// Wakes the decoder when the control side has a new track for it after the queue had ended.
-    func poke() { resume.post() }
 
     private func run() {
         // Vorbis allows up to 255 channels: size reads by the link's channel count.
@@ -82,13 +67,9 @@ final class DecodeWorker: @unchecked Sendable {
         var decoder: VorbisDecoder?
         var track: (id: UInt64, request: TrackRequest, gain: Float)?
         var exhausted = false
-        while !quit.load(ordering: .acquiring) {
-            if parkRequested.load(ordering: .acquiring) {
-                parked.store(true, ordering: .releasing)
-                while parkRequested.load(ordering: .acquiring) && !quit.load(ordering: .acquiring) {
-                    resume.wait(seconds: 0.5)
-                }
-                parked.store(false, ordering: .releasing)
+        while !gate.isQuitting {
+            if gate.parkIsRequested {
+                gate.parkHere()
                 if dropCurrent.exchange(false, ordering: .acquiringAndReleasing) {
                     decoder = nil
                     track = nil
@@ -98,7 +79,7 @@ final class DecodeWorker: @unchecked Sendable {
             }
             guard let open = decoder, let current = track else {
                 if exhausted {
-                    resume.wait(seconds: 1)
+                    gate.nap(seconds: 1)
                     continue
                 }
                 guard let request = nextTrack() else {
@@ -139,7 +120,7 @@ final class DecodeWorker: @unchecked Sendable {
                 track = nil
             }
         }
-        parked.store(true, ordering: .releasing)
+        gate.markExited()
     }
 
     private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
@@ -158,7 +139,7 @@ final class DecodeWorker: @unchecked Sendable {
 
     private func pushMarker(_ marker: SegmentMarker) {
         while !markers.push(marker) {
-            if parkRequested.load(ordering: .acquiring) || quit.load(ordering: .acquiring) { return }
+            if gate.mustStop { return }
             spaceReady.wait(seconds: 0.1)
         }
         dataReady.post()
@@ -171,7 +152,7 @@ final class DecodeWorker: @unchecked Sendable {
             done += n
             if n > 0 { dataReady.post() }
             if done < count {
-                if parkRequested.load(ordering: .acquiring) || quit.load(ordering: .acquiring) { return }
+                if gate.mustStop { return }
                 spaceReady.wait(seconds: 0.5)
             }
         }

@@ -28,10 +28,8 @@ final class SinkWorker: @unchecked Sendable {
     let spaceReady: CountingSemaphore
     private let control: Wakeup
 
-    let parkRequested = Atomic<Bool>(false)
-    let parked = Atomic<Bool>(false)
+    private let gate = WorkerGate()
     let paused = Atomic<Bool>(false)
-    let quit = Atomic<Bool>(false)
     /// The end marker was reached and the sink drained.
     let endReached = Atomic<Bool>(false)
     /// When the ring ran dry before the end (monotonic µs), 0 while samples flow. The control
@@ -46,7 +44,6 @@ final class SinkWorker: @unchecked Sendable {
     let openFailures = Atomic<Int>(0)
     /// The format the sink is open with (channels * 1_000_000 + rate), 0 when closed.
     let openFormat = Atomic<Int>(0)
-    private let resume = CountingSemaphore()
     private var thread: PosixThread?
 
     static let chunkFrames = 2048
@@ -69,12 +66,9 @@ final class SinkWorker: @unchecked Sendable {
 
     /// Control thread: stop the sink thread at a safe point and wait until it is parked.
     func park() {
-        parkRequested.store(true, ordering: .sequentiallyConsistent)
-        sink.interruptWrite()
-        dataReady.post()
-        while !parked.load(ordering: .acquiring) {
+        gate.park {
             sink.interruptWrite()
-            usleep(1000)
+            dataReady.post()
         }
     }
 
@@ -88,16 +82,11 @@ final class SinkWorker: @unchecked Sendable {
         starvingSince.store(0, ordering: .sequentiallyConsistent)
     }
 
-    func unpark() {
-        parkRequested.store(false, ordering: .sequentiallyConsistent)
-        resume.post()
-    }
+    func unpark() { gate.release() }
 
     func stop() {
-        quit.store(true, ordering: .sequentiallyConsistent)
-        parkRequested.store(false, ordering: .sequentiallyConsistent)
+        gate.quit()
         sink.interruptWrite()
-        resume.post()
         dataReady.post()
     }
 
@@ -108,14 +97,9 @@ final class SinkWorker: @unchecked Sendable {
         var channels = 2
         var gain: Float = 1
         var isOpen = false
-        while !quit.load(ordering: .acquiring) {
-            if parkRequested.load(ordering: .acquiring) {
-                parked.store(true, ordering: .releasing)
-                control.signal()
-                while parkRequested.load(ordering: .acquiring) && !quit.load(ordering: .acquiring) {
-                    resume.wait(seconds: 0.5)
-                }
-                parked.store(false, ordering: .releasing)
+        while !gate.isQuitting {
+            if gate.parkIsRequested {
+                gate.parkHere { control.signal() }
                 continue
             }
             if paused.load(ordering: .acquiring) {
@@ -188,12 +172,12 @@ final class SinkWorker: @unchecked Sendable {
                 offset += accepted * channels
                 framesWritten.wrappingAdd(Int64(accepted), ordering: .releasing)
                 if accepted == 0 {
-                    if parkRequested.load(ordering: .acquiring) || quit.load(ordering: .acquiring) { break }
+                    if gate.mustStop { break }
                     // Paused, corked or the server is away: wait, then carry on with the same samples.
                     dataReady.wait(seconds: 0.1)
                 }
             }
         }
-        parked.store(true, ordering: .releasing)
+        gate.markExited()
     }
 }

@@ -99,3 +99,54 @@ final class Wakeup: @unchecked Sendable {
         while withUnsafeMutableBytes(of: &buffer, { read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
     }
 }
+
+/// The handshake that stops a worker thread at a safe point (to flush, seek or stop) and lets it
+/// go again, with its quit flag. Only the control thread parks and releases; the worker polls.
+final class WorkerGate: Sendable {
+    private let parkRequested = Atomic<Bool>(false)
+    private let parked = Atomic<Bool>(false)
+    private let quitting = Atomic<Bool>(false)
+    private let resume = CountingSemaphore()
+
+    var isQuitting: Bool { quitting.load(ordering: .acquiring) }
+    var parkIsRequested: Bool { parkRequested.load(ordering: .acquiring) }
+    /// Worker: a park or quit is pending; stop what you are doing and come back to the loop.
+    var mustStop: Bool { parkIsRequested || isQuitting }
+
+    /// Worker: waits, parked, until released or quit. `announce` runs once parked.
+    func parkHere(announce: () -> Void = {}) {
+        parked.store(true, ordering: .releasing)
+        announce()
+        while parkIsRequested && !isQuitting { resume.wait(seconds: 0.5) }
+        parked.store(false, ordering: .releasing)
+    }
+
+    /// Worker: naps until woken (`wake`) or `seconds` pass.
+    func nap(seconds: Double) { resume.wait(seconds: seconds) }
+
+    /// Worker, when its loop ends: counts as parked for good.
+    func markExited() { parked.store(true, ordering: .releasing) }
+
+    /// Control: asks the worker to park and waits until it has, calling `nudge` (which must make a
+    /// blocked worker return) every millisecond meanwhile.
+    func park(nudge: () -> Void) {
+        parkRequested.store(true, ordering: .sequentiallyConsistent)
+        resume.post()
+        while !parked.load(ordering: .acquiring) {
+            nudge()
+            usleep(1000)
+        }
+    }
+
+    /// Control: lets a parked worker go on.
+    func release() {
+        parkRequested.store(false, ordering: .sequentiallyConsistent)
+        resume.post()
+    }
+
+    /// Control: ends the worker's loop.
+    func quit() {
+        quitting.store(true, ordering: .sequentiallyConsistent)
+        release()
+    }
+}
