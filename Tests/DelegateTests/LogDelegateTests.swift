@@ -42,8 +42,10 @@ import Testing
         let damaged = try box.damagedTrack(title: "Broken")
         let all = box.path("all.jsonl")
         let problems = box.path("problems.jsonl")
+        // Real time: untimed, a plugin's queued now-playing events coalesce (latest wins, by
+        // design) and the track's own now-playing line may be replaced by "nothing playing".
         let r = try box.run([
-            "--output", "null", "--untimed", "--status", "quiet",
+            "--output", "null", "--status", "quiet",
             "--plugin", "log:path=\(all),format=json,level=debug",
             "--plugin", "log:path=\(problems),format=json,level=error", damaged,
         ])
@@ -69,7 +71,7 @@ import Testing
         let files = try box.tracks(["Only"], seconds: 1)
         let log = box.path("kept.log")
         try "an earlier line\n".write(toFile: log, atomically: true, encoding: .utf8)
-        try box.run(["--output", "null", "--untimed", "--status", "quiet", "--plugin", "log:path=\(log)"] + files)
+        try box.run(["--output", "null", "--status", "quiet", "--plugin", "log:path=\(log)"] + files)  // real time, as above
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.hasPrefix("an earlier line\n"))
         #expect(text.contains(#"now-playing title="Only""#), "\(text)")
