@@ -48,6 +48,8 @@ public final class VorbisDecoder: @unchecked Sendable {
     private var streamFramesInLink: Int64 = 0
     /// Damage reported since the last samples: past `maximumConsecutiveErrors`, decoding gives up.
     private var consecutiveErrors = 0
+    /// The last `.hole` reported, to report the same damage once.
+    private var lastHoleDescription: String?
 
     /// libvorbisfile's errors that it can read past: a gap, a damaged packet, link or link header
     /// (a damaged header reads as "not Vorbis").
@@ -239,7 +241,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         }
         consecutiveErrors += 1
         let skipped = DecoderError.skipped(path, code: code, at: positionMicros)
-        guard code == OV_HOLE, !seekable else { return .hole(skipped) }
+        guard code == OV_HOLE, !seekable else { return hole(skipped, into: buffer, maxFrames: maxFrames) }
         // Read as a stream, libvorbisfile reports a hole at every link boundary: a hole followed
         // directly by a new link's samples is that boundary, not damage.
         let next = ov_read_float(file, &pcm, Int32(clamping: maxFrames), &link)
@@ -250,6 +252,17 @@ public final class VorbisDecoder: @unchecked Sendable {
             finished = true
         }
         // Another error is met again by the next read.
+        return hole(skipped, into: buffer, maxFrames: maxFrames)
+    }
+
+    /// `.hole(skipped)`, unless the same damage was just reported with no samples since (libvorbisfile
+    /// reports a damaged link once per header it fails to read): then what the next read gives, so
+    /// the user reads one line per damaged place. Bounded by `maximumConsecutiveErrors`.
+    private func hole(_ skipped: DecoderError, into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) -> DecodeStep {
+        if consecutiveErrors > 1, skipped.description == lastHoleDescription {
+            return read(into: buffer, maxFrames: maxFrames)
+        }
+        lastHoleDescription = skipped.description
         return .hole(skipped)
     }
 
