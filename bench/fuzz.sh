@@ -78,7 +78,8 @@ for target in "${TARGETS[@]}"; do
     [ "$target" = decode ] && max_len=65536
     log=$FUZZ_DIR/logs/$target.log
     echo "fuzz.sh: running $target for ${SECONDS_PER_TARGET}s" >&2
-    if ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$BIN/fuzz-$target" "${dict[@]}" \
+    # SWIFT_BACKTRACE=enable=no: libFuzzer, not Swift's backtracer, reports a crash and saves the input.
+    if SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$BIN/fuzz-$target" "${dict[@]}" \
         -max_total_time="$SECONDS_PER_TARGET" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "$FUZZ_DIR/seeds/$target" >"$log" 2>&1
     then

@@ -70,8 +70,8 @@ enum VorbisCommentReader {
 
     // MARK: Text
 
-    /// The value as bounded, repaired text: NULs dropped, cut to `maximumTextBytes` at a character
-    /// boundary (with a warning), invalid UTF-8 replaced by U+FFFD.
+    /// The value as bounded, repaired text: NULs dropped, invalid UTF-8 replaced by U+FFFD, at most
+    /// `maximumTextBytes` of UTF-8 cut at a character boundary (with a warning), repair included.
     static func text(_ value: Value, tag: String, _ warnings: inout Warnings) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(value.count, maximumTextBytes))
@@ -92,7 +92,18 @@ enum VorbisCommentReader {
             if lead + expected > bytes.count { bytes.removeSubrange(lead...) }
             warnings.add("\(tag) longer than \(maximumTextBytes) bytes was shortened")
         }
-        return String(decoding: bytes, as: UTF8.self)
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.count > maximumTextBytes else { return text }
+        // Repair turns each invalid byte into U+FFFD (3 bytes): cut again, between characters.
+        var kept = String.UnicodeScalarView()
+        var size = 0
+        for scalar in text.unicodeScalars {
+            size += UTF8.width(scalar)
+            if size > maximumTextBytes { break }
+            kept.append(scalar)
+        }
+        warnings.add("\(tag) longer than \(maximumTextBytes) bytes was shortened")
+        return String(kept)
     }
 
     static func number(
