@@ -4,11 +4,13 @@
 #   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]     (default 60; targets: picture comments decode
 #                                                      config pluginspec playlist; default all)
 #
-# Environment: FUZZ_DIR (default .build/fuzz: binaries, corpora, crashes, logs), FUZZ_JOBS (unused
-# cores are not assumed: one process per target, one after another), SWIFTC (default swiftc).
+# Environment: FUZZ_DIR (default .build/fuzz, git-ignored: binaries, seeds, corpora, crashes, logs;
+# the corpora grow from run to run), SWIFTC (default swiftc). Targets run one after another, one
+# process each.
 # Each harness is one executable: the sources of the module it exercises compiled together with
 # the harness file (so it reaches internal types), instrumented with -sanitize=fuzzer,address.
-# Seeds come from bench/fuzz-seeds.sh; crashes land in $FUZZ_DIR/crashes/TARGET/. The last line
+# Seeds come from bench/fuzz-seeds.sh; crashes land in $FUZZ_DIR/crashes/TARGET/ (copy one to
+# Tests/Fuzz/regressions/TARGET-NAME once fixed: it is replayed before every run). The last line
 # of each target's libFuzzer log ("Done N runs in S second(s)") is collected in
 # $FUZZ_DIR/summary.txt. Exit status 1 when any target crashed.
 set -euo pipefail
@@ -77,6 +79,15 @@ for target in "${TARGETS[@]}"; do
     max_len=4096
     [ "$target" = decode ] && max_len=65536
     log=$FUZZ_DIR/logs/$target.log
+    # Inputs that crashed a target once (Tests/Fuzz/regressions/TARGET-*) are replayed first.
+    regressions=(Tests/Fuzz/regressions/"$target"-*)
+    if [ -e "${regressions[0]}" ] && ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+        "$BIN/fuzz-$target" "${regressions[@]}" >"$FUZZ_DIR/logs/$target-regressions.log" 2>&1; then
+        printf '%-11s a saved crash input crashes again (see %s)\n' "$target" "$FUZZ_DIR/logs/$target-regressions.log" |
+            tee -a "$FUZZ_DIR/summary.txt"
+        status=1
+        continue
+    fi
     echo "fuzz.sh: running $target for ${SECONDS_PER_TARGET}s" >&2
     # SWIFT_BACKTRACE=enable=no: libFuzzer, not Swift's backtracer, reports a crash and saves the input.
     if SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$BIN/fuzz-$target" "${dict[@]}" \
