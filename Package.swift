@@ -50,7 +50,12 @@ let package = Package(
             path: "Sources/MotetCore/Output",
             swiftSettings: strict
         ),
-        .target(name: "MotetConfiguration", path: "Sources/MotetCore/Configuration", swiftSettings: strict),
+        .target(
+            name: "MotetConfiguration",
+            dependencies: ["MotetEvents"],
+            path: "Sources/MotetCore/Configuration",
+            swiftSettings: strict
+        ),
         .target(
             name: "MotetPluginHost",
             dependencies: [

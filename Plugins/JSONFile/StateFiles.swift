@@ -14,7 +14,7 @@ final class StateFiles: Sendable {
     }
 
     private let host: MotetHost
-    private let guarded: Mutex<Guarded>
+    private let guarded: Locked<Guarded>
 
     /// Opens the events file (when asked for) and writes the initial, stopped state, so that a bad
     /// path is reported at create time. Throws the reason.
@@ -35,7 +35,7 @@ final class StateFiles: Sendable {
             events?.close()
             throw DelegateError(why)
         }
-        guarded = Mutex(Guarded(stateFile: stateFile, events: events))
+        guarded = Locked(Guarded(stateFile: stateFile, events: events))
     }
 
     /// Applies `change`, rewrites the state file and appends one events line (the event's own

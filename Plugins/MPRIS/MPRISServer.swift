@@ -9,7 +9,7 @@ import Synchronization
 /// - the plugin's queue calls `update` (events) and `stop` (shutdown);
 /// - the bus thread runs a private `GMainContext`: it connects, registers the object, owns the
 ///   name, answers D-Bus calls and emits signals. Every GDBus object is touched only there.
-/// The two meet in `model` (`LockedModel`) and in idle sources added with `g_main_context_invoke`.
+/// The two meet in `model` (a `Locked` MPRISModel) and in idle sources added with `g_main_context_invoke`.
 ///
 /// Never a hang: connecting and asking for the name are asynchronous and time out; when the bus
 /// is missing or lost, one line goes to the host's log and the object stays off.
@@ -17,7 +17,7 @@ final class MPRISServer: @unchecked Sendable {
     // Sendable by hand: the GLib pointers below are thread-safe GLib objects (context, loop,
     // cancellable) or are used only on the bus thread (everything in the "bus thread" block).
     let host: MotetHost
-    let model = LockedModel()
+    let model = Locked(MPRISModel())
     private let context: OpaquePointer
     private let loop: OpaquePointer
     private let cancellable: UnsafeMutablePointer<GCancellable>

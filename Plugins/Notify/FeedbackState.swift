@@ -1,5 +1,4 @@
 import MotetPluginKit
-import Synchronization
 
 /// What the main-loop thread needs to answer a button press: our bubble's id and the feedback
 /// state it shows. Written by the plugin queue, read by `ActionInvoked` callbacks.
@@ -13,7 +12,7 @@ final class FeedbackState: Sendable {
     }
 
     let host: MotetHost
-    let shown = Mutex(Shown())
+    let shown = Locked(Shown())
 
     init(host: MotetHost) { self.host = host }
 

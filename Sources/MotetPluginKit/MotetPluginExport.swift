@@ -27,7 +27,7 @@ public enum MotetPluginExport {
         let factory: (MotetHost, [String: String]) throws -> any MotetDelegate
     }
 
-    static let exported = ExportedSlot()
+    static let exported = Locked<MotetPluginExport.Exported?>(nil)
 
     static func makeDescriptor(_ d: DelegateDescriptor) -> UnsafeMutablePointer<motet_plugin_descriptor> {
         let p = UnsafeMutablePointer<motet_plugin_descriptor>.allocate(capacity: 1)
@@ -101,18 +101,3 @@ public enum MotetPluginExport {
     }
 }
 
-/// The one `Exported` of this shared object, behind a pthread mutex. (Not
-/// `Synchronization.Mutex`: ThreadSanitizer cannot see its Linux futexes and would report false
-/// races in sanitizer builds of a plugin.)
-final class ExportedSlot: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: MotetPluginExport.Exported?
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    func withLock<Result>(_ body: (inout MotetPluginExport.Exported?) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
-    }
-}

@@ -1,8 +1,8 @@
-import Synchronization
+import MotetEvents
 
 /// Holds a sink's `onEvent` handler: set on one thread, called from another.
 final class EventHandler: Sendable {
-    private let stored = Mutex<(@Sendable (SinkEvent) -> Void)?>(nil)
+    private let stored = Locked<(@Sendable (SinkEvent) -> Void)?>(nil)
 
     /// The handler, or nil.
     var handler: (@Sendable (SinkEvent) -> Void)? {

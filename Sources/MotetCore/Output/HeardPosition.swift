@@ -1,3 +1,4 @@
+import MotetEvents
 import Synchronization
 
 /// How many frames have been written and heard, published by a sink's threads and read by anyone
@@ -13,7 +14,7 @@ final class HeardPosition: Sendable {
     private let baseNanos = Atomic<Int64>(0)
     private let framesPerSecond = Atomic<Int64>(0)
     private let writtenFrames = Atomic<Int64>(0)
-    private let writers = Mutex<Void>(())
+    private let writers = Locked<Void>(())
 
     /// A rate meaning "everything written has been heard" (untimed outputs).
     static let heardAsWritten: Int64 = -1

@@ -1,3 +1,4 @@
+import MotetEvents
 import Synchronization
 
 /// Real-time pacing for outputs without a device clock (`null`, `wav`): frame `n` of the stream is
@@ -18,7 +19,7 @@ final class RealTimePacer: Sendable {
 
     let untimed: Bool
     let position = HeardPosition()
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let interrupted = Atomic<Bool>(false)
 
     init(untimed: Bool) {

@@ -44,7 +44,7 @@ public final class PluginHost: Sendable {
     }
 
     private let configuration: Configuration
-    private let instances = LockedValue<[PluginInstance]>([])
+    private let instances = Locked<[PluginInstance]>([])
     private let isShutDown = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) {

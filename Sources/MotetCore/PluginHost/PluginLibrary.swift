@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotetEvents
 import Glibc
 #endif
 import CLTDL
@@ -13,7 +14,7 @@ import MotetPluginABI
 /// Nothing is ever closed: unloading Swift code is unsafe, and keeping C code costs nothing.
 enum PluginLibrary {
     /// The process-wide ltdl lock; the value says whether `lt_dlinit` succeeded.
-    private static let ltdl = LockedValue<Bool?>(nil)
+    private static let ltdl = Locked<Bool?>(nil)
 
     /// Opens `path` (absolute) and returns its entry function.
     static func open(_ path: String) -> Result<motet_plugin_entry_fn, PluginLoadFailure> {

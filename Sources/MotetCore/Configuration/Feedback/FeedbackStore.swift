@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import MotetEvents
 
 /// Likes and dislikes, remembered across runs in `DIRECTORY/feedback`.
 ///
@@ -22,7 +22,7 @@ public final class FeedbackStore: Sendable {
     /// The file the ratings live in.
     public let file: String
     private let directory: String
-    private let ratings = Mutex<[String: Rating]?>(nil)
+    private let ratings = Locked<[String: Rating]?>(nil)
 
     /// A store in `directory` (created, mode 0700, on the first change).
     public init(directory: String) {
