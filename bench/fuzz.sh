@@ -29,7 +29,8 @@ FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -warnin
 DECODING_SOURCES=(Sources/MotetCore/Decoding/*.swift)
 CONFIG_SOURCES=(Sources/MotetCore/Configuration/*.swift Sources/MotetCore/Configuration/*/*.swift)
 
-# MotetEvents: the one module the decoding sources import; built once as a module + object.
+# MotetEvents: the one engine module the decoding and configuration sources import; built once
+# (again when its sources change) as a module + object.
 build_events() {
     local stamp=$BIN/MotetEvents.o
     if [ -z "$(find Sources/MotetCore/Events -newer "$stamp" -name '*.swift' 2>/dev/null)" ] && [ -f "$stamp" ]; then return; fi
@@ -49,15 +50,15 @@ build() {
         playlist) harness=PlaylistFuzz ;;
         *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
+    build_events
     case $target in
         picture | comments | decode)
-            build_events
             sources=("${DECODING_SOURCES[@]}")
             extra=(-module-name MotetDecoding -I "$BIN" -I Sources/CVorbisFile "$BIN/MotetEvents.o"
                 -lvorbisfile -lvorbis -logg) ;;
         *)
             sources=("${CONFIG_SOURCES[@]}")
-            extra=(-module-name MotetConfiguration) ;;
+            extra=(-module-name MotetConfiguration -I "$BIN" "$BIN/MotetEvents.o") ;;
     esac
     echo "fuzz.sh: building $target" >&2
     # ld.gold warns about every ASan helper it cannot export: the log keeps them out of sight.
