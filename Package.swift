@@ -5,6 +5,16 @@ import PackageDescription
 /// Swift 6 language mode and warnings as errors, everywhere.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
 
+/// The player and the delegates also leave out the two modules Swift imports implicitly: neither is
+/// used, and loading libswift_StringProcessing, libswift_RegexParser, libswift_Concurrency and
+/// libdispatch costs 1.6 MiB of resident memory (bench/RESULTS.md).
+let lean: [SwiftSetting] = strict + [
+    .unsafeFlags([
+        "-Xfrontend", "-disable-implicit-string-processing-module-import",
+        "-Xfrontend", "-disable-implicit-concurrency-module-import",
+    ])
+]
+
 /// The bundled log, json and notify delegates export only `motet_plugin_entry`.
 let pluginExports: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/plugin-exports.map"])
@@ -30,7 +40,7 @@ let package = Package(
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
 
         // MARK: The engine (one module per concern, all under Sources/MotetCore)
-        .target(name: "MotetEvents", path: "Sources/MotetCore/Events", swiftSettings: strict),
+        .target(name: "MotetEvents", path: "Sources/MotetCore/Events", swiftSettings: lean),
         .target(
             name: "MotetDecoding",
             dependencies: [
@@ -38,7 +48,7 @@ let package = Package(
                 "MotetEvents",
             ],
             path: "Sources/MotetCore/Decoding",
-            swiftSettings: strict
+            swiftSettings: lean
         ),
         .target(
             name: "MotetOutput",
@@ -48,13 +58,13 @@ let package = Package(
                 "MotetEvents",
             ],
             path: "Sources/MotetCore/Output",
-            swiftSettings: strict
+            swiftSettings: lean
         ),
         .target(
             name: "MotetConfiguration",
             dependencies: ["MotetEvents"],
             path: "Sources/MotetCore/Configuration",
-            swiftSettings: strict
+            swiftSettings: lean
         ),
         .target(
             name: "MotetPluginHost",
@@ -64,7 +74,7 @@ let package = Package(
                 "MotetEvents",
             ],
             path: "Sources/MotetCore/PluginHost",
-            swiftSettings: strict
+            swiftSettings: lean
         ),
         .target(
             name: "MotetCore",
@@ -76,7 +86,7 @@ let package = Package(
                 "MotetPluginHost",
             ],
             path: "Sources/MotetCore/Playback",
-            swiftSettings: strict
+            swiftSettings: lean
         ),
         .executableTarget(
             name: "motet",
@@ -87,17 +97,17 @@ let package = Package(
                 "MotetPluginABI",
                 "MotetPluginHost",
             ],
-            swiftSettings: strict
+            swiftSettings: lean
         ),
 
         // MARK: The plugin author's kit and the bundled delegates
-        .target(name: "MotetPluginKit", dependencies: ["MotetPluginABI"], swiftSettings: strict),
+        .target(name: "MotetPluginKit", dependencies: ["MotetPluginABI"], swiftSettings: lean),
         .target(
             name: "LogDelegate",
             dependencies: ["MotetPluginKit"],
             path: "Plugins/Log",
             exclude: ["README.md"],
-            swiftSettings: strict,
+            swiftSettings: lean,
             linkerSettings: pluginExports
         ),
         .target(
@@ -105,7 +115,7 @@ let package = Package(
             dependencies: ["MotetPluginKit"],
             path: "Plugins/JSONFile",
             exclude: ["schema", "README.md"],
-            swiftSettings: strict,
+            swiftSettings: lean,
             linkerSettings: pluginExports
         ),
         .target(
@@ -116,7 +126,7 @@ let package = Package(
             ],
             path: "Plugins/Notify",
             exclude: ["README.md"],
-            swiftSettings: strict,
+            swiftSettings: lean,
             linkerSettings: pluginExports
         ),
         .target(
@@ -127,7 +137,7 @@ let package = Package(
             ],
             path: "Plugins/MPRIS",
             exclude: ["README.md"],  // the MPRIS section of PLUGINS.md
-            swiftSettings: strict
+            swiftSettings: lean
         ),
 
         // MARK: Tests (real components; see Tests/MotetTestSupport)

@@ -55,7 +55,9 @@ final class NotificationClient {
             g_dbus_connection_close(conn, nil, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(conn))
             let text = "\(error)"
-            if text.contains("ServiceUnknown") || text.contains("NameHasNoOwner") {
+            // D-Bus error names are dotted ("org.freedesktop.DBus.Error.ServiceUnknown: …").
+            let parts = text.split(separator: ".")
+            if parts.contains(where: { $0.hasPrefix("ServiceUnknown") || $0.hasPrefix("NameHasNoOwner") }) {
                 throw DelegateError("no notification server on the session bus (nothing owns \(Self.busName))")
             }
             throw error

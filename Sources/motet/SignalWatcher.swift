@@ -5,6 +5,16 @@ import Glibc
 /// Takes SIGINT, SIGTERM and SIGHUP on a thread of its own (sigwait), so that stopping is an
 /// ordinary command: the WAV file is finalised and the stream flushed by the normal path.
 enum SignalWatcher {
+    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Blocks the stop signals in the calling thread and in every thread it starts afterwards.
+    static func blockStopSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in stopSignals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     /// `handler` gets how many signals have arrived so far (a second one means "now").
     static func start(_ handler: @escaping @Sendable (Int) -> Void) {
         let box = Unmanaged.passRetained(Handler(handler)).toOpaque()
@@ -13,7 +23,7 @@ enum SignalWatcher {
             let handler = Unmanaged<Handler>.fromOpaque(raw!).takeRetainedValue()
             var set = sigset_t()
             sigemptyset(&set)
-            for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, s) }
+            for s in SignalWatcher.stopSignals { sigaddset(&set, s) }
             var count = 0
             while true {
                 var signal: Int32 = 0

@@ -11,10 +11,7 @@ import MotetPluginHost
 let motetVersion = "0.1.0"
 
 // Signals are taken by one thread (sigwait), so block them before any thread starts.
-var blocked = sigset_t()
-sigemptyset(&blocked)
-for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&blocked, s) }
-pthread_sigmask(SIG_BLOCK, &blocked, nil)
+SignalWatcher.blockStopSignals()
 signal(SIGPIPE, SIG_IGN)
 
 let environment = ProcessEnvironment.current()
@@ -76,17 +73,20 @@ do {
     fail("\(error)", code: 1)
 }
 
-var playerConfiguration = PlayerConfiguration(
-    files: files, artworkCacheDirectory: ProcessEnvironment.cacheDirectory(environment) + "/artwork")
-playerConfiguration.shuffle = settings.shuffle
-playerConfiguration.loop = settings.loop
-playerConfiguration.startMicros = settings.startMicros ?? 0
-playerConfiguration.replayGain = ReplayGainMode(rawValue: settings.replayGain.rawValue) ?? .track
-playerConfiguration.volume = settings.volume
-playerConfiguration.skipLimit = settings.skipLimit.map { ($0.count, $0.minutes) }
-playerConfiguration.defaultArtwork = settings.defaultArtwork
-playerConfiguration.remoteCommands = settings.remoteCommands
-playerConfiguration.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
+let playerConfiguration: PlayerConfiguration = {
+    var c = PlayerConfiguration(
+        files: files, artworkCacheDirectory: ProcessEnvironment.cacheDirectory(environment) + "/artwork")
+    c.shuffle = settings.shuffle
+    c.loop = settings.loop
+    c.startMicros = settings.startMicros ?? 0
+    c.replayGain = ReplayGainMode(rawValue: settings.replayGain.rawValue) ?? .track
+    c.volume = settings.volume
+    c.skipLimit = settings.skipLimit.map { ($0.count, $0.minutes) }
+    c.defaultArtwork = settings.defaultArtwork
+    c.remoteCommands = settings.remoteCommands
+    c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
+    return c
+}()
 
 // The host and the player refer to each other: plugins send commands to the player, the player
 // sends events to the plugins. The reference is set once, before anything can use it.

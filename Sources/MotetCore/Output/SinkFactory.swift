@@ -41,6 +41,7 @@ public enum SinkFactory {
         var text = Substring(error.description)
         if let colon = text.firstIndex(of: ":"), text.hasPrefix("motet") { text = text[text.index(after: colon)...] }
         if let semicolon = text.firstIndex(of: ";") { text = text[..<semicolon] }
-        return text.trimmingPrefix(" ").description
+        while text.first == " " { text = text.dropFirst() }
+        return String(text)
     }
 }

@@ -29,6 +29,8 @@ final class DecodeWorker: @unchecked Sendable {
     private let nextSegmentID = Atomic<UInt64>(1)
     private let nextTrackID = Atomic<UInt64>(1)
     private var thread: PosixThread?
+    /// Samples buffered before the decoder wakes a waiting sink (0.37 s of 44.1 kHz stereo).
+    static let wakeBatch = 32768
 
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
@@ -150,7 +152,12 @@ final class DecodeWorker: @unchecked Sendable {
         while done < count {
             let n = ring.write(samples + done, count: count - done)
             done += n
-            if n > 0 { dataReady.post() }
+            // Wake the sink for a batch, not for every packet: an untimed sink would otherwise
+            // sleep and wake ~40 times per second of audio (bench/RESULTS.md). Markers and the
+            // end of the queue still wake it at once.
+            if n > 0 && (ring.availableToRead >= Self.wakeBatch || ring.availableToWrite < Self.wakeBatch / 4) {
+                dataReady.post()
+            }
             if done < count {
                 if gate.mustStop { return }
                 spaceReady.wait(seconds: 0.5)

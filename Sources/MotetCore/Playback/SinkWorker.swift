@@ -155,7 +155,8 @@ final class SinkWorker: @unchecked Sendable {
                 starvingSince.store(0, ordering: .releasing)
             }
             let n = ring.read(into: scratch, count: limit)
-            spaceReady.post()
+            // Wake the decoder when half the ring is free, so it decodes in bursts.
+            if ring.availableToWrite >= ring.capacity / 2 { spaceReady.post() }
             if !isOpen { continue }  // no device for this format: the samples are dropped, time does not advance
             let scale = gain * Float(bitPattern: volumeBits.load(ordering: .relaxed))
             if scale != 1 {

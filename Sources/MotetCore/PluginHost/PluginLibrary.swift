@@ -24,10 +24,8 @@ enum PluginLibrary {
             _ = dlerror()
             if dlopen(path, RTLD_NOW | RTLD_LOCAL) == nil {
                 let text = stripPath(path, from: dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
-                if text.contains("undefined symbol") { return .failure(.unresolvedSymbol(text)) }
-                if text.contains("invalid ELF header") || text.contains("file too short")
-                    || text.contains("wrong ELF class") || text.contains("ELF file")
-                {
+                if text.includes("undefined symbol") { return .failure(.unresolvedSymbol(text)) }
+                if ["invalid ELF header", "file too short", "wrong ELF class", "ELF file"].contains(where: text.includes) {
                     return .failure(.notSharedObject(text))
                 }
                 return .failure(.loaderFailed(text))
@@ -85,5 +83,18 @@ enum PluginLibrary {
     private static func stripPath(_ path: String, from text: String) -> String {
         let prefix = path + ": "
         return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+    }
+}
+
+extension String {
+    /// Whether `needle` occurs in this string, byte for byte. (`contains(_: String)` comes from
+    /// _StringProcessing, which the engine does not load: see Package.swift.)
+    func includes(_ needle: String) -> Bool {
+        let haystack = Array(utf8), needle = Array(needle.utf8)
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start..<start + needle.count].elementsEqual(needle)
+        }
     }
 }
