@@ -102,7 +102,7 @@ bench: deps-bench release
 
 # libFuzzer over the tag, picture, config, --plugin and m3u parsers and whole-file decoding (see
 # FUZZING.md). `make fuzz SECONDS_PER_TARGET=600` for a long run; fuzz-ci runs each target 20 s
-# (about 4 minutes in all with the builds, on 2 cores); both fail when a target finds a crash.
+# (3.5 minutes from scratch with the seeds and builds, on 2 cores); both fail when a target crashes.
 fuzz: deps-fuzz
 	bench/fuzz.sh $(or $(SECONDS_PER_TARGET),60)
 
