@@ -34,8 +34,11 @@ let package = Package(
         // MARK: C libraries (Debian packages) and the public plugin header
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile"),
         .systemLibrary(name: "CLTDL"),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse"),
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa"),
+        // libpulse and alsa-lib: headers only; the functions come through CAudioLibraries, which
+        // loads each library only when its output is chosen.
+        .systemLibrary(name: "CPulse"),
+        .systemLibrary(name: "CALSA"),
+        .target(name: "CAudioLibraries", exclude: ["list-symbols.sh"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
 
@@ -55,6 +58,7 @@ let package = Package(
             dependencies: [
                 "CPulse",
                 "CALSA",
+                "CAudioLibraries",
                 "MotetEvents",
             ],
             path: "Sources/MotetCore/Output",

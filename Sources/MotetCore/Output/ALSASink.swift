@@ -1,3 +1,4 @@
+import CAudioLibraries
 import CALSA
 import Glibc
 import MotetEvents
@@ -31,6 +32,10 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     /// Opens `device` ("default" when nil) now, so that a machine without a card fails early.
     public init(device: String?) throws(OutputError) {
         self.device = device ?? "default"
+        guard motet_load_alsa() == 0 else {
+            throw OutputError(
+                "motet: cannot use ALSA: \(String(cString: motet_audio_library_error())); install libasound2, or choose --output pulse, wav:PATH or null")
+        }
         var handle: OpaquePointer?
         let rc = Self.quietly { snd_pcm_open(&handle, self.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK) }
         guard rc >= 0, let handle else {

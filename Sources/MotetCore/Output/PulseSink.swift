@@ -1,3 +1,4 @@
+import CAudioLibraries
 import CPulse
 import Glibc
 import MotetEvents
@@ -56,6 +57,10 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         self.clientName = clientName
         self.server = server
         self.device = device
+        guard motet_load_pulse() == 0 else {
+            throw OutputError(
+                "motet: cannot use PulseAudio: \(String(cString: motet_audio_library_error())); install libpulse0, or choose --output alsa, wav:PATH or null")
+        }
         guard let loop = pa_threaded_mainloop_new() else { throw OutputError("motet: cannot create a PulseAudio main loop") }
         mainloop = loop
         pa_threaded_mainloop_set_name(loop, "motet-pulse")
