@@ -1,5 +1,6 @@
 /// Makes tag text safe for a terminal: control characters (C0, DEL, C1) never reach it; they are
-/// shown escaped (`\x1b`), so a tag cannot move the cursor, change colours or set the title.
+/// shown escaped (`\x1b`), so a tag cannot move the cursor, change colours or set the title. Bidi
+/// controls (U+202E and kin) are shown as `\u{202e}`, so a tag cannot reorder the line around it.
 enum TerminalText {
     static func safe(_ s: String, limit: Int = 512) -> String {
         var out = ""
@@ -13,12 +14,19 @@ enum TerminalText {
             let v = scalar.value
             if v < 0x20 || v == 0x7f || (0x80...0x9f).contains(v) {
                 out += "\\x" + String(v, radix: 16).leftPadded(to: 2)
+            } else if isBidiControl(v) {
+                out += "\\u{" + String(v, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
             }
             count += 1
         }
         return out
+    }
+
+    /// Marks and overrides that change the direction of the text around them.
+    static func isBidiControl(_ v: UInt32) -> Bool {
+        v == 0x061c || v == 0x200e || v == 0x200f || (0x202a...0x202e).contains(v) || (0x2066...0x2069).contains(v)
     }
 
     /// "3:07" or "1:02:03".

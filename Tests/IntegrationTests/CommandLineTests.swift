@@ -64,11 +64,13 @@ import Testing
     @Test func tagsWithControlCharactersNeverReachTheTerminal() throws {
         let run = try MotetRun()
         let ogg = run.path("evil.ogg")
-        try Fixtures.oggVorbis(ogg, seconds: 0.2, tags: .init(title: "Evil\u{1b}]0;pwned\u{07}Title", artists: ["A\u{1b}[31mRed"]))
+        try Fixtures.oggVorbis(
+            ogg, seconds: 0.2, tags: .init(title: "Evil\u{1b}]0;pwned\u{07}Title", artists: ["A\u{1b}[31mRed\u{202e}desrever"]))
         let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", ogg])
         #expect(r.status == 0)
         #expect(!r.stdout.contains("\u{1b}") && !r.stderr.contains("\u{1b}"))
         #expect(r.stdout.contains("Evil\\x1b]0;pwned\\x07Title"))
+        #expect(!r.stdout.contains("\u{202e}") && r.stdout.contains("Red\\u{202e}desrever"), "bidi overrides are shown, not obeyed")
     }
 
     @Test func withNoSoundServerAndNoCardAutoSaysSoAndPlaysToNull() throws {
