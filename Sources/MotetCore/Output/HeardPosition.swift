@@ -14,7 +14,8 @@ final class HeardPosition: Sendable {
     private let baseNanos = Atomic<Int64>(0)
     private let framesPerSecond = Atomic<Int64>(0)
     private let writtenFrames = Atomic<Int64>(0)
-    private let writers = Locked<Void>(())
+    /// The writers' copy of `sequence`: the lock that serialises writers holds it.
+    private let writers = Locked<UInt64>(0)
 
     /// A rate meaning "everything written has been heard" (untimed outputs).
     static let heardAsWritten: Int64 = -1
@@ -41,14 +42,14 @@ final class HeardPosition: Sendable {
     /// Publishes a new snapshot: `frames` heard at `nanos`, advancing at `rate` frames per second
     /// (0: standing still; `heardAsWritten`: whatever is written counts as heard).
     func publish(heard frames: Int64, at nanos: Int64, advancingAt rate: Int64) {
-        writers.withLock { _ in
-            let s = sequence.load(ordering: .relaxed)
+        writers.withLock { s in
             sequence.store(s &+ 1, ordering: .relaxed)
             atomicMemoryFence(ordering: .releasing)
             baseFrames.store(frames, ordering: .relaxed)
             baseNanos.store(nanos, ordering: .relaxed)
             framesPerSecond.store(rate, ordering: .relaxed)
-            sequence.store(s &+ 2, ordering: .releasing)
+            s &+= 2
+            sequence.store(s, ordering: .releasing)
         }
     }
 
