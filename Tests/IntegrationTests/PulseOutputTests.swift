@@ -26,17 +26,25 @@ import Testing
         #expect(cap == ref)
     }
 
-    @Test func aPhoneCallInterruptsAndPlaybackResumes() throws {
-        let pulse = try PulseRig(roleCork: true)
-        defer { pulse.stop() }
+    /// Starts motet on 5 s of music titled "Music" into `pulse`, its events in stdout.txt, and
+    /// returns 1.5 s into the playing.
+    private func startMusic(on pulse: PulseRig) throws -> (MotetRun, String, SpawnedProcess) {
         let run = try MotetRun()
         let ogg = run.path("music.ogg")
         try Fixtures.oggVorbis(ogg, seconds: 5, synth: ["sine", "300-900"], tags: .init(title: "Music"))
-        let out = run.path("stdout.txt")
         let motet = try SpawnedProcess(
             [Paths.motet, "--output", "pulse", "--no-config", "--status", "events", ogg],
-            environment: run.environment.merging(pulse.environment) { $1 }, stdout: out, stderr: run.path("stderr.txt"))
+            environment: run.environment.merging(pulse.environment) { $1 }, stdout: run.path("stdout.txt"),
+            stderr: run.path("stderr.txt"))
         Thread.sleep(forTimeInterval: 1.5)
+        return (run, ogg, motet)
+    }
+
+    @Test func aPhoneCallInterruptsAndPlaybackResumes() throws {
+        let pulse = try PulseRig(roleCork: true)
+        defer { pulse.stop() }
+        let (run, ogg, motet) = try startMusic(on: pulse)
+        let out = run.path("stdout.txt")
         let callStart = Date()
         try pulse.playPhoneStream(seconds: 1.5)
         let callLength = Date().timeIntervalSince(callStart)
@@ -58,14 +66,8 @@ import Testing
     @Test func losingTheServerIsAnInterruptionAndPlaybackResumes() throws {
         let pulse = try PulseRig()
         defer { pulse.stop() }
-        let run = try MotetRun()
-        let ogg = run.path("music.ogg")
-        try Fixtures.oggVorbis(ogg, seconds: 5, synth: ["sine", "300-900"], tags: .init(title: "Music"))
+        let (run, ogg, motet) = try startMusic(on: pulse)
         let out = run.path("stdout.txt")
-        let motet = try SpawnedProcess(
-            [Paths.motet, "--output", "pulse", "--no-config", "--status", "events", ogg],
-            environment: run.environment.merging(pulse.environment) { $1 }, stdout: out, stderr: run.path("stderr.txt"))
-        Thread.sleep(forTimeInterval: 1.5)
         pulse.kill()
         Thread.sleep(forTimeInterval: 1.0)
         try pulse.restart()
