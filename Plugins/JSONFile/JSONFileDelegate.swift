@@ -98,7 +98,7 @@ public final class JSONFileDelegate: MotetDelegate {
 
     public func trackFinished(_ event: TrackFinishedInfo) {
         files.update(event: "track-finished", fields: { json in
-            json.key("reason"); json.string(Self.name(of: event.reason))
+            json.key("reason"); json.string(event.reason?.name ?? "unknown")
             json.key("successfully"); json.bool(event.successfully)
             json.key("trackId"); json.integer(Int64(truncatingIfNeeded: event.trackID))
             json.key("file"); json.string(event.filePath)
@@ -118,7 +118,7 @@ public final class JSONFileDelegate: MotetDelegate {
     }
 
     public func interruptionBegan(_ reason: InterruptionKind) {
-        let word = Self.name(of: reason)
+        let word = reason.name
         files.update(event: "interruption-began", fields: { json in
             json.key("reason"); json.string(word)
         }) { snapshot in
@@ -130,7 +130,7 @@ public final class JSONFileDelegate: MotetDelegate {
 
     public func interruptionEnded(_ reason: InterruptionKind) {
         files.update(event: "interruption-ended", fields: { json in
-            json.key("reason"); json.string(Self.name(of: reason))
+            json.key("reason"); json.string(reason.name)
         }) { snapshot in
             snapshot.state = snapshot.stateBeforeInterruption ?? snapshot.state
             snapshot.interruption = nil
@@ -150,23 +150,6 @@ public final class JSONFileDelegate: MotetDelegate {
         files.close()
     }
 
-    static func name(of reason: TrackFinishedInfo.Reason?) -> String {
-        switch reason {
-        case .completed: "completed"
-        case .skipped: "skipped"
-        case .stopped: "stopped"
-        case .failed: "failed"
-        case nil: "unknown"
-        }
-    }
-
-    static func name(of reason: InterruptionKind) -> String {
-        switch reason {
-        case .corked: "corked"
-        case .deviceLost: "device-lost"
-        case .unknown(let raw): "unknown-\(raw)"
-        }
-    }
 }
 
 /// The exported entry point.

@@ -85,7 +85,7 @@ public final class LogDelegate: MotetDelegate {
 
     public func trackFinished(_ event: TrackFinishedInfo) {
         var r = LogRecord(event.successfully ? .info : .warning, "track-finished")
-        r.add("reason", .word(Self.name(of: event.reason)))
+        r.add("reason", .word(event.reason?.name ?? "unknown"))
         r.add("successfully", .flag(event.successfully))
         r.add("title", text: event.title)
         r.add("file", text: event.filePath)
@@ -103,13 +103,13 @@ public final class LogDelegate: MotetDelegate {
 
     public func interruptionBegan(_ reason: InterruptionKind) {
         var r = LogRecord(.warning, "interruption-began")
-        r.add("reason", .word(Self.name(of: reason)))
+        r.add("reason", .word(reason.name))
         emit(r)
     }
 
     public func interruptionEnded(_ reason: InterruptionKind) {
         var r = LogRecord(.info, "interruption-ended")
-        r.add("reason", .word(Self.name(of: reason)))
+        r.add("reason", .word(reason.name))
         emit(r)
     }
 
@@ -139,23 +139,6 @@ public final class LogDelegate: MotetDelegate {
         }
     }
 
-    static func name(of reason: TrackFinishedInfo.Reason?) -> String {
-        switch reason {
-        case .completed: "completed"
-        case .skipped: "skipped"
-        case .stopped: "stopped"
-        case .failed: "failed"
-        case nil: "unknown"
-        }
-    }
-
-    static func name(of reason: InterruptionKind) -> String {
-        switch reason {
-        case .corked: "corked"
-        case .deviceLost: "device-lost"
-        case .unknown(let raw): "unknown-\(raw)"
-        }
-    }
 }
 
 /// The one exported symbol: the host finds the delegate through it.

@@ -154,3 +154,26 @@ public enum InterruptionKind: Sendable, Equatable {
         }
     }
 }
+
+extension TrackFinishedInfo.Reason {
+    /// A stable lower-case word for logs and files: "completed", "skipped", "stopped", "failed".
+    public var name: String {
+        switch self {
+        case .completed: "completed"
+        case .skipped: "skipped"
+        case .stopped: "stopped"
+        case .failed: "failed"
+        }
+    }
+}
+
+extension InterruptionKind {
+    /// A stable lower-case word for logs and files: "corked", "device-lost", "unknown-N".
+    public var name: String {
+        switch self {
+        case .corked: "corked"
+        case .deviceLost: "device-lost"
+        case .unknown(let raw): "unknown-\(raw)"
+        }
+    }
+}
