@@ -87,7 +87,6 @@ final class DecodeWorker: @unchecked Sendable {
                 guard let request = nextTrack() else {
                     exhausted = true
                     pushMarker(SegmentMarker(sampleIndex: ring.writeIndex, segmentID: 0, sampleRate: 0, channels: 0, gain: 1, isEnd: true))
-                    report(.queueExhausted)
                     continue
                 }
                 do throws(DecoderError) {
@@ -113,7 +112,6 @@ final class DecodeWorker: @unchecked Sendable {
             case .hole(let error):
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
-                report(.trackDecoded(trackID: current.id))
                 decoder = nil
                 track = nil
             case .failed(let error):

@@ -472,8 +472,6 @@ public final class Player: @unchecked Sendable {
             if fatal { failedTracks.insert(trackID) }
             message("motet: \(text)")
             events(.decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
-        case .trackDecoded, .queueExhausted:
-            break
         }
     }
 

@@ -24,10 +24,6 @@ enum DecoderReport: Sendable {
     case openFailed(path: String, orderPosition: Int, message: String, code: Int32)
     /// A decode error inside a track (a hole or a fatal error).
     case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
-    /// Every sample of the track was decoded (it may still be playing).
-    case trackDecoded(trackID: UInt64)
-    /// The queue is exhausted: the end marker was pushed.
-    case queueExhausted
 }
 
 /// A track the control thread asks the decoder to play next.
