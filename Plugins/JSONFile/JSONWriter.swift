@@ -1,3 +1,5 @@
+import MotetPluginKit
+
 /// Builds compact JSON text into bytes, without Foundation. The caller keeps the structure
 /// balanced; commas are inserted automatically.
 struct JSONWriter {
@@ -15,14 +17,14 @@ struct JSONWriter {
     /// Writes `"name":`; the value written next belongs to it.
     mutating func key(_ name: String) {
         separate()
-        Self.appendString(name, to: &bytes)
+        JSONString.append(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     mutating func string(_ s: String?) {
         separate()
-        if let s { Self.appendString(s, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
+        if let s { JSONString.append(s, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
         needsComma = true
     }
 
@@ -56,31 +58,5 @@ struct JSONWriter {
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// A JSON string (RFC 8259) with quotes. Controls, DEL, C1 controls and U+2028/U+2029 become
-    /// `\uXXXX`, so hostile tags cannot break the line or a terminal that shows it.
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            switch v {
-            case 0x22: out.append(contentsOf: Array("\\\"".utf8))
-            case 0x5c: out.append(contentsOf: Array("\\\\".utf8))
-            case 0x0a: out.append(contentsOf: Array("\\n".utf8))
-            case 0x0d: out.append(contentsOf: Array("\\r".utf8))
-            case 0x09: out.append(contentsOf: Array("\\t".utf8))
-            case 0..<0x20, 0x7f..<0xa0, 0x2028, 0x2029:
-                out.append(contentsOf: Array("\\u".utf8))
-                for shift in stride(from: 12, through: 0, by: -4) {
-                    out.append(hexDigits[Int((v >> UInt32(shift)) & 0xf)])
-                }
-            default:
-                out.append(contentsOf: String(scalar).utf8)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

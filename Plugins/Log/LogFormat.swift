@@ -1,3 +1,5 @@
+import MotetPluginKit
+
 /// How a `LogRecord` becomes one line of bytes (the trailing newline included).
 enum LogFormat {
     /// `2026-11-30T13:45:01.123Z info    now-playing title="Song" artist="A" duration=3:05 liked=no`
@@ -34,10 +36,10 @@ enum LogFormat {
             }
         case .json:
             out.append(contentsOf: "{\"time\":\"\(time)\",\"level\":\"\(record.level.name)\",\"event\":".utf8)
-            TextEscaping.appendJSONString(record.event, to: &out)
+            JSONString.append(record.event, to: &out)
             for field in record.fields {
                 out.append(UInt8(ascii: ","))
-                TextEscaping.appendJSONString(field.key, to: &out)
+                JSONString.append(field.key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 Self.appendJSON(field.value, to: &out)
             }
@@ -65,7 +67,7 @@ enum LogFormat {
 
     private static func appendJSON(_ value: LogRecord.Value, to out: inout [UInt8]) {
         switch value {
-        case .text(let s), .word(let s): TextEscaping.appendJSONString(s, to: &out)
+        case .text(let s), .word(let s): JSONString.append(s, to: &out)
         case .micros(let us): out.append(contentsOf: seconds(us).utf8)
         case .integer(let i): out.append(contentsOf: "\(i)".utf8)
         case .number(let d): out.append(contentsOf: (d.isFinite ? "\(d)" : "null").utf8)
@@ -74,7 +76,7 @@ enum LogFormat {
             out.append(UInt8(ascii: "["))
             for (i, s) in list.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                TextEscaping.appendJSONString(s, to: &out)
+                JSONString.append(s, to: &out)
             }
             out.append(UInt8(ascii: "]"))
         }

@@ -26,28 +26,6 @@ enum TextEscaping {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Appends `text` as a JSON string (RFC 8259), quotes included. Controls, DEL, C1 controls and
-    /// U+2028/U+2029 are written as `\uXXXX` so the line stays one line and safe for any reader.
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            switch v {
-            case 0x22: out.append(contentsOf: Array("\\\"".utf8))
-            case 0x5c: out.append(contentsOf: Array("\\\\".utf8))
-            case 0x0a: out.append(contentsOf: Array("\\n".utf8))
-            case 0x0d: out.append(contentsOf: Array("\\r".utf8))
-            case 0x09: out.append(contentsOf: Array("\\t".utf8))
-            case 0..<0x20, 0x7f..<0xa0, 0x2028, 0x2029:
-                out.append(contentsOf: Array("\\u".utf8))
-                appendHex(v, digits: 4, to: &out)
-            default:
-                out.append(contentsOf: String(scalar).utf8)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
     private static func appendHex(_ value: UInt32, digits: Int, to out: inout [UInt8]) {
         var shift = (digits - 1) * 4
         while shift >= 0 {
