@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "CAudioLibraries", exclude: ["list-symbols.sh"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
+        // The host's crash guard around calls into plugins (C: sigsetjmp cannot be used from Swift).
+        .target(name: "CPluginGuard", dependencies: ["MotetPluginABI"]),
 
         // MARK: The engine (one module per concern, all under Sources/MotetCore)
         .target(name: "MotetEvents", path: "Sources/MotetCore/Events", swiftSettings: lean),
@@ -74,6 +76,7 @@ let package = Package(
             name: "MotetPluginHost",
             dependencies: [
                 "CLTDL",
+                "CPluginGuard",
                 "MotetPluginABI",
                 "MotetEvents",
             ],

@@ -346,18 +346,17 @@ Fixed while making this table:
 - A damaged link inside a chain printed the same "a link with damaged headers … was skipped" line
   twice (libvorbisfile reports it once per header it fails to read). `VorbisDecoder` now reports
   the same damage once until samples come again (`DamagedChainTests`).
+- **A plugin that crashes in `create`** took the player down (exit 139, Swift's 50-line
+  backtrace). Calls into plugins now run under a crash guard (`Sources/CPluginGuard`): one line
+  names the plugin, the call and the signal, the plugin gets no more calls, playback goes on
+  (`CrashGuardTests`, `PluginCrashTests`).
+- **Tags with Unicode format characters** (U+202E RIGHT-TO-LEFT OVERRIDE and friends) were printed
+  raw in the event lines. `TerminalText` now shows them as `\u{202e}`.
 
-Still wrong (reported to the lead):
-- **A plugin that crashes in `create`** takes the player down: exit 139 (SIGSEGV), Swift's
-  backtrace (50-odd lines) on stderr instead of one line naming the plugin, and the 0-byte WAV file the
-  sink created before playback stays behind. (Under Swift's backtracer with a `raise(SIGSEGV)` the
-  player even went on and exited 0 after printing the backtrace.) Plugin host / executable.
+Still wrong:
 - **A damaged link between two copies of the same file** (same serial number) disappears without a
   word: libvorbisfile maps links by serial number and never reports it. A link **cut short** inside
   a chain is not reported either (its remaining samples play, the next link follows).
-- **Tags with Unicode format characters** (U+202E RIGHT-TO-LEFT OVERRIDE and friends) are printed
-  raw in the event lines (C0/C1 controls are escaped as `\xNN`), so a tag can reorder what the
-  terminal shows.
 
 Not a bug, noted:
 - Garbage that reaches the last page is reported as "the file ends early (its

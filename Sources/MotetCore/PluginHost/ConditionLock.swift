@@ -6,9 +6,10 @@ import Glibc
 /// plugin instances wait on it. Host code only ever holds it for a few instructions; no plugin
 /// code runs while it is held.
 final class ConditionLock: @unchecked Sendable {
-    // Heap-allocated so the pthread objects never move; freed in deinit.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    // Heap-allocated so the pthread objects never move; freed in deinit. The plugin crash guard
+    // (C) locks and broadcasts them too, from a thread that must not run Swift code any more.
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() {
         pthread_mutex_init(mutex, nil)

@@ -1,11 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPluginGuard
 import MotetEvents
 import MotetPluginABI
 
 /// One running plugin instance: its descriptor, its host table, and its serial queue (a thread
-/// waiting on a condition variable). Only this thread ever calls into the plugin instance.
+/// waiting on a condition variable). Only this thread ever calls into the plugin instance, and
+/// always through the crash guard (`CPluginGuard`): a plugin that crashes in a call is reported
+/// once and gets no more calls, and the player goes on.
 final class PluginInstance: @unchecked Sendable {
     let name: String
     let file: String
@@ -22,6 +25,9 @@ final class PluginInstance: @unchecked Sendable {
     private var abandoned = false
     private var stopping = false
     private var finished = false
+    /// Filled in by the crash guard, with `lock` held, when a call into the plugin crashed.
+    private let latch = UnsafeMutablePointer<motet_crash_latch>.allocate(capacity: 1)
+    private var crashReported = false
 
     init(
         name: String, file: String, descriptor: UnsafePointer<motet_plugin_descriptor>,
@@ -32,6 +38,24 @@ final class PluginInstance: @unchecked Sendable {
         self.descriptor = descriptor
         self.host = PluginHostTable(instanceName: name, configuration: configuration)
         self.log = configuration.log
+        latch.initialize(to: motet_crash_latch(
+            mutex: lock.mutex, condition: lock.condition, signal: 0, call: 0, event_type: 0))
+    }
+
+    // The latch is never freed: a crashed instance's parked thread may still hold its address.
+
+    /// The crash the guard recorded, if any. Call with `lock` held.
+    private var crash: PluginCrash? {
+        let latch = latch.pointee
+        guard latch.signal != 0 else { return nil }
+        return PluginCrash(signal: latch.signal, call: latch.call, eventType: latch.event_type)
+    }
+
+    /// Logs the crash once. Call with `lock` held.
+    private func reportCrashOnce() {
+        guard let crash, !crashReported else { return }
+        crashReported = true
+        log(crash.message(plugin: name, file: file))
     }
 
     /// Starts the instance's thread, which calls `create` with `options`, and waits for its
@@ -42,7 +66,11 @@ final class PluginInstance: @unchecked Sendable {
         let deadline = monotonicMicros() + Int64(timeoutSeconds * 1_000_000)
         return lock.withLock {
             while createStatus == nil {
-                if !lock.wait(untilMonotonicMicros: deadline) && createStatus == nil {
+                if let crash {
+                    crashReported = true
+                    return .failure(.createCrashed(signal: crash.signal))
+                }
+                if !lock.wait(untilMonotonicMicros: deadline) && createStatus == nil && crash == nil {
                     abandoned = true
                     return .failure(.createTimedOut(seconds: timeoutSeconds))
                 }
@@ -51,9 +79,11 @@ final class PluginInstance: @unchecked Sendable {
         }
     }
 
-    /// Queues an event for the instance. Never blocks on the plugin.
+    /// Queues an event for the instance. Never blocks on the plugin. After a crash, reports it
+    /// (once) instead.
     func enqueue(_ event: PlayerEvent) {
         lock.withLock {
+            guard crash == nil else { return reportCrashOnce() }
             guard !stopping else { return }
             queue.push(.player(event))
             lock.broadcast()
@@ -68,11 +98,16 @@ final class PluginInstance: @unchecked Sendable {
         }
     }
 
-    /// Waits until destroy has returned or the monotonic time `deadline` passes.
+    /// Waits until destroy has returned (or a call crashed) or the monotonic time `deadline`
+    /// passes.
     func waitUntilFinished(deadlineMicros: Int64) -> Bool {
         lock.withLock {
             while !finished {
-                if !lock.wait(untilMonotonicMicros: deadlineMicros) { return finished }
+                if crash != nil {
+                    reportCrashOnce()
+                    return true
+                }
+                if !lock.wait(untilMonotonicMicros: deadlineMicros) { return finished || crash != nil }
             }
             return true
         }
@@ -84,7 +119,8 @@ final class PluginInstance: @unchecked Sendable {
         var cOptions = options.map { motet_option(key: strings.copy($0.key), value: strings.copy($0.value)) }
         var instance: UnsafeMutableRawPointer? = nil
         let status: Int32 = cOptions.withUnsafeMutableBufferPointer { buffer in
-            descriptor.pointee.create!(UnsafePointer(host.table), buffer.baseAddress, UInt32(buffer.count), &instance)
+            motet_guarded_create(
+                latch, descriptor, UnsafePointer(host.table), buffer.baseAddress, UInt32(buffer.count), &instance)
         }
         withExtendedLifetime(strings) {}
         let keepGoing: Bool = lock.withLock {
@@ -100,7 +136,7 @@ final class PluginInstance: @unchecked Sendable {
         }
         // Also for an instance abandoned during a slow create: it gets to clean up.
         deliver(.shutdown, to: instance)
-        descriptor.pointee.destroy!(instance)
+        motet_guarded_destroy(latch, descriptor, instance)
         lock.withLock {
             finished = true
             lock.broadcast()
@@ -120,6 +156,6 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     private func deliver(_ event: QueuedEvent, to instance: UnsafeMutableRawPointer?) {
-        PluginEventMapping.withCEvent(event) { descriptor.pointee.on_event!(instance, $0) }
+        PluginEventMapping.withCEvent(event) { motet_guarded_on_event(latch, descriptor, instance, $0) }
     }
 }

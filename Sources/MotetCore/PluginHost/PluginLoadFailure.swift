@@ -31,6 +31,8 @@ enum PluginLoadFailure: Error, Equatable {
     case createTimedOut(seconds: Double)
     /// The host could not start the instance's thread.
     case threadFailed
+    /// create raised a fatal signal (caught by the crash guard).
+    case createCrashed(signal: Int32)
 
     /// The reason, as the part of the log line after the plugin and the file.
     var reason: String {
@@ -71,6 +73,9 @@ enum PluginLoadFailure: Error, Equatable {
             return "create did not return within \(LogText.seconds(seconds)) s; the instance was abandoned"
         case .threadFailed:
             return "the host could not start a thread for it"
+        case .createCrashed(let signal):
+            return "crashed in create with \(PluginCrash.signalName(signal)); it is not used"
+                + " (report it to the plugin's author, or remove it from the configuration)"
         }
     }
 }

@@ -15,6 +15,9 @@
  *   send_all=yes        send every command of ABI 1.0 once at create (SEEK_RELATIVE -5000000,
  *                       SEEK_ABSOLUTE -1, SET_VOLUME 150: edge values) and write the answers
  *   create_sleep_ms=N   sleep N ms in create before answering
+ *   crash=WHERE         crash in create, on the first track-finished event (finished), or in
+ *                       destroy: a NULL write (SIGSEGV), or with crash_kind=trap __builtin_trap()
+ *                       (SIGILL), or crash_kind=stack unbounded recursion (stack overflow)
  *
  * Compile-time variants (-D): PROBE_ABI_MAJOR, PROBE_ABI_MINOR, PROBE_MIN_HOST_MINOR,
  * PROBE_DECLINE (entry returns NULL), PROBE_NO_ENTRY (the entry has the wrong name),
@@ -65,7 +68,24 @@ typedef struct probe {
     long sends;
     pthread_t senders[MAX_SENDERS];
     sender_arg sender_args[MAX_SENDERS];
+    char crash_where[16];
+    char crash_kind[16];
 } probe;
+
+/* Recurses until the stack is gone (the limit is never reached); the array defeats tail calls. */
+__attribute__((noinline)) static int overflow(volatile long depth) {
+    volatile char frame[1024];
+    frame[depth % 1024] = (char)depth;
+    if (depth == -1) return frame[0];
+    return overflow(depth + 1) + frame[0];
+}
+
+static void crash_if(const probe *p, const char *where) {
+    if (strcmp(p->crash_where, where) != 0) return;
+    if (!strcmp(p->crash_kind, "trap")) __builtin_trap();
+    if (!strcmp(p->crash_kind, "stack")) (void)overflow(0);
+    *(volatile int *)0 = 1;
+}
 
 static long long now_us(void) {
     struct timespec ts;
@@ -124,6 +144,8 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "hostile_log")) hostile = !strcmp(v, "yes");
         else if (!strcmp(k, "send_all")) send_all = !strcmp(v, "yes");
         else if (!strcmp(k, "create_sleep_ms")) create_sleep = atol(v);
+        else if (!strcmp(k, "crash")) snprintf(p->crash_where, sizeof p->crash_where, "%s", v);
+        else if (!strcmp(k, "crash_kind")) snprintf(p->crash_kind, sizeof p->crash_kind, "%s", v);
     }
     out(p, "create abi=%u.%u host=%s version=%s cache=%s options=%u", host->abi_major, host->abi_minor,
         s(host->host_name), s(host->host_version), s(host->artwork_cache_dir), count);
@@ -148,6 +170,7 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         }
     }
     if (create_sleep > 0) sleep_ms(create_sleep);
+    crash_if(p, "create");
     for (int i = 0; i < p->sender_count; i++) {
         p->sender_args[i].p = p;
         p->sender_args[i].index = i;
@@ -192,6 +215,7 @@ static void probe_event(void *instance, const motet_event *event) {
         const motet_track_finished *e = (const motet_track_finished *)event;
         out(p, "finished ok=%u reason=%u track=%llu file=%s title=%s", e->successfully, e->reason,
             (unsigned long long)e->track_id, s(e->file_path), s(e->title));
+        crash_if(p, "finished");
         break;
     }
     case MOTET_EVENT_DECODE_ERROR: {
@@ -220,6 +244,7 @@ static void probe_destroy(void *instance) {
     probe *p = instance;
     for (int i = 0; i < p->sender_count; i++) pthread_join(p->senders[i], NULL);
     out(p, "destroy");
+    crash_if(p, "destroy");
     if (p->fd >= 0) close(p->fd);
     free(p);
 }

@@ -1,0 +1,54 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// The real player with a plugin that crashes: one line names the plugin, the call and the signal;
+/// the audio is untouched, the other plugins hear every track, and the exit status is 0.
+@Suite struct PluginCrashTests {
+    private func buildProbe(in directory: String) throws -> String {
+        let output = directory + "/probe.so"
+        try Shell.check([
+            "cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wl,-z,defs",
+            "-I", Paths.packageRoot + "/Sources/MotetPluginABI/include",
+            "-o", output, Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c", "-lpthread",
+        ])
+        return output
+    }
+
+    private func finishedTracks(_ path: String) -> [String] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.contains(" finished ") }.compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("title=") }.map(String.init)
+        }
+    }
+
+    @Test(arguments: ["create", "finished"])
+    func aCrashingPluginIsOneLineAndPlaybackGoesOn(where crash: String) throws {
+        let run = try MotetRun("motet-crash")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let probe = try buildProbe(in: run.home)
+        let a = run.path("a.ogg"), b = run.path("b.ogg")
+        try Fixtures.oggVorbis(a, seconds: 0.8, synth: ["sine", "300"], tags: .init(title: "First"), serial: 1)
+        try Fixtures.oggVorbis(b, seconds: 0.6, synth: ["sine", "600"], tags: .init(title: "Second"), serial: 2)
+        let crasher = run.path("crasher.out"), good = run.path("good.out"), wav = run.path("out.wav")
+        let result = try run.run([
+            "--no-config", "--output", "wav:\(wav)", "--untimed", "--status", "events",
+            "--plugin", "\(probe):crash=\(crash),out=\(crasher)", "--plugin", "\(probe):out=\(good)", a, b,
+        ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let about = result.stderr.split(separator: "\n").filter { $0.contains("crashed") }
+        #expect(about.count == 1, "\(result.stderr)")
+        let call = crash == "create" ? "crashed in create with SIGSEGV" : "crashed in on_event (track-finished) with SIGSEGV"
+        #expect(about.first?.contains(call) == true, "\(result.stderr)")
+        #expect(about.first?.contains(probe) == true)
+        #expect(!result.stderr.contains("Backtracing"))
+
+        // The audio is every frame of both files; the good plugin heard both tracks end.
+        let written = try wavData(wav)
+        #expect(written.data == (try Fixtures.referenceDecode(a) + Fixtures.referenceDecode(b)))
+        #expect(finishedTracks(good) == ["title=First", "title=Second"])
+        // The crasher got at most the event it crashed on.
+        #expect(finishedTracks(crasher) == (crash == "create" ? [] : ["title=First"]))
+    }
+}
