@@ -135,4 +135,5 @@ keyboard.restore()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
 _ = abandoned  // the host has already named each plugin it gave up on
-exit(played ? 0 : 1)
+// 1 when nothing played, or when the output failed (the player has said why).
+exit(played && !player.outputFailed ? 0 : 1)

@@ -9,6 +9,14 @@ import MotetEvents
 /// is finished and writing continues in a numbered sibling (`song.wav` → `song.2.wav`), reported
 /// through `notice`. A pipe (`wav:/dev/stdout`) gets one header with the largest sizes (length
 /// unknown) before the first samples. Paced in real time unless untimed.
+///
+/// When a write fails (disk full, read-only file system, I/O error), nothing that reached the disk
+/// is thrown away, but the file must not pass for a complete one: it is cut to its last whole
+/// frame, its header says what it holds, and it is renamed with `.partial` before the extension
+/// (`song.wav` → `song.partial.wav`, `song.2.wav` → `song.2.partial.wav`, replacing an older file
+/// of that name). A file that holds no sound yet is removed instead. The thrown `OutputError`
+/// (`endsPlayback`) is one line naming the file, the reason, what was kept and what to do; every
+/// later `open` or `write` throws it again. Devices and pipes are never renamed or removed.
 public final class WAVSink: AudioSink, @unchecked Sendable {
     // The file state below is touched only on the sink thread (open/write/flush/drain/close); the
     // thread-safe calls go to the pacer.
@@ -29,6 +37,8 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     private var seekable = true
     /// The header still to write before the first samples (non-seekable outputs only).
     private var pendingHeader: [UInt8] = []
+    /// Set when a write failed: every later `open` and `write` throws it again.
+    private var failure: OutputError?
     /// Frames converted per `write(2)`.
     private static let chunkFrames = 4096
 
@@ -51,6 +61,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     public var currentPath: String { path }
 
     public func open(_ format: AudioFormat) throws(OutputError) {
+        if let failure { throw failure }
         guard fd >= 0 else { throw OutputError("motet: the WAV output \(path) is already closed") }
         if let header, header.format == format { return }
         if header != nil, framesInFile > 0 {
@@ -60,6 +71,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     }
 
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
+        if let failure { throw failure }
         guard let header, let base = frames.baseAddress, fd >= 0, let buffer else {
             throw OutputError("motet: the WAV output was written before it was opened")
         }
@@ -68,7 +80,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
             if !pendingHeader.isEmpty {
                 let count = pendingHeader.count
                 let written = pendingHeader.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress, count) }
-                guard written == count else { throw failure("cannot write") }
+                guard written == count else { throw abandon(errno: written < 0 ? errno : ENOSPC) }
                 pendingHeader.removeAll(keepingCapacity: true)
             }
             var done = 0
@@ -104,14 +116,15 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     /// Finishes the file. A file that never got a header (nothing was played) is removed rather
     /// than left as 0 bytes that no program can read as WAV.
     public func close() {
-        guard fd >= 0 else { return }
-        if header == nil, fileNumber == 1, isOurEmptyRegularFile() {
-            unlink(path)
-        } else {
-            try? updateSizes()
+        if fd >= 0 {
+            if header == nil, fileNumber == 1, isOurEmptyRegularFile() {
+                unlink(path)
+            } else {
+                try? updateSizes()
+            }
+            Glibc.close(fd)
+            fd = -1
         }
-        Glibc.close(fd)
-        fd = -1
         buffer?.deallocate()
         buffer = nil
     }
@@ -128,17 +141,23 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     /// /dev/null or a pipe, never a file someone put there since).
     private func isOurEmptyRegularFile() -> Bool {
         var open = stat()
+        return isOurRegularFile(&open) && open.st_size == 0
+    }
+
+    /// True when `fd` is a regular file that `path` still names; `open` gets its status.
+    private func isOurRegularFile(_ open: inout stat) -> Bool {
         var named = stat()
         guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
-        return open.st_mode & S_IFMT == S_IFREG && open.st_size == 0 && open.st_dev == named.st_dev
-            && open.st_ino == named.st_ino
+        return open.st_mode & S_IFMT == S_IFREG && open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     private static func create(_ path: String) throws(OutputError) -> Int32 {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
+            let code = errno
             throw OutputError(
-                "motet: cannot create the WAV file \(path): \(OutputError.text(errno: errno)); choose a writable path")
+                "motet: cannot create the WAV file \(path): \(OutputError.text(errno: code)); \(advice(code))",
+                endsPlayback: true)
         }
         return fd
     }
@@ -149,10 +168,10 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         if seekable {
             let bytes = header.bytes(frames: 0)
             let written = bytes.withUnsafeBytes { raw in pwrite(fd, raw.baseAddress, raw.count, 0) }
-            guard written == bytes.count else { throw failure("cannot write") }
+            guard written == bytes.count else { throw abandon(errno: written < 0 ? errno : ENOSPC) }
             // A device such as /dev/full cannot be truncated; a regular file can.
-            guard ftruncate(fd, off_t(bytes.count)) == 0 || errno == EINVAL else { throw failure("cannot truncate") }
-            guard lseek(fd, off_t(bytes.count), SEEK_SET) >= 0 else { throw failure("cannot seek in") }
+            guard ftruncate(fd, off_t(bytes.count)) == 0 || errno == EINVAL else { throw abandon(errno: errno) }
+            guard lseek(fd, off_t(bytes.count), SEEK_SET) >= 0 else { throw abandon(errno: errno) }
         } else {
             pendingHeader = header.bytes(frames: header.maximumFrames)
         }
@@ -169,21 +188,35 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         try updateSizes()
         Glibc.close(fd)
         fd = -1
+        // The finished file is complete; nothing of the next one exists yet.
+        header = nil
+        framesInFile = 0
         fileNumber += 1
         path = Self.numbered(basePath, fileNumber)
-        fd = try Self.create(path)
+        do {
+            fd = try Self.create(path)
+        } catch {
+            failure = error
+            throw error
+        }
         seekable = lseek(fd, 0, SEEK_CUR) >= 0
         notice("motet: \(reason); continuing in \(path)")
     }
 
     /// `dir/song.wav` → `dir/song.N.wav`; `dir/song` → `dir/song.N`.
-    static func numbered(_ path: String, _ number: Int) -> String {
+    static func numbered(_ path: String, _ number: Int) -> String { inserting(".\(number)", into: path) }
+
+    /// `dir/song.wav` → `dir/song.partial.wav`; `dir/song` → `dir/song.partial`: a file cut short.
+    static func partial(_ path: String) -> String { inserting(".partial", into: path) }
+
+    /// Inserts `infix` before the file name's extension (or at the end when it has none).
+    private static func inserting(_ infix: String, into path: String) -> String {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let name = path[slash...]
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return String(path[..<dot]) + ".\(number)" + String(path[dot...])
+            return String(path[..<dot]) + infix + String(path[dot...])
         }
-        return path + ".\(number)"
+        return path + infix
     }
 
     /// Rewrites the RIFF, fact and data sizes for what the file holds now.
@@ -197,7 +230,8 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
 
     private func patch(_ value: UInt32, at offset: Int) throws(OutputError) {
         var le = value.littleEndian
-        guard pwrite(fd, &le, 4, off_t(offset)) == 4 else { throw failure("cannot update the header of") }
+        let n = pwrite(fd, &le, 4, off_t(offset))
+        guard n == 4 else { throw abandon(errno: n < 0 ? errno : ENOSPC) }
     }
 
     private func writeAll(_ bytes: UnsafeRawPointer, byteCount: Int) throws(OutputError) {
@@ -206,14 +240,62 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
             let n = Glibc.write(fd, bytes + done, byteCount - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw failure("cannot write")
+                throw abandon(errno: errno, partialBytes: done)
             }
             done += n
         }
     }
 
-    private func failure(_ what: String) -> OutputError {
-        let reason = OutputError.text(errno: errno)
-        return OutputError("motet: \(what) the WAV file \(path): \(reason); free some space or choose another path")
+    /// After a failed write: keeps the whole frames that reached the file (`partialBytes` of the
+    /// chunk being written count too), makes the header say so, renames the file `….partial.wav`
+    /// (or removes it when it holds no sound), closes it, and returns the line for the user. Every
+    /// later `open` and `write` throws the same error.
+    private func abandon(errno code: Int32, partialBytes: Int = 0) -> OutputError {
+        if let failure { return failure }
+        let reason = OutputError.text(errno: code)
+        var outcome = ""
+        var info = stat()
+        if fd >= 0, seekable, isOurRegularFile(&info) {
+            if let header {
+                framesInFile += Int64(partialBytes / header.blockAlign)
+                // Shrinking needs no free space: drop a half-written frame, keep every whole one.
+                _ = ftruncate(fd, off_t(header.size) + off_t(header.dataBytes(frames: framesInFile)))
+                try? updateSizes()
+            }
+            if let header, framesInFile > 0 {
+                let kept = Self.partial(path)
+                let length = Self.seconds(frames: framesInFile, rate: header.format.sampleRate)
+                if rename(path, kept) == 0 {
+                    outcome = "; the \(length) written so far are kept as \(kept)"
+                } else {
+                    outcome = "; it holds only the first \(length) (could not rename it to \(kept))"
+                }
+            } else {
+                unlink(path)
+                outcome = "; removed it (it held no sound yet)"
+            }
+        }
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+        let error = OutputError(
+            "motet: cannot write the WAV file \(path): \(reason)\(outcome); \(Self.advice(code))", endsPlayback: true)
+        failure = error
+        return error
+    }
+
+    /// What the user can do about `code`.
+    private static func advice(_ code: Int32) -> String {
+        switch code {
+        case ENOSPC, EDQUOT: "free some space or choose another path"
+        case EROFS, EACCES, EPERM: "choose a writable path"
+        case EPIPE: "the program reading it has stopped"
+        default: "check the disk or choose another path"
+        }
+    }
+
+    /// `frames` at `rate` as seconds with one decimal ("12.3 s").
+    private static func seconds(frames: Int64, rate: Int) -> String {
+        let tenths = frames * 10 / Int64(max(1, rate))
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 }

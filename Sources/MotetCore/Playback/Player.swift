@@ -49,6 +49,15 @@ public final class Player: @unchecked Sendable {
     private var seen = (cork: 0, uncork: 0, lost: 0, restored: 0)
     private var lastStateEvent: PlaybackState?
     private var stoppedParked = false
+    /// The play-order position the workers were last sent to (a skip, a seek, a stop) while its
+    /// first segment has not been heard yet; nil once it has. A stop in between keeps this place.
+    private var loadingPosition: Int?
+    private var seenOutputErrors = 0
+    private var lastOutputMessage = ""
+
+    /// True once the output failed for good (a WAV file that cannot be written): `run()` has
+    /// stopped, and the exit status should be 1. Read after `run()` returns.
+    public private(set) var outputFailed = false
 
     enum Message: Sendable {
         case command(PlayerCommand, CommandSource)
@@ -148,6 +157,7 @@ public final class Player: @unchecked Sendable {
             updateStarving()
             refreshNextEnabled()
             showDisplay()
+            handleOutputErrors()
         }
         decodeWorker.stop()
         sinkWorker.stop()
@@ -173,6 +183,7 @@ public final class Player: @unchecked Sendable {
                 finish(previous.info, reason: .completed)
             }
             current = (info, boundary)
+            loadingPosition = nil
             if isNewTrack {
                 playedAnything = true
                 let rating = feedback?.rating(
@@ -285,6 +296,7 @@ public final class Player: @unchecked Sendable {
     /// Stops both threads, forgets what is buffered, and starts decoding `position` at `startMicros`.
     private func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool) {
         parkWorkers()
+        loadingPosition = position
         cursor.withLock {
             $0.next = position
             $0.startMicros = max(0, startMicros)
@@ -331,10 +343,17 @@ public final class Player: @unchecked Sendable {
 
     private func stop() {
         if let c = current { finish(c.info, reason: .stopped) }
-        let position = current?.info.orderPosition ?? 0
+        // Not yet heard after a skip: the track being loaded is the place to come back to.
+        let position = current?.info.orderPosition ?? loadingPosition ?? 0
         parkWorkers()
         stoppedParked = true
-        cursor.withLock { $0.next = position }
+        loadingPosition = position
+        // Play starts the track again from its beginning, as a new track: forget a pending seek.
+        cursor.withLock {
+            $0.next = position
+            $0.startMicros = 0
+            $0.reuseTrackID = nil
+        }
         current = nil
         status = .stopped
         sinkWorker.paused.store(false, ordering: .releasing)
@@ -527,6 +546,22 @@ public final class Player: @unchecked Sendable {
                 publishState()
                 publishNowPlaying()
             }
+        }
+    }
+
+    /// Shows a new error from the sink once; an error that ends playback stops the player.
+    private func handleOutputErrors() {
+        let count = sinkWorker.outputErrors.load(ordering: .acquiring)
+        guard count != seenOutputErrors, !outputFailed else { return }
+        seenOutputErrors = count
+        guard let error = sinkWorker.lastOutputError.withLock({ $0 }) else { return }
+        if error.description != lastOutputMessage {
+            lastOutputMessage = error.description
+            message(error.description)
+        }
+        if error.endsPlayback {
+            outputFailed = true
+            handle(.quit, from: .user)
         }
     }
 

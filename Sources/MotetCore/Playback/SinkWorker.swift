@@ -44,6 +44,13 @@ final class SinkWorker: @unchecked Sendable {
     let openFailures = Atomic<Int>(0)
     /// The format the sink is open with (channels * 1_000_000 + rate), 0 when closed.
     let openFormat = Atomic<Int>(0)
+    /// Bumped each time the sink throws (open or write); `lastOutputError` holds the last error.
+    let outputErrors = Atomic<Int>(0)
+    /// The sink's last error, for the control thread to show. Only the sink thread and the control
+    /// thread take this lock, each for a copy.
+    let lastOutputError = Mutex<OutputError?>(nil)
+    /// The sink threw an error that ends playback: nothing more is read or written.
+    let outputEnded = Atomic<Bool>(false)
     private var thread: PosixThread?
 
     static let chunkFrames = 2048
@@ -102,7 +109,7 @@ final class SinkWorker: @unchecked Sendable {
                 gate.parkHere { control.signal() }
                 continue
             }
-            if paused.load(ordering: .acquiring) {
+            if paused.load(ordering: .acquiring) || outputEnded.load(ordering: .acquiring) {
                 dataReady.wait(seconds: 0.5)
                 continue
             }
@@ -125,6 +132,7 @@ final class SinkWorker: @unchecked Sendable {
                         isOpen = false
                         openFormat.store(0, ordering: .releasing)
                         openFailures.wrappingAdd(1, ordering: .releasing)
+                        report(error)
                     }
                     epoch.wrappingAdd(1, ordering: .releasing)
                     framesWritten.store(0, ordering: .releasing)
@@ -169,16 +177,25 @@ final class SinkWorker: @unchecked Sendable {
                     accepted = try sink.write(UnsafeBufferPointer(start: scratch + offset, count: n - offset))
                 } catch {
                     accepted = 0
+                    report(error)
                 }
                 offset += accepted * channels
                 framesWritten.wrappingAdd(Int64(accepted), ordering: .releasing)
                 if accepted == 0 {
-                    if gate.mustStop { break }
+                    if gate.mustStop || outputEnded.load(ordering: .relaxed) { break }
                     // Paused, corked or the server is away: wait, then carry on with the same samples.
                     dataReady.wait(seconds: 0.1)
                 }
             }
         }
         gate.markExited()
+    }
+
+    /// Hands a sink error to the control thread (which shows it, and stops when it ends playback).
+    private func report(_ error: OutputError) {
+        lastOutputError.withLock { $0 = error }
+        if error.endsPlayback { outputEnded.store(true, ordering: .releasing) }
+        outputErrors.wrappingAdd(1, ordering: .releasing)
+        control.signal()
     }
 }
