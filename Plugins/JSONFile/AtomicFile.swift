@@ -27,8 +27,9 @@ struct AtomicFile {
         }
     }
 
-    /// Writes `bytes` as the file's new content (mode 0644). Returns nil, or why it failed.
-    mutating func replace(with bytes: [UInt8]) -> String? {
+    /// Writes `bytes` as the file's new content (mode 0644). Returns nil, or why it failed; then
+    /// the file keeps its previous content and no temporary file is left behind.
+    mutating func replace(with bytes: [UInt8]) -> FileFailure? {
         var fd: Int32 = -1
         var temporary = ""
         for _ in 0..<8 {
@@ -38,21 +39,21 @@ struct AtomicFile {
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o644)
             if fd >= 0 || errno != EEXIST { break }
         }
-        guard fd >= 0 else { return "cannot create a temporary file beside '\(path)': \(Self.lastError())" }
-        var failure: String?
+        guard fd >= 0 else { return .now("cannot create a temporary file beside it") }
+        var failure: FileFailure?
         var offset = 0
         while offset < bytes.count, failure == nil {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n < 0 {
-                if errno != EINTR { failure = "cannot write '\(temporary)': \(Self.lastError())" }
+                if errno != EINTR { failure = .now("cannot write its new version") }
             } else {
                 offset += n
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = "cannot fsync '\(temporary)': \(Self.lastError())" }
-        if close(fd) != 0, failure == nil { failure = "cannot close '\(temporary)': \(Self.lastError())" }
+        if failure == nil, fsync(fd) != 0 { failure = .now("cannot fsync its new version") }
+        if close(fd) != 0, failure == nil { failure = .now("cannot close its new version") }
         if failure == nil, rename(temporary, path) != 0 {
-            failure = "cannot rename onto '\(path)': \(Self.lastError())"
+            failure = .now("cannot rename its new version onto it")
         }
         if failure != nil { unlink(temporary) }
         return failure

@@ -24,16 +24,17 @@ final class StateFiles: Sendable {
         if let eventsPath {
             switch AppendOnlyFile.open(eventsPath) {
             case .success(let f): events = f
-            case .failure(let e): throw DelegateError("cannot open events file '\(eventsPath)': \(e.reason)")
+            case .failure(let f):
+                throw DelegateError("events file '\(eventsPath)': \(f.action): \(f.reason); \(f.advice) or set events= to another file")
             }
         }
         var stateFile = AtomicFile(path: statePath)
         var json = JSONWriter()
         PlayerSnapshot().write(to: &json, extrapolated: false)
         json.newline()
-        if let why = stateFile.replace(with: json.bytes) {
+        if let f = stateFile.replace(with: json.bytes) {
             events?.close()
-            throw DelegateError(why)
+            throw DelegateError("state file '\(statePath)': \(f.action): \(f.reason); \(f.advice) or set path= to another file")
         }
         guarded = Locked(Guarded(stateFile: stateFile, events: events))
     }
@@ -47,7 +48,7 @@ final class StateFiles: Sendable {
             var state = JSONWriter()
             g.snapshot.write(to: &state, extrapolated: false)
             state.newline()
-            report(g.stateFile.replace(with: state.bytes), flag: &g.stateFailureReported, what: "state file")
+            reportState(g.stateFile.replace(with: state.bytes), &g)
             if let events = g.events {
                 var line = JSONWriter()
                 line.beginObject()
@@ -57,7 +58,9 @@ final class StateFiles: Sendable {
                 line.key("current"); g.snapshot.write(to: &line, extrapolated: false)
                 line.endObject()
                 line.newline()
-                report(events.append(line.bytes), flag: &g.eventsFailureReported, what: "events file")
+                report(
+                    events.append(line.bytes), flag: &g.eventsFailureReported, file: "events file '\(events.path)'",
+                    outcome: "events are left out of it until it can be written again (it still ends with a whole line)")
             }
         }
     }
@@ -71,7 +74,7 @@ final class StateFiles: Sendable {
             var state = JSONWriter()
             g.snapshot.write(to: &state, extrapolated: true)
             state.newline()
-            report(g.stateFile.replace(with: state.bytes), flag: &g.stateFailureReported, what: "state file")
+            reportState(g.stateFile.replace(with: state.bytes), &g)
         }
     }
 
@@ -82,13 +85,22 @@ final class StateFiles: Sendable {
         }
     }
 
-    /// Logs the first failure of each file, and when it works again.
-    private func report(_ failure: String?, flag: inout Bool, what: String) {
-        if let failure {
-            if !flag { host.log(.error, "\(what): \(failure) (will keep trying)") }
+    private func reportState(_ failure: FileFailure?, _ g: inout Guarded) {
+        report(
+            failure, flag: &g.stateFailureReported, file: "state file '\(g.stateFile.path)'",
+            outcome: "it keeps the previous state")
+    }
+
+    /// Logs the first failure of each file (one line: the file, what failed and why, what the file
+    /// holds now, what to do), and when it works again.
+    private func report(_ failure: FileFailure?, flag: inout Bool, file: String, outcome: String) {
+        if let f = failure {
+            if !flag {
+                host.log(.error, "\(file): \(f.action): \(f.reason); \(outcome); \(f.advice) (will keep trying)")
+            }
             flag = true
         } else if flag {
-            host.log(.info, "\(what): writing again")
+            host.log(.info, "\(file): writing again")
             flag = false
         }
     }
