@@ -15,6 +15,8 @@ public struct ArtworkStore: Sendable {
     static let coverFileNames = ["cover.jpg", "cover.png", "folder.jpg", "front.jpg"]
     /// Directory entries looked at when searching for a cover file.
     static let maximumDirectoryEntries = 10_000
+    /// Where `d_name` starts in a `dirent` record.
+    private static let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// `cacheDirectory` (e.g. $XDG_CACHE_HOME/motet/artwork) is created 0700 on first store.
     public init(cacheDirectory: String) {
@@ -56,11 +58,10 @@ public struct ArtworkStore: Sendable {
         var seen = 0
         while seen < maximumDirectoryEntries, let entry = readdir(dir) {
             seen += 1
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                let length = bytes.firstIndex(of: 0) ?? bytes.count
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<length]), as: UTF8.self)
-            }
+            // Read the name in place: glibc's records are only `d_reclen` bytes long, so copying
+            // the whole `dirent` (`entry.pointee`, 280 bytes) can read past the end of readdir's
+            // buffer and fault (the soak test crashed here in a directory of 10,000 tracks).
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: Self.direntNameOffset).assumingMemoryBound(to: CChar.self))
             guard name.utf8.count <= 10 else { continue }
             let lowered = String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
             if let rank = coverFileNames.firstIndex(of: lowered), rank < (best?.rank ?? Int.max) {

@@ -62,9 +62,11 @@ extension PluginHost {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
+            // In place: copying the whole `dirent` can read past the end of readdir's buffer
+            // (records are only `d_reclen` bytes long).
+            let name = String(
+                cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+                    .assumingMemoryBound(to: CChar.self))
             if name.hasSuffix(".so") { names.append(name) }
         }
         return names.sorted()
