@@ -30,7 +30,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all deps deps-test deps-bench deps-fuzz build release demo test test-unit test-tsan test-asan install bench fuzz fuzz-ci clean
+.PHONY: all deps deps-test deps-bench deps-fuzz build release demo test test-unit test-tsan test-asan install bench fuzz fuzz-ci test-fuzz clean
 
 all: build
 
@@ -57,10 +57,12 @@ release: deps
 demo: release
 	$(RELEASE_BIN)/motet --plugin log --plugin json --plugin notify Examples/demo/motet-demo.ogg
 
-# Every test: the debug suite, then the same suite under ThreadSanitizer.
+# Every test: the debug suite, the same suite under ThreadSanitizer, then every fuzz target for a
+# fixed number of executions with a fixed seed (deterministic; see FUZZING.md).
 test: deps-test
 	$(MAKE) test-unit
 	$(MAKE) test-tsan
+	$(MAKE) test-fuzz
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -108,6 +110,10 @@ fuzz: deps-fuzz
 
 fuzz-ci: deps-fuzz
 	bench/fuzz.sh 20
+
+# The fuzz part of `make test`: seeds only, seed 1, a fixed number of executions per target.
+test-fuzz: deps-fuzz
+	FUZZ_DIR=$(CURDIR)/.build/fuzz-gate bench/fuzz.sh --fixed
 
 clean:
 	rm -rf .build
