@@ -1,0 +1,243 @@
+import Foundation
+import Glibc
+import MotetTestSupport
+import Testing
+
+/// `motet --output alsa` against a real-time ALSA device that misbehaves on cue (ALSAFaultRig:
+/// an alsa-lib ioplug plugin). What "correct" means here:
+/// - after an underrun, a suspend or a glitch, playback goes on to the end of the track, the player
+///   exits 0, and the device has played every frame of the file exactly once, in order: the
+///   capture equals the reference decode byte for byte. A fault costs a gap of silence, never
+///   samples. (A real underrun leaves nothing unplayed in the buffer; when a recovery's prepare
+///   drops frames the device still held — a device that reports an xrun early, or a suspend
+///   without resume — the sink writes them again from its copy of the last buffer.)
+/// - recovery is quick (the device restarts within a few periods of the fault) and quiet: no
+///   alsa-lib lines, no line per period, and the state does not flicker to "stalled" for a glitch.
+/// - a device that disappears gives one line and the stalled state, costs no CPU while it is gone
+///   (one open attempt a second), and the player still quits at once; when it comes back,
+///   playback resumes from what was heard.
+@Suite(.serialized) struct ALSARecoveryTests {
+    static let rate = 44100
+    static let seconds = 2.0
+    /// Bytes per frame of the fixture (S16 stereo).
+    static let frameBytes = 4
+    /// The longest a recovery may take, fault to restart, in microseconds (TSan included).
+    static let recoveryBudgetMicros: Int64 = 250_000
+
+    struct Played {
+        var result: ProcessResult
+        var rig: ALSAFaultRig
+        var reference: [UInt8]
+        var wallSeconds: Double
+        var output: String { result.stdout + result.stderr }
+    }
+
+    /// Plays a generated sweep through the fault device with `faults` and collects everything.
+    func play(_ faults: ALSAFaultRig.Faults) throws -> Played {
+        let rig = try ALSAFaultRig(faults)
+        let run = try MotetRun("motet-alsarecovery")
+        let ogg = run.path("sweep.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: Self.seconds, synth: ["sine", "200-3000"])
+        let started = Date()
+        let r = try run.run(
+            ["--output", "alsa", "--no-config", "--status", "events", ogg], extraEnvironment: rig.environment, timeout: 30)
+        return Played(
+            result: r, rig: rig, reference: try Fixtures.referenceDecode(ogg),
+            wallSeconds: Date().timeIntervalSince(started))
+    }
+
+    /// What every recovery test checks once the run is over.
+    func expectCompleteAndExact(_ p: Played, _ label: String) {
+        #expect(p.result.status == 0, "\(label): \(p.output)")
+        #expect(p.output.contains("Finished:") && p.output.contains("completed"), "\(label): \(p.output)")
+        let captured = p.rig.capturedBytes()
+        #expect(captured.count == p.reference.count, "\(label): played \(captured.count / 4) frames of \(p.reference.count / 4)")
+        if let first = (0..<min(captured.count, p.reference.count)).first(where: { captured[$0] != p.reference[$0] }) {
+            Issue.record("\(label): the played audio differs from the reference at frame \(first / Self.frameBytes)")
+        }
+        // No real-time stall of seconds: the track plus the injected gaps.
+        #expect(p.wallSeconds < Self.seconds + 2.5, "\(label): took \(p.wallSeconds) s")
+        // Quiet: nothing from alsa-lib, no line per period, no stalled flicker for a glitch.
+        #expect(!p.output.contains("ALSA lib"), "\(label): \(p.output)")
+        #expect(!p.output.lowercased().contains("underrun"), "\(label): \(p.output)")
+        #expect(!p.output.contains("stalled"), "\(label): \(p.output)")
+        #expect(!p.output.contains("lost"), "\(label): \(p.output)")
+    }
+
+    /// The fault event `name` (once, at `frame`) and the device restarting after it; returns
+    /// (frames dropped by the recovery, microseconds from the fault to the restart).
+    func recovery(after name: String, at frame: Int, in events: [ALSAFaultRig.Event], _ label: String) -> (
+        dropped: Int, micros: Int64
+    )? {
+        let faults = events.filter { $0.name == name }
+        #expect(faults.count == 1, "\(label): \(events)")
+        guard let fault = faults.first, let i = events.firstIndex(where: { $0.name == name }) else { return nil }
+        #expect(fault.total == frame, "\(label): \(fault)")
+        let after = events[(i + 1)...]
+        guard let restart = after.first(where: { $0.name == "start" || $0.name == "resume" }) else {
+            Issue.record("\(label): the device never restarted: \(events)")
+            return nil
+        }
+        let dropped = after.prefix(while: { $0.name != "start" && $0.name != "resume" })
+            .filter { $0.name == "prepare" }.compactMap { $0.int("dropped") }.reduce(0, +)
+        let micros = restart.micros - fault.micros
+        #expect(micros < Self.recoveryBudgetMicros, "\(label): restarted \(micros) µs after the fault")
+        print("\(label): \(name) at frame \(frame): dropped by the device \(dropped), restarted after \(micros) µs; \(events.filter { $0.name == "underrun" }.count) underrun(s) in the run")
+        return (dropped, micros)
+    }
+
+    @Test func anUnderrunCostsSilenceNotSamples() throws {
+        let at = Self.rate / 2
+        let p = try play(.init(stallAt: [at]))
+        expectCompleteAndExact(p, "underrun")
+        let events = p.rig.events()
+        // The stall makes the device run dry by itself: a real underrun, nothing left unplayed.
+        guard let underrun = events.first(where: { $0.name == "underrun" }) else {
+            Issue.record("no underrun happened: \(events)")
+            return
+        }
+        #expect(underrun.total > at)
+        let r = recovery(after: "underrun", at: underrun.total, in: events, "underrun")
+        #expect(r?.dropped == 0)
+        // The silence a listener hears: from the buffer running dry to the restart.
+        if let late = underrun.int("late_us"), let r { print("underrun: silence \(Int64(late) + r.micros) µs (the stall) ") }
+    }
+
+    @Test func anXrunWithFramesQueuedLosesNothing() throws {
+        let at = Self.rate / 2
+        let p = try play(.init(xrunAt: [at]))
+        expectCompleteAndExact(p, "xrun")
+        let events = p.rig.events()
+        let queued = events.first { $0.name == "xrun" }?.int("queued") ?? 0
+        #expect(queued > 0, "the xrun should find frames in the buffer: \(events)")
+        let r = recovery(after: "xrun", at: at, in: events, "xrun")
+        // The prepare dropped what the device held; the sink wrote exactly that again.
+        #expect(r?.dropped == queued)
+    }
+
+    @Test func aSuspendOfADeviceThatCanResumeLosesNothing() throws {
+        let at = Self.rate / 2
+        let p = try play(.init(suspendAt: [at], canResume: true))
+        expectCompleteAndExact(p, "suspend+resume")
+        let events = p.rig.events()
+        let r = recovery(after: "suspend", at: at, in: events, "suspend+resume")
+        #expect(r?.dropped == 0)
+        #expect(events.contains { $0.name == "resume" }, "\(events)")
+    }
+
+    @Test func aSuspendOfADeviceThatCannotResumeIsPreparedAndLosesNothing() throws {
+        let at = Self.rate / 2
+        let p = try play(.init(suspendAt: [at], canResume: false))
+        expectCompleteAndExact(p, "suspend, no resume")
+        let events = p.rig.events()
+        let queued = events.first { $0.name == "suspend" }?.int("queued") ?? 0
+        let r = recovery(after: "suspend", at: at, in: events, "suspend, no resume")
+        #expect(r?.dropped == queued)
+    }
+
+    @Test func faultsInQuickSuccessionEachRecover() throws {
+        let p = try play(.init(stallAt: [8000], xrunAt: [30000], suspendAt: [45000, 60000]))
+        expectCompleteAndExact(p, "burst")
+        let events = p.rig.events()
+        #expect(events.filter { $0.name == "xrun" }.count == 1)
+        #expect(events.filter { $0.name == "suspend" }.count == 2)
+        #expect(events.contains { $0.name == "underrun" })
+    }
+
+    // MARK: - The device goes away
+
+    struct Running {
+        var process: SpawnedProcess
+        var rig: ALSAFaultRig
+        var reference: [UInt8]
+        var outputPath: String
+        /// What the user saw: stdout, then stderr.
+        var output: String {
+            ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+                + ((try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? "")
+        }
+    }
+
+    func start(_ faults: ALSAFaultRig.Faults) throws -> Running {
+        let rig = try ALSAFaultRig(faults)
+        let run = try MotetRun("motet-alsarecovery")
+        let ogg = run.path("sweep.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: Self.seconds, synth: ["sine", "200-3000"])
+        let outputPath = run.path("output.txt")
+        var env = run.environment
+        for (k, v) in rig.environment { env[k] = v }
+        let process = try SpawnedProcess(
+            [Paths.motet, "--output", "alsa", "--no-config", "--status", "events", ogg], environment: env,
+            stdout: outputPath, stderr: outputPath + ".err")
+        return Running(process: process, rig: rig, reference: try Fixtures.referenceDecode(ogg), outputPath: outputPath)
+    }
+
+    /// CPU seconds (user + system) the process has used.
+    func cpuSeconds(_ pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, utime 14, stime 15 (1-based in proc(5)).
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    func linesMentioning(_ text: String, _ needle: String) -> Int {
+        text.split(separator: "\n").filter { $0.contains(needle) }.count
+    }
+
+    @Test func aDeviceGoneForGoodGivesOneLineNoBusyLoopAndQuitsAtOnce() throws {
+        let at = Self.rate / 2
+        let r = try start(.init(unplugAt: [at]))
+        defer { r.process.stop() }
+        let noticed = try Shell.waitUntil(timeout: 10) { r.output.contains("State: stalled") }
+        #expect(noticed, "\(r.output)")
+        // Gone: measure what waiting costs.
+        let cpuBefore = cpuSeconds(r.process.pid)
+        let opensBefore = r.rig.events().filter { $0.name == "open-refused" }.count
+        usleep(3_000_000)
+        let cpu = cpuSeconds(r.process.pid) - cpuBefore
+        let attempts = r.rig.events().filter { $0.name == "open-refused" }.count - opensBefore
+        print("device gone: \(cpu) CPU s and \(attempts) reopen attempts in 3 s")
+        #expect(cpu < 0.3, "waiting for the device used \(cpu) CPU s in 3 s")
+        #expect((2...4).contains(attempts), "reopen attempts in 3 s: \(attempts)")
+        #expect(r.process.isRunning)
+        // One clear line, once.
+        #expect(linesMentioning(r.output, "motet: lost") == 1, "\(r.output)")
+        #expect(!r.output.contains("ALSA lib"), "\(r.output)")
+        // What was played before is exactly the start of the file.
+        let captured = r.rig.capturedBytes()
+        #expect(captured.count == at * Self.frameBytes)
+        #expect(Array(captured) == Array(r.reference.prefix(captured.count)))
+        // The user quits: at once, and 0 since something played.
+        let quitAt = Date()
+        r.process.signal(SIGTERM)
+        #expect(r.process.wait(timeout: 3), "motet did not quit within 3 s of SIGTERM")
+        print("quit \(Date().timeIntervalSince(quitAt)) s after SIGTERM")
+        #expect(r.process.exitCode == 0, "\(r.output)")
+    }
+
+    @Test func aDeviceThatComesBackResumesFromWhatWasHeard() throws {
+        let at = Self.rate / 2
+        let r = try start(.init(unplugAt: [at]))
+        defer { r.process.stop() }
+        #expect(try Shell.waitUntil(timeout: 10) { r.output.contains("State: stalled") }, "\(r.output)")
+        usleep(1_200_000)
+        r.rig.replug()
+        #expect(r.process.wait(timeout: 15), "motet did not finish after the device came back: \(r.output)")
+        #expect(r.process.exitCode == 0, "\(r.output)")
+        #expect(linesMentioning(r.output, "motet: lost") == 1, "\(r.output)")
+        #expect(linesMentioning(r.output, "back; resuming") == 1, "\(r.output)")
+        #expect(r.output.contains("completed"), "\(r.output)")
+        // Played: the file up to the unplug, then from (about) there to the end, nothing else.
+        let captured = r.rig.capturedBytes()
+        let head = at * Self.frameBytes
+        #expect(Array(captured.prefix(head)) == Array(r.reference.prefix(head)))
+        let rest = Array(captured.dropFirst(head))
+        let resumedAt = r.reference.count - rest.count
+        print("device back: resumed at frame \(resumedAt / Self.frameBytes) (unplugged at \(at))")
+        #expect(abs(resumedAt / Self.frameBytes - at) <= Self.rate / 5, "resumed at frame \(resumedAt / Self.frameBytes)")
+        #expect(resumedAt >= 0 && rest == Array(r.reference.suffix(rest.count)), "after the device came back, the audio is not the rest of the file")
+    }
+}
