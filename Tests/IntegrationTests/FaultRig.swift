@@ -1,0 +1,182 @@
+import Foundation
+import MotetTestSupport
+
+/// A real, small file system for fault tests: a tmpfs of a given size (a disk that fills up) or a
+/// read-only one, mounted on a fresh directory. Needs root (CI and the sandbox are root). Unmount
+/// with `unmount()` in a `defer`; motet must have exited first.
+final class TmpfsMount {
+    /// The mount point.
+    let path: String
+
+    /// Mounts a tmpfs of `kibibytes` (rounded up to whole pages by the kernel), read-only when asked.
+    init(kibibytes: Int = 1024, readOnly: Bool = false, label: String = "motet-fault") throws {
+        path = try Paths.temporaryDirectory(label)
+        let options = readOnly ? "ro,size=\(kibibytes)k" : "size=\(kibibytes)k,mode=0755"
+        let r = try Shell.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", path])
+        guard r.status == 0 else {
+            throw TestError.failed("mount -t tmpfs -o \(options) failed (these tests run as root): \(r.stderr)")
+        }
+    }
+
+    /// A path inside the mount.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Fills the file system to the last page with `name` (dd stops at "No space left on device").
+    func fill(_ name: String = "filler") throws {
+        _ = try Shell.run(["dd", "if=/dev/zero", "of=\(file(name))", "bs=4096"], timeout: 60)
+        // Proof that it is full: not one more byte fits.
+        let probe = try Shell.run(["dd", "if=/dev/zero", "of=\(file(".probe"))", "bs=4096", "count=1"])
+        try? FileManager.default.removeItem(atPath: file(".probe"))
+        guard probe.status != 0 else { throw TestError.failed("\(path) is not full after filling it") }
+    }
+
+    /// The names in the mount, sorted.
+    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+    /// Unmounts (lazily if something still holds it) and removes the mount point.
+    func unmount() {
+        if (try? Shell.run(["umount", path]))?.status != 0 { _ = try? Shell.run(["umount", "-l", path]) }
+        rmdir(path)
+    }
+}
+
+/// A WAV file read back strictly: the RIFF size is the file length minus 8, the `data` chunk ends
+/// exactly at the end of the file and holds a whole number of frames.
+struct StrictWAV {
+    var channels = 0
+    var rate = 0
+    var bits = 0
+    var blockAlign = 0
+    /// Where the samples start, and how many bytes of them there are.
+    var dataOffset = 0
+    var dataSize = 0
+    var fileSize = 0
+
+    var frames: Int { blockAlign > 0 ? dataSize / blockAlign : 0 }
+
+    init(_ path: String) throws {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let head = [UInt8](try handle.read(upToCount: 4096) ?? Data())
+        fileSize = Int(try handle.seekToEnd())
+        func u32(_ o: Int) -> Int { Int(head[o]) | Int(head[o + 1]) << 8 | Int(head[o + 2]) << 16 | Int(head[o + 3]) << 24 }
+        func u16(_ o: Int) -> Int { Int(head[o]) | Int(head[o + 1]) << 8 }
+        guard head.count >= 44, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WAVE".utf8) else {
+            throw TestError.failed("\(path) is not a RIFF/WAVE file (\(fileSize) bytes)")
+        }
+        guard u32(4) == fileSize - 8 else {
+            throw TestError.failed("\(path): the RIFF size says \(u32(4) + 8) bytes, the file has \(fileSize)")
+        }
+        var offset = 12
+        while offset + 8 <= head.count {
+            let id = String(decoding: head[offset..<offset + 4], as: UTF8.self)
+            let size = u32(offset + 4)
+            if id == "fmt " {
+                channels = u16(offset + 10)
+                rate = u32(offset + 12)
+                blockAlign = u16(offset + 20)
+                bits = u16(offset + 22)
+            } else if id == "data" {
+                dataOffset = offset + 8
+                dataSize = size
+                guard dataOffset + dataSize == fileSize else {
+                    throw TestError.failed("\(path): the data chunk says \(size) bytes, the file has \(fileSize - dataOffset)")
+                }
+                guard blockAlign > 0, dataSize % blockAlign == 0 else {
+                    throw TestError.failed("\(path): \(dataSize) data bytes is not a whole number of \(blockAlign)-byte frames")
+                }
+                return
+            }
+            offset += 8 + size + (size & 1)
+        }
+        throw TestError.failed("\(path) has no data chunk")
+    }
+
+    /// The sample bytes.
+    func data(_ path: String) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(dataOffset))
+        return try handle.read(upToCount: dataSize) ?? Data()
+    }
+}
+
+/// The json delegate's files, read back by JSONSerialization and validated against
+/// Plugins/JSONFile/schema with python3-jsonschema (an independent validator).
+enum JSONDelegateFiles {
+    static var schemaDirectory: String { Paths.packageRoot + "/Plugins/JSONFile/schema" }
+
+    /// The state file as an object; nil when missing or not one whole JSON object.
+    static func state(_ path: String) -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    /// Every line of the events file as an object; throws naming the first line that is not one
+    /// (or a file that does not end with a newline: a line cut short).
+    static func events(_ path: String) throws -> [[String: Any]] {
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        if let last = data.last, last != UInt8(ascii: "\n") {
+            throw TestError.failed("\(path) does not end with a whole line")
+        }
+        return try data.split(separator: UInt8(ascii: "\n")).enumerated().map { number, line in
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+                throw TestError.failed("\(path) line \(number + 1) is not a JSON object: \(String(decoding: line.prefix(300), as: UTF8.self))")
+            }
+            return object
+        }
+    }
+
+    /// The validator's complaints about `file` ("" when valid). Kind "now-playing": one object;
+    /// "events": one object per line.
+    static func schemaErrors(kind: String, file: String) throws -> String {
+        try schemaErrors([(kind, file)])
+    }
+
+    /// The same for several files in one python3 run.
+    static func schemaErrors(_ files: [(kind: String, file: String)]) throws -> String {
+        let r = try Shell.run(["python3", "-c", validator, schemaDirectory] + files.flatMap { [$0.kind, $0.file] }, timeout: 60)
+        if r.status == 0 { return "" }
+        return r.stdout + r.stderr + (r.stdout.isEmpty && r.stderr.isEmpty ? "exit \(r.status)" : "")
+    }
+
+    /// Works with python3-jsonschema 4.10 (Debian 12: RefResolver) and newer (referencing).
+    static let validator = """
+        import json, sys, jsonschema
+        schema_dir, pairs = sys.argv[1], sys.argv[2:]
+        schemas = {n: json.load(open(f"{schema_dir}/{n}.schema.json")) for n in ("now-playing", "events")}
+        V = jsonschema.Draft202012Validator
+        for s in schemas.values(): V.check_schema(s)
+        def validator(kind):
+            try:
+                from referencing import Registry, Resource
+                registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in schemas.values()])
+                return V(schemas[kind], registry=registry)
+            except ImportError:
+                store = {s["$id"]: s for s in schemas.values()}
+                return V(schemas[kind], resolver=jsonschema.RefResolver.from_schema(schemas[kind], store=store))
+        errors = []
+        for kind, path in zip(pairs[0::2], pairs[1::2]):
+            text = open(path, encoding="utf-8").read()
+            documents = [json.loads(l) for l in text.splitlines() if l.strip()] if kind == "events" else [json.loads(text)]
+            v = validator(kind)
+            errors += [f"{path} document {i}: {e.json_path}: {e.message}" for i, d in enumerate(documents) for e in v.iter_errors(d)]
+            if not documents: errors.append(f"{path}: no documents")
+        print("\\n".join(errors[:20]))
+        sys.exit(1 if errors else 0)
+
+        """
+}
+
+/// The lines of a program's stderr that mention `needle`.
+func lines(_ text: String, mentioning needle: String) -> [Substring] {
+    text.split(separator: "\n").filter { $0.contains(needle) }
+}
+
+/// Whether `data` equals the first `data.count` bytes of `reference` (memcmp, fast on 50 MB).
+func isPrefix(_ data: Data, of reference: [UInt8]) -> Bool {
+    guard data.count <= reference.count else { return false }
+    return data.withUnsafeBytes { d in
+        reference.withUnsafeBytes { r in d.count == 0 || memcmp(d.baseAddress!, r.baseAddress!, d.count) == 0 }
+    }
+}
