@@ -15,6 +15,8 @@
 #   SOAK_SEED        chaos seed (default 1)
 #   SOAK_REPORT      where to write the report (default bench/SOAK.md; empty: none)
 #   SOAK_OUT         raw outputs (default bench/out): soak-samples.tsv, soak-summary.json
+#   SOAK_PERIOD      seconds between two samples of RSS, descriptors and threads (default 0.5)
+#   SOAK_TMP         where the run's files go (default /dev/shm when there is one, else /tmp)
 #
 # Needs: cc, sox, oggenc, python3, dbus-daemon, busctl, Xvfb, dunst, dunstctl (make deps-test).
 # Exit status 0 when every check passed.
@@ -46,8 +48,9 @@ mkdir -p "$out"
 
 # tmpfs when there is one: the json delegate and the ratings file fsync on every change, as they
 # would in $XDG_RUNTIME_DIR; the soak measures Motet, not the disk.
-base=/tmp
-[ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+# SOAK_TMP=/tmp measures on the disk instead.
+base=${SOAK_TMP:-/tmp}
+[ -z "${SOAK_TMP:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
 work=$(mktemp -d "$base/motet-soak.XXXXXX")
 chmod 700 "$work"
 bus_pid= xvfb_pid= dunst_pid= sampler_pid= motet_pid=
@@ -134,7 +137,7 @@ started=$(date +%s.%N)
 ) >"$work/stdout.txt" 2>"$work/stderr.txt" &
 motet_pid=$!
 
-# Every ~0.5 s: seconds since start, VmRSS, VmHWM (KiB), open fds, threads, tracks finished so far.
+# Every SOAK_PERIOD s: seconds since start, VmRSS, VmHWM (KiB), open fds, threads, tracks finished so far.
 (
     printf 'seconds\trss_kib\thwm_kib\tfds\tthreads\tfinished\n'
     while [ -d "/proc/$motet_pid/fd" ]; do
@@ -145,7 +148,7 @@ motet_pid=$!
         tasks=$(ls "/proc/$motet_pid/task" 2>/dev/null | wc -l)
         done_count=$(grep -c '^finished' "$work/recorder.out" 2>/dev/null || true)
         [ -n "$rss" ] && printf '%.2f\t%s\t%s\t%s\t%s\t%s\n' "$(awk "BEGIN{print $now - $started}")" "$rss" "$hwm" "$fds" "$tasks" "${done_count:-0}"
-        sleep 0.5
+        sleep "${SOAK_PERIOD:-0.5}"
     done
 ) >"$samples" &
 sampler_pid=$!

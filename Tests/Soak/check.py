@@ -271,13 +271,15 @@ def main():
 
     stderr = open(os.path.join(w, "stderr.txt"), encoding="utf-8", errors="replace").read().splitlines()
     checks.check("exit status 0", args.status == 0, "status %d" % args.status)
-    crash = [l for l in stderr if re.search(r"Fatal error|Segmentation|Aborted|Crash|backtrace", l, re.I)]
-    checks.check("no crash report on stderr", not crash, "; ".join(crash[:3]))
+    crash = [l for l in stderr if re.search(r"Fatal error|Segmentation|Aborted|Crash|backtrace|Sanitizer", l, re.I)]
+    checks.check("no crash or sanitizer report on stderr", not crash, "; ".join(crash[:3]))
     dropped = [l for l in stderr if "not keeping up" in l]
     gave_up = [l for l in stderr if "gave up waiting" in l]
     # A plugin that failed to load: "motet: plugin NAME: FILE: reason (from ORIGIN)".
     failed_plugins = [l for l in stderr if re.match(r"motet: plugin .*: .*\(from .*\)$", l)]
-    checks.check("no plugin dropped queued events", not dropped, "; ".join(dropped[:3]))
+    # A slow plugin's queue drops superseded playback states first, by design; whether any
+    # track-finished went missing is checked below, plugin by plugin.
+    print("soak: info: %d 'not keeping up' lines%s" % (len(dropped), (": " + "; ".join(dropped[:3])) if dropped else ""))
     checks.check("every plugin loaded and shut down in time", not gave_up and not failed_plugins,
                  "; ".join((gave_up + failed_plugins)[:3]))
 
@@ -325,7 +327,7 @@ def main():
         "finished_events": len(reference), "finished_by_reason": reasons,
         "tracks_per_second": round(len(reference) / args.seconds, 1) if args.seconds else None,
         "chaos": {k: v for k, v in chaos_destroy.items() if k != "kind"},
-        "stderr_lines": len(stderr), "resources": resources, "checks": checks.results,
+        "stderr_lines": len(stderr), "dropped_lines": dropped, "resources": resources, "checks": checks.results,
         "machine": machine(), "seed": args.seed, "threads": args.threads, "command": args.command,
     }
     print("soak: %s: %d tracks in %.1f s, %d track-finished events (%s), %s commands sent; RSS %s KiB at 20 %%, "
