@@ -30,7 +30,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all deps deps-test deps-bench deps-fuzz build release demo test test-unit test-tsan test-asan install bench fuzz fuzz-ci test-fuzz clean
+.PHONY: all deps deps-test deps-bench deps-fuzz build release demo test test-unit test-tsan test-asan install bench fuzz fuzz-ci test-fuzz clean soak
 
 all: build
 
@@ -101,6 +101,12 @@ install: $(if $(BIN),,release)
 # PulseAudio null sink); prints the medians and writes bench/out/summary.md (see bench/RESULTS.md).
 bench: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/run.sh
+
+# The soak (issue 6): 10,000 short tracks untimed with every bundled delegate and a chaos plugin
+# sending random commands from four threads; checks event order, RSS, descriptors and threads and
+# writes bench/SOAK.md (about 4 minutes on 2 cores). `make soak SOAK_TRACKS=1000` for a short run.
+soak: deps-test release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/soak.sh
 
 # libFuzzer over the tag, picture, config, --plugin and m3u parsers and whole-file decoding (see
 # FUZZING.md). `make fuzz SECONDS_PER_TARGET=600` for a long run; fuzz-ci runs each target 20 s
