@@ -15,7 +15,9 @@
 #   SOAK_SEED        chaos seed (default 1)
 #   SOAK_REPORT      where to write the report (default bench/SOAK.md; empty: none)
 #   SOAK_OUT         raw outputs (default bench/out): soak-samples.tsv, soak-summary.json
-#   SOAK_PERIOD      seconds between two samples of RSS, descriptors and threads (default 0.5)
+#   SOAK_PERIOD      seconds between two samples of RSS, descriptors and threads (default 0.5; 0.1
+#                    below 5,000 tracks)
+#   SOAK_COMMIT      the commit the build is from, for the report (default: git HEAD of this tree)
 #   SOAK_TMP         where the run's files go (default /dev/shm when there is one, else /tmp)
 #
 # Needs: cc, sox, oggenc, python3, dbus-daemon, busctl, Xvfb, dunst, dunstctl (make deps-test).
@@ -33,7 +35,7 @@ out=${SOAK_OUT:-$here/out}
 die() { echo "soak: $*" >&2; exit 2; }
 
 missing=()
-for tool in cc sox oggenc python3 dbus-daemon busctl Xvfb dunst dunstctl; do
+for tool in cc sox oggenc python3 dbus-daemon busctl Xvfb dunst dunstctl playerctl; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (run 'make deps-test')"
@@ -53,9 +55,9 @@ base=${SOAK_TMP:-/tmp}
 [ -z "${SOAK_TMP:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
 work=$(mktemp -d "$base/motet-soak.XXXXXX")
 chmod 700 "$work"
-bus_pid= xvfb_pid= dunst_pid= sampler_pid= motet_pid=
+bus_pid= xvfb_pid= dunst_pid= sampler_pid= client_pid= motet_pid=
 cleanup() {
-    for pid in $sampler_pid $motet_pid $dunst_pid $xvfb_pid $bus_pid; do
+    for pid in $sampler_pid $client_pid $motet_pid $dunst_pid $xvfb_pid $bus_pid; do
         kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     done
     [ -n "${SOAK_KEEP:-}" ] && { echo "soak: kept $work" >&2; return; }
@@ -128,6 +130,7 @@ command=("$motet" --no-config --output null --untimed --status quiet
     "$work/soak.m3u")
 echo "soak: $tracks tracks, $threads chaos threads, seed $seed, in $work" >&2
 samples=$out/soak-samples.tsv
+period=${SOAK_PERIOD:-$([ "$tracks" -ge 5000 ] && echo 0.5 || echo 0.1)}
 started=$(date +%s.%N)
 (
     cd "$work"
@@ -148,10 +151,23 @@ motet_pid=$!
         tasks=$(ls "/proc/$motet_pid/task" 2>/dev/null | wc -l)
         done_count=$(grep -c '^finished' "$work/recorder.out" 2>/dev/null || true)
         [ -n "$rss" ] && printf '%.2f\t%s\t%s\t%s\t%s\t%s\n' "$(awk "BEGIN{print $now - $started}")" "$rss" "$hwm" "$fds" "$tasks" "${done_count:-0}"
-        sleep "${SOAK_PERIOD:-0.5}"
+        sleep "$period"
     done
 ) >"$samples" &
 sampler_pid=$!
+
+# A real MPRIS client reads the player all along: playerctl asks for the title and the status
+# every 0.2 s; each answer counts.
+(
+    answers=0
+    while kill -0 "$motet_pid" 2>/dev/null; do
+        playerctl -p motet metadata --format '{{title}}' >/dev/null 2>&1 && answers=$((answers + 1))
+        playerctl -p motet status >/dev/null 2>&1 && answers=$((answers + 1))
+        sleep 0.2
+    done
+    echo "$answers" >"$work/mpris-answers"
+) &
+client_pid=$!
 
 # The MPRIS delegate must own its name during the run (checked once it is up).
 mpris_seen=no
@@ -169,6 +185,8 @@ motet_pid=
 ended=$(date +%s.%N)
 wait "$sampler_pid" 2>/dev/null || true
 sampler_pid=
+wait "$client_pid" 2>/dev/null || true
+client_pid=
 
 # dunst received the notify delegate's bubbles (history: closed ones; displayed: the one left).
 notifications=$(( $(dunstctl count history 2>/dev/null || echo 0) + $(dunstctl count displayed 2>/dev/null || echo 0) ))
@@ -178,7 +196,7 @@ kill -0 "$dunst_pid" 2>/dev/null && dunst_alive=yes
 cp "$work/stderr.txt" "$out/soak-stderr.txt"
 python3 "$root/Tests/Soak/check.py" \
     --work "$work" --tracks "$tracks" --status "$status" --samples "$samples" \
-    --seconds "$(awk "BEGIN{print $ended - $started}")" --mpris "$mpris_seen" --notifications "$notifications" \
+    --seconds "$(awk "BEGIN{print $ended - $started}")" --mpris "$mpris_seen" --mpris-answers "$(cat "$work/mpris-answers" 2>/dev/null || echo 0)" --notifications "$notifications" \
     --dunst-alive "$dunst_alive" --seed "$seed" --threads "$threads" \
     --command "$(printf '%q ' "${command[@]}")" --summary "$out/soak-summary.json" \
-    ${report:+--report "$report"} --raw "${samples#"$root"/}"
+    ${report:+--report "$report"} --raw "${samples#"$root"/}" --commit "${SOAK_COMMIT:-}"

@@ -33,10 +33,12 @@ import subprocess
 import sys
 
 TITLES = ["Soak A", "Soak B", "Soak C", "Soak D"]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASONS = {0: "completed", 1: "skipped", 2: "stopped", 3: "failed"}
 NOTES_MARK = "<!-- Everything below this line is kept when soak.sh rewrites the file. -->"
 
-# RSS may move by at most this much after the first 20 % of the run (see bench/SOAK.md).
+# RSS may move by at most this much after the first 20 % of the run (see bench/SOAK.md);
+# --rss-bound-kib changes it (a sanitizer's own allocator and shadow memory grow as it runs).
 RSS_BOUND_KIB = 1024
 # Open descriptors may differ by this much between the early and late windows: at any moment
 # a track file may be open twice (gapless read-ahead), the json delegate's temporary file, the
@@ -194,7 +196,7 @@ def read_samples(path):
     return rows
 
 
-def check_resources(checks, rows):
+def check_resources(checks, rows, bound):
     """RSS flat, no fd or thread leak. Returns numbers for the report."""
     if len(rows) < 10:
         checks.check("resources: enough samples (>= 10)", False, "%d samples" % len(rows))
@@ -211,8 +213,8 @@ def check_resources(checks, rows):
     late = [r for r in rows if r["seconds"] >= 0.2 * total]
     peak = max(late, key=lambda r: r["rss_kib"])
     growth = peak["rss_kib"] - base["rss_kib"]
-    checks.check("resources: RSS flat (max over the last 80 %% minus RSS at 20 %% <= %d KiB)" % RSS_BOUND_KIB,
-                 growth <= RSS_BOUND_KIB,
+    checks.check("resources: RSS flat (max over the last 80 %% minus RSS at 20 %% <= %d KiB)" % bound,
+                 growth <= bound,
                  "%.0f KiB at 20 %%, max %.0f KiB at %.0f s: %+.0f KiB" % (base["rss_kib"], peak["rss_kib"], peak["seconds"], growth))
     early_w, late_w = window(0.1, 0.3), window(0.8, 0.97)
     fd_early, fd_late = max(r["fds"] for r in early_w), max(r["fds"] for r in late_w)
@@ -258,6 +260,7 @@ def main():
     a.add_argument("--seconds", type=float, default=0)
     a.add_argument("--mpris", default="unknown")
     a.add_argument("--notifications", type=int, default=-1)
+    a.add_argument("--mpris-answers", type=int, default=-1, help="answers playerctl got during the run (-1: not asked)")
     a.add_argument("--dunst-alive", default="unknown")
     a.add_argument("--seed", default="")
     a.add_argument("--threads", default="")
@@ -265,6 +268,8 @@ def main():
     a.add_argument("--summary")
     a.add_argument("--report")
     a.add_argument("--raw", default="")
+    a.add_argument("--rss-bound-kib", type=int, default=RSS_BOUND_KIB)
+    a.add_argument("--commit", default="", help="the commit the player was built from (default: git HEAD)")
     args = a.parse_args()
     w, n = args.work, args.tracks
     checks = Checks()
@@ -313,11 +318,15 @@ def main():
                  "%d vs %d events, %d bad lines%s" % (len(js), len(reference), bad, "" if first_diff is None else
                                                       ", first difference at %d: %s vs %s" % (first_diff, js_norm[first_diff], exp_js[first_diff])))
     checks.check("mpris delegate owned org.mpris.MediaPlayer2.motet during the run", args.mpris == "yes", args.mpris)
+    if args.mpris_answers >= 0:
+        checks.check("mpris delegate answered playerctl (title and status, every 0.2 s) during the run",
+                     args.mpris_answers > 0, "%d answers" % args.mpris_answers)
     checks.check("notify delegate: dunst received notifications and is still running",
                  args.notifications > 0 and args.dunst_alive == "yes",
                  "%d notifications, dunst alive: %s" % (args.notifications, args.dunst_alive))
 
-    resources = check_resources(checks, read_samples(args.samples))
+    resources = check_resources(checks, read_samples(args.samples), args.rss_bound_kib)
+    resources["rss_bound_kib"] = args.rss_bound_kib
 
     reasons = {}
     for _, r, _ in reference:
@@ -341,19 +350,19 @@ def main():
         with open(args.summary, "w") as f:
             json.dump(summary, f, indent=1)
     if args.report:
-        write_report(args.report, summary, args.raw)
+        write_report(args.report, summary, args.raw, args.commit)
     return 0 if checks.passed else 1
 
 
-def write_report(path, s, raw):
+def write_report(path, s, raw, commit):
     kept = ""
     if os.path.exists(path):
         text = open(path, encoding="utf-8").read()
         if NOTES_MARK in text:
             kept = text.split(NOTES_MARK, 1)[1]
     m, r = s["machine"], s["resources"]
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    commit = commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                      cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
     lines = [
         "# Soak: %d short tracks, untimed, every bundled delegate and a chaos plugin" % s["tracks"], "",
         "Generated by `bench/soak.sh` (`make soak`); the part below the marker at the end is written by hand.", "",
@@ -384,8 +393,12 @@ def write_report(path, s, raw):
                                                                      c["hwm_kib"], c["fds"], c["threads"]))
         lines += ["", "RSS at 20 %%: %d KiB; max over the last 80 %%: %d KiB (%+d KiB; bound %d KiB). Peak RSS (VmHWM): "
                   "%d KiB. Descriptors early/late max: %d/%d; threads %d/%d." % (
-                      r["rss_at_20_kib"], r["rss_max_late_kib"], r["rss_growth_kib"], RSS_BOUND_KIB, r["hwm_kib"],
+                      r["rss_at_20_kib"], r["rss_max_late_kib"], r["rss_growth_kib"], r["rss_bound_kib"], r["hwm_kib"],
                       r["fds_early"], r["fds_late"], r["threads_early"], r["threads_late"]), ""]
+    if raw and os.path.exists(raw if os.path.isabs(raw) else os.path.join(ROOT, raw)):
+        with open(raw if os.path.isabs(raw) else os.path.join(ROOT, raw)) as f:
+            lines += ["<details><summary>The raw samples (TSV)</summary>", "", "```", f.read().rstrip("\n"), "```", "",
+                      "</details>", ""]
     lines += [NOTES_MARK]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + (kept if kept else "\n"))
