@@ -337,7 +337,7 @@ def main():
         "tracks_per_second": round(len(reference) / args.seconds, 1) if args.seconds else None,
         "chaos": {k: v for k, v in chaos_destroy.items() if k != "kind"},
         "stderr_lines": len(stderr), "dropped_lines": dropped, "resources": resources, "checks": checks.results,
-        "machine": machine(), "seed": args.seed, "threads": args.threads, "command": args.command,
+        "machine": machine(), "work": w, "seed": args.seed, "threads": args.threads, "command": args.command,
     }
     print("soak: %s: %d tracks in %.1f s, %d track-finished events (%s), %s commands sent; RSS %s KiB at 20 %%, "
           "late max %s KiB, peak (VmHWM) %s KiB; fds %s -> %s; threads %s -> %s"
@@ -374,7 +374,8 @@ def write_report(path, s, raw, commit):
         "- Machine: %s CPUs (`nproc`), %s, %s RAM, Linux %s; commit %s, release build." % (
             m["nproc"], m["cpu"], m["memory"], m["kernel"], commit or "?"),
         "- Reproduce: `make soak` (or `SOAK_TRACKS=%d SOAK_SEED=%s bench/soak.sh` with a release build)." % (s["tracks"], s["seed"]),
-        "- The player ran as:", "", "```", s["command"].replace(os.path.dirname(s["command"].split()[0]) + "/", "BUILD/")
+        "- The player ran as (WORK: the run's private directory, on /dev/shm):", "", "```",
+        s["command"].replace(os.path.dirname(s["command"].split()[0]) + "/", "BUILD/").replace(s.get("work") or "\0", "WORK")
         if s["command"] else "", "```", "",
         "## Checks", "", "| Check | | Detail |", "|---|---|---|",
     ]
