@@ -18,7 +18,7 @@ import Testing
 ///   playback resumes from what was heard.
 @Suite(.serialized) struct ALSARecoveryTests {
     static let rate = 44100
-    static let seconds = 2.0
+    static let seconds = 1.5
     /// Bytes per frame of the fixture (S16 stereo).
     static let frameBytes = 4
     /// The longest a recovery may take, fault to restart, in microseconds (TSan included).
@@ -62,6 +62,7 @@ import Testing
         #expect(!p.output.lowercased().contains("underrun"), "\(label): \(p.output)")
         #expect(!p.output.contains("stalled"), "\(label): \(p.output)")
         #expect(!p.output.contains("lost"), "\(label): \(p.output)")
+        #expect(!p.output.contains("Sanitizer"), "\(label): \(p.output)")
     }
 
     /// The fault event `name` (once, at `frame`) and the device restarting after it; returns
@@ -135,8 +136,12 @@ import Testing
         #expect(r?.dropped == queued)
     }
 
+    /// An underrun, a glitch and two suspends 0.2 to 0.5 s apart, the last one while the player
+    /// drains the end of the track (the file is 66150 frames; the device holds the last 8820).
+    /// Not in the last period: alsa-lib 1.2.8's ioplug drain, which the sink calls for that one,
+    /// blocks and drops what is left when the device faults meanwhile (up to 2205 frames here).
     @Test func faultsInQuickSuccessionEachRecover() throws {
-        let p = try play(.init(stallAt: [8000], xrunAt: [30000], suspendAt: [45000, 60000]))
+        let p = try play(.init(stallAt: [8000], xrunAt: [25000], suspendAt: [40000, 62000]))
         expectCompleteAndExact(p, "burst")
         let events = p.rig.events()
         #expect(events.filter { $0.name == "xrun" }.count == 1)
@@ -196,12 +201,12 @@ import Testing
         // Gone: measure what waiting costs.
         let cpuBefore = cpuSeconds(r.process.pid)
         let opensBefore = r.rig.events().filter { $0.name == "open-refused" }.count
-        usleep(3_000_000)
+        usleep(2_500_000)
         let cpu = cpuSeconds(r.process.pid) - cpuBefore
         let attempts = r.rig.events().filter { $0.name == "open-refused" }.count - opensBefore
-        print("device gone: \(cpu) CPU s and \(attempts) reopen attempts in 3 s")
-        #expect(cpu < 0.3, "waiting for the device used \(cpu) CPU s in 3 s")
-        #expect((2...4).contains(attempts), "reopen attempts in 3 s: \(attempts)")
+        print("device gone: \(cpu) CPU s and \(attempts) reopen attempts in 2.5 s")
+        #expect(cpu < 0.25, "waiting for the device used \(cpu) CPU s in 2.5 s")
+        #expect((1...4).contains(attempts), "reopen attempts in 2.5 s: \(attempts)")
         #expect(r.process.isRunning)
         // One clear line, once.
         #expect(linesMentioning(r.output, "motet: lost") == 1, "\(r.output)")
@@ -216,6 +221,7 @@ import Testing
         #expect(r.process.wait(timeout: 3), "motet did not quit within 3 s of SIGTERM")
         print("quit \(Date().timeIntervalSince(quitAt)) s after SIGTERM")
         #expect(r.process.exitCode == 0, "\(r.output)")
+        #expect(!r.output.contains("Sanitizer"), "\(r.output)")
     }
 
     @Test func aDeviceThatComesBackResumesFromWhatWasHeard() throws {
@@ -223,13 +229,14 @@ import Testing
         let r = try start(.init(unplugAt: [at]))
         defer { r.process.stop() }
         #expect(try Shell.waitUntil(timeout: 10) { r.output.contains("State: stalled") }, "\(r.output)")
-        usleep(1_200_000)
+        usleep(1_000_000)
         r.rig.replug()
         #expect(r.process.wait(timeout: 15), "motet did not finish after the device came back: \(r.output)")
         #expect(r.process.exitCode == 0, "\(r.output)")
         #expect(linesMentioning(r.output, "motet: lost") == 1, "\(r.output)")
         #expect(linesMentioning(r.output, "back; resuming") == 1, "\(r.output)")
         #expect(r.output.contains("completed"), "\(r.output)")
+        #expect(!r.output.contains("Sanitizer"), "\(r.output)")
         // Played: the file up to the unplug, then from (about) there to the end, nothing else.
         let captured = r.rig.capturedBytes()
         let head = at * Self.frameBytes

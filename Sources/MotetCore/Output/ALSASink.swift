@@ -213,11 +213,60 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         }
     }
 
+    /// Plays out what the device holds, recovering from an underrun or a suspend on the way like
+    /// `write` does, and seeing `interruptWrite` within 25 ms.
+    ///
+    /// `snd_pcm_drain` is called only for the last period (or to start a device that never
+    /// filled its buffer): alsa-lib 1.2.8's ioplug drain blocks even on a non-blocking PCM and
+    /// drops what is left when the device faults meanwhile, so the rest is waited for here.
     public func drain() {
-        guard let pcm, format != nil, !paused.load(ordering: .acquiring), !lost.load(ordering: .acquiring) else { return }
-        snd_pcm_nonblock(pcm, 0)
-        snd_pcm_drain(pcm)
-        snd_pcm_nonblock(pcm, 1)
+        guard let pcm, let format, !paused.load(ordering: .acquiring), !lost.load(ordering: .acquiring) else { return }
+        let rate = Int64(format.sampleRate)
+        let deadline = MonotonicClock.now() + 3_000_000_000 + 2 * Int64(deviceBufferFrames) * 1_000_000_000 / rate
+        var drainCalls = 0
+        draining: while true {
+            if paused.load(ordering: .acquiring) || lost.load(ordering: .acquiring) { return }
+            if interrupted.exchange(false, ordering: .acquiringAndReleasing) || MonotonicClock.now() > deadline {
+                snd_pcm_drop(pcm)
+                break
+            }
+            let avail = snd_pcm_avail_update(pcm)  // moves the pointer; alsa-lib notices the end here
+            if avail < 0 {
+                guard recover(Int32(avail)) else { return }
+                drainCalls = 0
+                continue
+            }
+            let left = max(0, deviceBufferFrames - Int(avail))
+            switch snd_pcm_state(pcm) {
+            case SND_PCM_STATE_SETUP:
+                break draining
+            case SND_PCM_STATE_RUNNING where left > periodFrames:
+                let micros = Int64(left - periodFrames) * 1_000_000 / rate
+                usleep(UInt32(min(25_000, max(1_000, micros))))
+            case SND_PCM_STATE_PREPARED, SND_PCM_STATE_RUNNING:
+                // Starts a prepared device (and flushes what a plugin such as `file` keeps back,
+                // even when the device says it holds nothing). Non-blocking on a kernel device
+                // (-EAGAIN: draining has begun).
+                if drainCalls >= 3 { break draining }
+                drainCalls += 1
+                let rc = snd_pcm_drain(pcm)
+                if rc < 0 && rc != -EAGAIN && snd_pcm_state(pcm) != SND_PCM_STATE_SETUP && !recover(rc) { return }
+            case SND_PCM_STATE_DRAINING:
+                // A kernel device that has finished wakes us with POLLERR (-EIO): the state says.
+                if snd_pcm_wait(pcm, 100) < 0 && snd_pcm_state(pcm) == SND_PCM_STATE_DRAINING { usleep(10_000) }
+            case SND_PCM_STATE_XRUN:
+                if !recover(-EPIPE) { return }
+                drainCalls = 0
+            case SND_PCM_STATE_SUSPENDED:
+                if !recover(-ESTRPIPE) { return }
+                drainCalls = 0
+            case SND_PCM_STATE_PAUSED:
+                return
+            default:  // disconnected
+                _ = recover(-ENODEV)
+                return
+            }
+        }
         snd_pcm_prepare(pcm)
         position.publish(heard: position.written, at: MonotonicClock.now(), advancingAt: 0)
     }
