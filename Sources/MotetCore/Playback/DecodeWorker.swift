@@ -31,6 +31,9 @@ final class DecodeWorker: @unchecked Sendable {
     private var thread: PosixThread?
     /// Samples buffered before the decoder wakes a waiting sink (0.37 s of 44.1 kHz stereo).
     static let wakeBatch = 32768
+    /// Frames a read needs room for, at least (libvorbisfile hands out up to a packet at a time;
+    /// a short read only costs another call).
+    static let minimumReadFrames = 512
 
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
@@ -102,9 +105,19 @@ final class DecodeWorker: @unchecked Sendable {
                 }
                 continue
             }
-            switch open.read(into: scratch, maxFrames: max(1, capacity / max(1, open.format.channels))) {
+            // Decode straight into the ring when a stretch of it is free without wrapping; near
+            // the wrap, into scratch and copied in around it; when the ring is full, wait.
+            let channels = max(1, open.format.channels)
+            if ring.availableToWrite < Self.minimumReadFrames * channels {
+                if !gate.mustStop { spaceReady.wait(seconds: 0.5) }
+                continue
+            }
+            let region = ring.writableRegion()
+            let direct = region.count >= Self.minimumReadFrames * channels
+            let room = direct ? region.count : min(capacity, ring.availableToWrite)
+            switch open.read(into: direct ? region.baseAddress! : scratch, maxFrames: room / channels) {
             case .frames(let frames):
-                push(scratch, count: frames * open.format.channels)
+                if direct { published(frames * channels) } else { push(scratch, count: frames * channels) }
             case .linkChanged:
                 let gain = open.metadata.replayGain.scale(replayGain)
                 track?.gain = gain
@@ -145,21 +158,34 @@ final class DecodeWorker: @unchecked Sendable {
         dataReady.post()
     }
 
+    /// Copies samples decoded into scratch into the ring (they fit: the read was sized by the
+    /// ring's free space).
     private func push(_ samples: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
         while done < count {
             let n = ring.write(samples + done, count: count - done)
             done += n
-            // Wake the sink for a batch, not for every packet: an untimed sink would otherwise
-            // sleep and wake ~40 times per second of audio (bench/RESULTS.md). Markers and the
-            // end of the queue still wake it at once.
-            if n > 0 && (ring.availableToRead >= Self.wakeBatch || ring.availableToWrite < Self.wakeBatch / 4) {
-                dataReady.post()
-            }
+            if n > 0 { wakeSinkForBatch() }
             if done < count {
                 if gate.mustStop { return }
                 spaceReady.wait(seconds: 0.5)
             }
+        }
+    }
+
+    /// Publishes `count` samples decoded straight into the ring's writable region.
+    private func published(_ count: Int) {
+        guard count > 0 else { return }
+        ring.commitWrite(count)
+        wakeSinkForBatch()
+    }
+
+    /// Wakes the sink for a batch, not for every packet: an untimed sink would otherwise sleep and
+    /// wake ~40 times per second of audio (bench/RESULTS.md). Markers and the end of the queue
+    /// still wake it at once.
+    private func wakeSinkForBatch() {
+        if ring.availableToRead >= Self.wakeBatch || ring.availableToWrite < Self.wakeBatch / 4 {
+            dataReady.post()
         }
     }
 }

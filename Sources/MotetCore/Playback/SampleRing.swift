@@ -43,6 +43,33 @@ final class SampleRing: @unchecked Sendable {
         return n
     }
 
+    /// Producer: the free samples that follow the write index without wrapping, to be filled in
+    /// place (the decoder interleaves straight into them) and then published with `commitWrite`.
+    func writableRegion() -> UnsafeMutableBufferPointer<Float> {
+        let start = written.load(ordering: .relaxed)
+        let free = capacity - (start - consumed.load(ordering: .acquiring))
+        return UnsafeMutableBufferPointer(start: storage + (start & mask), count: min(free, capacity - (start & mask)))
+    }
+
+    /// Producer: publishes `count` samples written into `writableRegion()`.
+    func commitWrite(_ count: Int) {
+        written.store(written.load(ordering: .relaxed) + count, ordering: .releasing)
+    }
+
+    /// Consumer: the buffered samples that follow the read index without wrapping, to be used in
+    /// place (the sink writes straight from them) and then released with `commitRead`. The
+    /// consumer may change them in place (volume): the producer does not touch them until then.
+    func readableRegion() -> UnsafeMutableBufferPointer<Float> {
+        let start = consumed.load(ordering: .relaxed)
+        let buffered = written.load(ordering: .acquiring) - start
+        return UnsafeMutableBufferPointer(start: storage + (start & mask), count: min(buffered, capacity - (start & mask)))
+    }
+
+    /// Consumer: releases `count` samples of `readableRegion()` to the producer.
+    func commitRead(_ count: Int) {
+        consumed.store(consumed.load(ordering: .relaxed) + count, ordering: .releasing)
+    }
+
     /// Consumer: copies up to `count` samples out; returns how many were read.
     func read(into destination: UnsafeMutablePointer<Float>, count: Int) -> Int {
         let n = min(count, availableToRead)

@@ -162,19 +162,34 @@ final class SinkWorker: @unchecked Sendable {
             if starvingSince.load(ordering: .relaxed) != 0 {
                 starvingSince.store(0, ordering: .releasing)
             }
-            let n = ring.read(into: scratch, count: limit)
-            // Wake the decoder when half the ring is free, so it decodes in bursts.
-            if ring.availableToWrite >= ring.capacity / 2 { spaceReady.post() }
+            // The sink reads the ring in place; only a frame split by the ring's wrap (a channel
+            // count that does not divide its size) is copied out through scratch.
+            let region = ring.readableRegion()
+            let inPlace = region.count >= channels
+            let n: Int
+            let samples: UnsafeMutablePointer<Float>
+            if inPlace {
+                n = min(limit, region.count - region.count % channels)
+                samples = region.baseAddress!
+            } else {
+                n = ring.read(into: scratch, count: limit)
+                samples = scratch
+            }
+            defer {
+                if inPlace { ring.commitRead(n) }
+                // Wake the decoder when half the ring is free, so it decodes in bursts.
+                if ring.availableToWrite >= ring.capacity / 2 { spaceReady.post() }
+            }
             if !isOpen { continue }  // no device for this format: the samples are dropped, time does not advance
             let scale = gain * Float(bitPattern: volumeBits.load(ordering: .relaxed))
             if scale != 1 {
-                for i in 0..<n { scratch[i] *= scale }
+                for i in 0..<n { samples[i] *= scale }
             }
             var offset = 0
             while offset < n {
                 let accepted: Int
                 do {
-                    accepted = try sink.write(UnsafeBufferPointer(start: scratch + offset, count: n - offset))
+                    accepted = try sink.write(UnsafeBufferPointer(start: samples + offset, count: n - offset))
                 } catch {
                     accepted = 0
                     report(error)
