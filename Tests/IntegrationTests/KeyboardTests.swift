@@ -61,6 +61,22 @@ import Testing
         try term.press("q")
     }
 
+    @Test func nextPressedTwiceSkipsTwoTracks() throws {
+        let run = try MotetRun()
+        let files = try tracks(run, ["One", "Two", "Three", "Four"])
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("One — Band"), "\(term.screen())")
+        // Both keys in one write: the second arrives before "Two" is heard.
+        try term.press("nn")
+        #expect(try term.waitFor("Three — Band", timeout: 5), "\(term.screen())")
+        // "Two" was skipped before it was heard: never announced, no complaint.
+        #expect(!term.screen().contains("Playing: Two"), "\(term.screen())")
+        #expect(!term.screen().contains("no next track"), "\(term.screen())")
+        try term.press("q")
+        _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
+    }
+
     @Test func seekingMovesTheElapsedTime() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["Long"], seconds: 30)

@@ -13,10 +13,13 @@ Random commands (next, previous, stop, seek past the end) make the player skip, 
 replay, so the finished sequence is not simply 1..N; instead, for every recording plugin:
   - track ids strictly increase (each track id finishes exactly once), none failed;
   - the sequence starts at position 1 and ends with position N, completed;
-  - each step follows from the reason: completed -> next position; skipped (next, dislike, seek
-    past the end, previous) -> next position, the one before, or the same at position 1;
-    stopped (stop, then the chaos plugin's play) -> the same position;
-  so every position 1..N is visited and none is lost;
+  - each step follows from the reason: completed -> the next position, exactly; skipped (next,
+    dislike, seek past the end, previous) -> the one before or any later one; stopped (stop,
+    then the chaos plugin's play) -> the same position or a later one. Later, because a "next"
+    that comes while a track is loading (after a skip or a play, before it is heard) counts from
+    that track, so several can pass positions that were never heard (a double press skips two);
+  so playback never goes back more than one "previous", and a completed track is always
+    followed by the next;
   - the title matches the position (the four sources cycle);
   - every track id seen in a now-playing event finishes, and no now-playing names a track after
     that track finished (now-playing may coalesce, latest wins: not every track has one);
@@ -136,8 +139,8 @@ def check_recorder(checks, name, events, n):
         for (t0, r0, p0), (t1, r1, p1) in zip(finished, finished[1:]):
             if p0 is None or p1 is None:
                 continue
-            allowed = {0: {p0 + 1}, 1: {p0 + 1, p0 - 1} | ({p0} if p0 == 1 else set()), 2: {p0}}.get(r0, set())
-            if p1 not in allowed:
+            ok = {0: p1 == p0 + 1, 1: p1 >= max(1, p0 - 1), 2: p1 >= p0}.get(r0, False)
+            if not ok:
                 steps.append("track %d (position %d) %s, then track %d is position %d" % (t0, p0, REASONS.get(r0), t1, p1))
         t, r, p = finished[-1]
         if (p, r) != (n, 0):
@@ -145,7 +148,7 @@ def check_recorder(checks, name, events, n):
     for s in steps[:5]:
         print("soak:   %s: %s" % (name, s))
     visited = len({p for _, _, p in finished if p})
-    checks.check("%s: every playlist position 1..%d played, in order, none lost" % (name, n), not steps,
+    checks.check("%s: the walk through playlist positions 1..%d follows from each finish reason" % (name, n), not steps,
                  "%d problems" % len(steps) if steps else "%d positions" % visited)
 
     # The end of the stream.

@@ -149,8 +149,11 @@ public final class Player: @unchecked Sendable {
                 }
             }
             handleSinkEvents()
+            // Read before taking the heard boundaries: the sink sets it after pushing the last
+            // one and draining, so none can be left behind when the queue is finished.
+            let ended = sinkWorker.endReached.load(ordering: .acquiring)
             advanceHeardSegments()
-            if sinkWorker.endReached.load(ordering: .acquiring) && !stoppedParked {
+            if ended && !stoppedParked {
                 finishQueue()
                 break
             }
@@ -370,7 +373,12 @@ public final class Player: @unchecked Sendable {
         case .pause: pause()
         case .toggle: status == .playing || status == .loading || status == .stalled ? pause() : play()
         case .next:
-            guard let c = current, let next = cursor.withLock({ $0.queue.position(after: c.info.orderPosition) }) else {
+            // After a skip whose track is not heard yet, "next" counts from that track: pressing
+            // it twice skips two tracks.
+            let loading = status == .stopped || status == .complete ? nil : loadingPosition
+            guard let from = current?.info.orderPosition ?? loading,
+                let next = cursor.withLock({ $0.queue.position(after: from) })
+            else {
                 message("motet: no next track\(who)")
                 return
             }

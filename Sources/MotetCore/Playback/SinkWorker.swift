@@ -139,10 +139,17 @@ final class SinkWorker: @unchecked Sendable {
                 }
                 channels = marker.channels
                 gain = marker.gain
-                _ = boundaries.push(
-                    SegmentBoundary(
-                        segmentID: marker.segmentID, epoch: epoch.load(ordering: .relaxed),
-                        frame: framesWritten.load(ordering: .relaxed)))
+                let boundary = SegmentBoundary(
+                    segmentID: marker.segmentID, epoch: epoch.load(ordering: .relaxed),
+                    frame: framesWritten.load(ordering: .relaxed))
+                // A boundary is how the control thread learns that a track was heard: never drop
+                // one. Full (hundreds of tiny tracks while the control thread was descheduled):
+                // wake it and wait for it, as for a full device.
+                while !boundaries.push(boundary) {
+                    if gate.mustStop { break }
+                    control.signal()
+                    dataReady.wait(seconds: 0.01)
+                }
                 control.signal()
                 continue
             }
