@@ -180,3 +180,29 @@ func isPrefix(_ data: Data, of reference: [UInt8]) -> Bool {
         reference.withUnsafeBytes { r in d.count == 0 || memcmp(d.baseAddress!, r.baseAddress!, d.count) == 0 }
     }
 }
+
+/// What a bounded run of motet did.
+struct BoundedRun {
+    /// False when motet was still running at the deadline (then it was stopped).
+    var ended: Bool
+    /// The exit status (nil when a signal ended it).
+    var status: Int32?
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the real motet with `run`'s private environment, its output in files, and stops it when
+/// it has not ended within `timeout` seconds, so that a hang fails the test instead of blocking it
+/// (`Shell.run` cannot time out while the child keeps its stdout open).
+func runBounded(_ run: MotetRun, _ arguments: [String], timeout: Double = 30) throws -> BoundedRun {
+    let dir = try Paths.temporaryDirectory("motet-run")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let motet = try SpawnedProcess(
+        [Paths.motet] + arguments, environment: run.environment, stdout: dir + "/stdout", stderr: dir + "/stderr")
+    let ended = motet.wait(timeout: timeout)
+    motet.stop()
+    return BoundedRun(
+        ended: ended, status: motet.exitCode,
+        stdout: (try? String(contentsOfFile: dir + "/stdout", encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: dir + "/stderr", encoding: .utf8)) ?? "")
+}

@@ -287,15 +287,16 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     private static func advice(_ code: Int32) -> String {
         switch code {
         case ENOSPC, EDQUOT: "free some space or choose another path"
-        case EROFS, EACCES, EPERM: "choose a writable path"
+        case EIO: "check the disk or choose another path"
         case EPIPE: "the program reading it has stopped"
-        default: "check the disk or choose another path"
+        default: "choose a writable path"
         }
     }
 
-    /// `frames` at `rate` as seconds with one decimal ("12.3 s").
+    /// `frames` at `rate` as seconds, rounded to one decimal ("12.3 s").
     private static func seconds(frames: Int64, rate: Int) -> String {
-        let tenths = frames * 10 / Int64(max(1, rate))
+        let rate = Int64(max(1, rate))
+        let tenths = (frames * 10 + rate / 2) / rate
         return "\(tenths / 10).\(tenths % 10) s"
     }
 }
