@@ -18,6 +18,9 @@ public struct ArtworkStore: Sendable {
     /// Where `d_name` starts in a `dirent` record.
     private static let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
+    /// The last directory searched for a cover file.
+    private let coverSearch = CoverSearchCache()
+
     /// `cacheDirectory` (e.g. $XDG_CACHE_HOME/motet/artwork) is created 0700 on first store.
     public init(cacheDirectory: String) {
         self.cacheDirectory = cacheDirectory
@@ -33,7 +36,7 @@ public struct ArtworkStore: Sendable {
         if let embedded, !embedded.bytes.isEmpty {
             return store(bytes: embedded.bytes, mime: embedded.mime)
         }
-        if let beside = Self.coverBeside(trackPath), let image = Self.readImage(beside) {
+        if let beside = coverSearch.cover(beside: trackPath), let image = Self.readImage(beside) {
             return store(bytes: image.bytes, mime: image.mime)
         }
         if let defaultArtwork, let image = Self.readImage(defaultArtwork) {
@@ -46,12 +49,7 @@ public struct ArtworkStore: Sendable {
 
     /// The preferred cover file in the track's directory, if any.
     static func coverBeside(_ trackPath: String) -> String? {
-        let directory: String
-        if let slash = trackPath.utf8.lastIndex(of: UInt8(ascii: "/")) {
-            directory = slash == trackPath.utf8.startIndex ? "/" : String(trackPath[..<slash])
-        } else {
-            directory = "."
-        }
+        let directory = Self.directory(of: trackPath)
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
         var best: (rank: Int, name: String)?
@@ -70,6 +68,12 @@ public struct ArtworkStore: Sendable {
         }
         guard let best else { return nil }
         return directory == "/" ? "/" + best.name : directory + "/" + best.name
+    }
+
+    /// The directory part of `path`: "/" for "/x.ogg", "." for "x.ogg".
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The bytes and type of an image file: a regular file of at most `PictureParser.maximumBytes`
