@@ -44,3 +44,14 @@ for libs in "" "-lpulse" "-lasound" "-lpulse -lasound"; do
     echo
 done
 rm -rf "$probe"
+
+echo "== peak RSS of the smallest Swift programs (swiftc -O): the runtime alone, and a libpulse client"
+echo "   that only connects (bench/floor/*.swift; the second needs the PulseAudio server this script's"
+echo "   caller provides, as for --output pulse)"
+floor=$(mktemp -d /tmp/motet-floor.XXXXXX)
+for program in swift-floor pulse-floor; do
+    swiftc -O "$here/floor/$program.swift" -o "$floor/$program" >/dev/null
+    echo "-- $program"
+    "$floor/$program"
+done
+rm -rf "$floor"
