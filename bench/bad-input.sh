@@ -7,8 +7,9 @@
 #
 # Every case runs `motet --output wav:OUT --untimed --no-config --status events BAD good.ogg`
 # (the good track after the bad input shows whether playback goes on), with a 60 s limit (a hang
-# shows as exit 124). Needs sox, vorbis-tools, python3 and cc. Run as root, the "unreadable" case
-# runs the player as nobody (setpriv).
+# shows as exit 124). Needs sox, vorbis-tools, python3 and cc. Run as root: the "unreadable" case
+# runs the player as nobody (setpriv), and the disk-full and read-only cases mount small tmpfs file
+# systems (unmounted on exit).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -18,7 +19,8 @@ OUT_MD=${1:-$ROOT/docs/BAD-INPUT.md}
 [ -x "$MOTET" ] || { echo "bad-input.sh: no motet in $BUILD (set MOTET_BUILD_DIR)" >&2; exit 2; }
 W=$(mktemp -d /tmp/motet-bad-input.XXXXXX)
 chmod 755 "$W"
-trap 'rm -rf "$W"' EXIT
+MOUNTS=()
+trap 'for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; done; rm -rf "$W"' EXIT
 F=$W/files
 mkdir -p "$F" "$W/plugins"
 chmod 755 "$F" "$W/plugins"
@@ -264,8 +266,16 @@ case_() {
     [ $rc -ge 124 ] && problems+=("exit $rc ($( [ $rc = 124 ] && echo hang || echo "signal $((rc - 128))"))")
     [ "$expect" = yes ] && [ "$played" = no ] && problems+=("the good track after it did not play")
     if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$dir/stdout" "$dir/stderr"; then problems+=("raw control characters printed"); fi
-    local wav
-    wav=$(wav_state "$dir/out.wav")
+    local wav f
+    if [ -n "${OUTPUT_DIR:-}" ]; then  # the output is elsewhere (a tmpfs): show every file there
+        wav=""
+        for f in "$OUTPUT_DIR"/*; do
+            [ -e "$f" ] && [ "${f##*/}" != filler ] && wav+="${wav:+; }${f##*/}: $(wav_state "$f")"
+        done
+        [ -n "$wav" ] || wav="no file"
+    else
+        wav=$(wav_state "$dir/out.wav")
+    fi
     [[ $wav == HALF* ]] && problems+=("$wav")
     local stdout_cell
     stdout_cell=$(grep -v '^State: \|^Finished: .*good.ogg\|^Playing: good.ogg' "$dir/stdout" | sed -e "s|$F/||g" | md)
@@ -315,6 +325,26 @@ case_ "plugin: crashes (SIGSEGV) in create" - -- "${C[@]}" --plugin "$W/plugins/
 case_ "WAV output in a missing directory" - -- --output wav:/nonexistent/dir/out.wav --untimed --no-config --status events "$F/good.ogg"
 case_ "only bad inputs" - -- "${C[@]}" "$F/missing.ogg" "$F/text.ogg"
 
+# Disk full and read-only directory (real tmpfs file systems; root only).
+tmpfs() {  # tmpfs NAME OPTIONS: mounts a fresh tmpfs at $W/NAME
+    mkdir -p "$W/$1" && mount -t tmpfs -o "$2" tmpfs "$W/$1" && MOUNTS+=("$W/$1")
+}
+fill() { dd if=/dev/zero of="$1/filler" bs=4096 2>/dev/null; true; }
+if [ "$(id -u)" = 0 ]; then
+    OW=(--untimed --no-config --status events)
+    tmpfs fills size=256k
+    OUTPUT_DIR=$W/fills case_ "WAV output on a disk that fills up mid-track (256 KiB)" - -- --output "wav:$W/fills/out.wav" "${OW[@]}" "$F/long.ogg" "$F/good.ogg"
+    tmpfs full size=64k && fill "$W/full"
+    OUTPUT_DIR=$W/full case_ "WAV output on a full disk" - -- --output "wav:$W/full/out.wav" "${OW[@]}" "$F/good.ogg"
+    tmpfs readonly ro
+    OUTPUT_DIR=$W/readonly case_ "WAV output in a read-only directory" - -- --output "wav:$W/readonly/out.wav" "${OW[@]}" "$F/good.ogg"
+    case_ "json delegate: state file in a read-only directory" yes -- "${C[@]}" --plugin "json:path=$W/readonly/now-playing.json" "$F/good.ogg"
+    case_ "json delegate: events file in a read-only directory" yes -- "${C[@]}" --plugin "json:path=$W/now-playing.json,events=$W/readonly/events.jsonl" "$F/good.ogg"
+    case_ "json delegate: state file on a full disk" yes -- "${C[@]}" --plugin "json:path=$W/full/now-playing.json" "$F/good.ogg"
+else
+    echo "bad-input.sh: not root: the disk-full and read-only cases are left out" >&2
+fi
+
 {
     cat <<'HEAD'
 # Bad input: what the user sees
@@ -334,7 +364,7 @@ HEAD
     echo "|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${ROWS[@]}"
     echo
-    echo "Exit codes (README): 0 when anything played, 1 when nothing could be played, 64 for a bad option or config line."
+    echo "Exit codes (README): 0 when anything played, 1 when nothing could be played or the output failed, 64 for a bad option or config line."
     cat <<'NOTES'
 
 ## Reviewed by hand (2026-11-30; re-check after a change)
@@ -357,6 +387,13 @@ Still wrong:
 - **A damaged link between two copies of the same file** (same serial number) disappears without a
   word: libvorbisfile maps links by serial number and never reports it. A link **cut short** inside
   a chain is not reported either (its remaining samples play, the next link follows).
+
+Disk full and read-only (tmpfs mounts, rows at the end): the WAV output keeps the whole frames
+written before the disk filled up, renamed `out.partial.wav` so it cannot pass for a complete file,
+and stops with exit 1; a disk full from the start leaves no file. The json delegate turns itself
+off when its files cannot be created; when the disk fills up later it keeps the previous state
+file and whole lines in the events file, and recovers (`FaultTests`: a full disk mid-run is
+dynamic, so it is tested there, not here).
 
 Not a bug, noted:
 - Garbage that reaches the last page is reported as "the file ends early (its
