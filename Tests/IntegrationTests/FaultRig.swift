@@ -206,3 +206,25 @@ func runBounded(_ run: MotetRun, _ arguments: [String], timeout: Double = 30) th
         stdout: (try? String(contentsOfFile: dir + "/stdout", encoding: .utf8)) ?? "",
         stderr: (try? String(contentsOfFile: dir + "/stderr", encoding: .utf8)) ?? "")
 }
+
+/// Whether process `pid` (its main thread) blocks `signal`, from /proc/PID/status (`SigBlk`).
+/// Motet blocks SIGINT, SIGTERM and SIGHUP first thing in main and takes them on a thread of its
+/// own; before that, a signal's default action ends it before it has created any file.
+func blocksSignal(_ pid: pid_t, _ signal: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+        let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << UInt64(signal - 1)) != 0
+}
+
+/// Polls `condition` every `interval` seconds (finer than `Shell.waitUntil`'s 50 ms) until it
+/// holds or `timeout` seconds pass; returns whether it held.
+func pollUntil(timeout: Double, interval: Double = 0.0005, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(useconds_t(interval * 1_000_000))
+    }
+    return condition()
+}
