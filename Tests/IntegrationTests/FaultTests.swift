@@ -39,6 +39,33 @@ import Testing
         #expect(line.contains("the \(tenths / 10).\(tenths % 10) s written so far"), "\(line)")
     }
 
+    @Test func aDiskThatFillsUpInANumberedFileKeepsTheFinishedOneWhole() throws {
+        let run = try MotetRun("motet-fault")
+        let stereo = run.path("stereo.ogg"), mono = run.path("mono48.ogg")
+        try Fixtures.oggVorbis(stereo, seconds: 0.8, serial: 1)
+        try Fixtures.oggVorbis(mono, seconds: 2, rate: 48000, channels: 1, synth: ["sine", "100-3000"], serial: 2)
+        let disk = try TmpfsMount(kibibytes: 256)
+        defer { disk.unmount() }
+        let out = disk.file("song.wav")
+
+        let r = try runBounded(run, ["--output", "wav:\(out)", "--untimed", "--no-config", "--status", "events", stereo, mono])
+
+        #expect(r.ended, "motet ends (no retrying forever)")
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(disk.names == ["song.2.partial.wav", "song.wav"], "\(disk.names)")
+        let said = lines(r.stderr, mentioning: "song.2")
+        #expect(said.count == 2, "the new file is announced, then its failure: \(r.stderr)")
+        #expect(said.last?.hasPrefix("motet: cannot write the WAV file \(disk.file("song.2.wav")): No space left on device") == true)
+        #expect(said.last?.contains("kept as \(disk.file("song.2.partial.wav"))") == true)
+        let first = try StrictWAV(out)
+        #expect(try first.data(out) == Data(try Fixtures.referenceDecode(stereo)), "the finished file is whole")
+        let partial = disk.file("song.2.partial.wav")
+        let second = try StrictWAV(partial)
+        #expect(second.channels == 1 && second.rate == 48000)
+        #expect(second.frames > 0)
+        #expect(isPrefix(try second.data(partial), of: try Fixtures.referenceDecode(mono)))
+    }
+
     @Test func aDiskThatIsFullFromTheStartLeavesNoWAVFile() throws {
         let run = try MotetRun("motet-fault")
         let ogg = run.path("tone.ogg")
