@@ -43,23 +43,32 @@ public enum Shell {
             input.fileHandleForWriting.write(Data(stdin.utf8))
             try? input.fileHandleForWriting.close()
         }
-        // Read both pipes concurrently so a chatty child cannot fill one and block.
+        // Read both pipes concurrently so a chatty child cannot fill one and block, and wait for
+        // both with the timeout: a child that hangs with its output open (a hung player) fails
+        // the test after `timeout` instead of blocking the whole run.
         let box = OutputBox()
+        let outBox = OutputBox()
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            box.setErr(err.fileHandleForReading.readDataToEndOfFile())
+            box.set(err.fileHandleForReading.readDataToEndOfFile())
             group.leave()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.enter()
+        DispatchQueue.global().async {
+            outBox.set(out.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             p.terminate()
+            if group.wait(timeout: .now() + 2) == .timedOut { kill(p.processIdentifier, SIGKILL) }
             throw TestError.failed("\(argv.joined(separator: " ")) did not finish within \(timeout) s")
         }
         p.waitUntilExit()
+        let outData = outBox.value
         return ProcessResult(
             status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: box.err, as: UTF8.self), stdoutBytes: [UInt8](outData))
+            stderr: String(decoding: box.value, as: UTF8.self), stdoutBytes: [UInt8](outData))
     }
 
     /// Runs `argv` and throws with its stderr unless it exits 0.
@@ -107,9 +116,10 @@ public enum Shell {
     }
 }
 
+/// What one reader thread read from a pipe.
 private final class OutputBox: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
-    func setErr(_ d: Data) { lock.withLock { data = d } }
-    var err: Data { lock.withLock { data } }
+    func set(_ d: Data) { lock.withLock { data = d } }
+    var value: Data { lock.withLock { data } }
 }
