@@ -42,7 +42,9 @@ final class PluginInstance: @unchecked Sendable {
             mutex: lock.mutex, condition: lock.condition, signal: 0, call: 0, event_type: 0))
     }
 
-    // The latch is never freed: a crashed instance's parked thread may still hold its address.
+    // A crashed instance is never deinitialised (its parked thread keeps `self`), so nothing can
+    // use the latch once this runs.
+    deinit { latch.deallocate() }
 
     /// The crash the guard recorded, if any. Call with `lock` held.
     private var crash: PluginCrash? {
