@@ -73,10 +73,13 @@ import Testing
     func recovery(after name: String, at frame: Int, in events: [ALSAFaultRig.Event], _ label: String) -> (
         dropped: Int, micros: Int64
     )? {
-        let faults = events.filter { $0.name == name }
-        #expect(faults.count == 1, "\(label): \(events)")
-        guard let fault = faults.first, let i = events.firstIndex(where: { $0.name == name }) else { return nil }
-        #expect(fault.total == frame, "\(label): \(fault)")
+        // Injected faults happen once; an underrun may also happen by itself on a loaded machine.
+        if name != "underrun" { #expect(events.filter { $0.name == name }.count == 1, "\(label): \(events)") }
+        guard let i = events.firstIndex(where: { $0.name == name && $0.total == frame }) else {
+            Issue.record("\(label): no \(name) at frame \(frame): \(events)")
+            return nil
+        }
+        let fault = events[i]
         let after = events[(i + 1)...]
         guard let restart = after.first(where: { $0.name == "start" || $0.name == "resume" }) else {
             Issue.record("\(label): the device never restarted: \(events)")
@@ -96,8 +99,10 @@ import Testing
         expectCompleteAndExact(p, "underrun")
         let events = p.rig.events()
         // The stall makes the device run dry by itself: a real underrun, nothing left unplayed.
-        guard let underrun = events.first(where: { $0.name == "underrun" }) else {
-            Issue.record("no underrun happened: \(events)")
+        guard let stall = events.firstIndex(where: { $0.name == "stall" }),
+            let underrun = events[stall...].first(where: { $0.name == "underrun" })
+        else {
+            Issue.record("no underrun after the stall: \(events)")
             return
         }
         #expect(underrun.total > at)
