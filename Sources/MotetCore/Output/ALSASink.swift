@@ -320,6 +320,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         }
         if error == -EPIPE { underruns.wrappingAdd(1, ordering: .relaxed) }
         if error == -ESTRPIPE { suspends.wrappingAdd(1, ordering: .relaxed) }
+        if error == -EPIPE || error == -ESTRPIPE { events.emit(.glitch) }
         if unplayed > 0 && snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { resend(unplayed, to: pcm) }
         return true
     }

@@ -9,4 +9,7 @@ public enum SinkEvent: Sendable, Equatable {
     case lost
     /// The sound server is back and the stream was recreated; writing continues.
     case restored
+    /// The device ran dry (an underrun) or was suspended, and the sink recovered by itself:
+    /// a short gap may have been heard; playback goes on. Not an interruption.
+    case glitch
 }

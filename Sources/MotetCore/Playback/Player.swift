@@ -46,7 +46,10 @@ public final class Player: @unchecked Sendable {
     private var playedAnything = false
     private var quitRequested = false
     private var interruption: InterruptionReason?
-    private var seen = (cork: 0, uncork: 0, lost: 0, restored: 0)
+    private var seen = (cork: 0, uncork: 0, lost: 0, restored: 0, glitches: 0)
+    /// When the last "ran dry" notice was shown (monotonic µs): at most one per `glitchNoticeMicros`.
+    private var lastGlitchNotice: Int64?
+    private static let glitchNoticeMicros: Int64 = 10_000_000
     private var lastStateEvent: PlaybackState?
     private var stoppedParked = false
     /// The play-order position the workers were last sent to (a skip, a seek, a stop) while its
@@ -509,6 +512,17 @@ public final class Player: @unchecked Sendable {
         let uncork = sinkEvents.uncorkRequests.load(ordering: .acquiring)
         let lost = sinkEvents.losses.load(ordering: .acquiring)
         let restored = sinkEvents.restorations.load(ordering: .acquiring)
+        let glitches = sinkEvents.glitches.load(ordering: .acquiring)
+        if glitches != seen.glitches {
+            seen.glitches = glitches
+            let now = monotonicMicros()
+            if lastGlitchNotice.map({ now - $0 >= Self.glitchNoticeMicros }) ?? true {
+                lastGlitchNotice = now
+                message(
+                    "motet: \(outputDescription) ran dry or was suspended (\(glitches) time\(glitches == 1 ? "" : "s") so far):"
+                        + " a short gap may be heard; playback goes on")
+            }
+        }
         if cork != seen.cork {
             seen.cork = cork
             if status == .playing || status == .loading || status == .stalled {
@@ -535,7 +549,7 @@ public final class Player: @unchecked Sendable {
             if interruption != .deviceLost && status != .stopped && status != .complete {
                 interruption = .deviceLost
                 events(.interruptionBegan(.deviceLost))
-                message("motet: lost the sound server; will resume when it is back")
+                message("motet: lost \(outputDescription); will resume when it is back")
                 if status == .playing || status == .loading { status = .stalled }
                 publishState()
             }
@@ -545,7 +559,7 @@ public final class Player: @unchecked Sendable {
             if interruption == .deviceLost {
                 interruption = nil
                 events(.interruptionEnded(.deviceLost))
-                message("motet: the sound server is back; resuming")
+                message("motet: \(outputDescription) is back; resuming")
                 // What was written to the dead stream was never heard: go back to what was.
                 if let c = current, let heard = elapsedMicros() {
                     reposition(to: c.info.orderPosition, startMicros: heard, keepTrack: true)
@@ -554,6 +568,15 @@ public final class Player: @unchecked Sendable {
                 publishState()
                 publishNowPlaying()
             }
+        }
+    }
+
+    /// What the output is, for a message: "the PulseAudio server", "the ALSA device".
+    private var outputDescription: String {
+        switch sink.name {
+        case "pulse": "the PulseAudio server"
+        case "alsa": "the ALSA device"
+        default: "the \(sink.name) output"
         }
     }
 
@@ -592,6 +615,7 @@ final class SinkEventCounters: Sendable {
     let uncorkRequests = Atomic<Int>(0)
     let losses = Atomic<Int>(0)
     let restorations = Atomic<Int>(0)
+    let glitches = Atomic<Int>(0)
 
     func count(_ event: SinkEvent) {
         switch event {
@@ -599,6 +623,7 @@ final class SinkEventCounters: Sendable {
         case .uncorkRequested: uncorkRequests.wrappingAdd(1, ordering: .releasing)
         case .lost: losses.wrappingAdd(1, ordering: .releasing)
         case .restored: restorations.wrappingAdd(1, ordering: .releasing)
+        case .glitch: glitches.wrappingAdd(1, ordering: .releasing)
         }
     }
 }
