@@ -11,7 +11,7 @@ import Testing
     {
         var last: [String: Any]?
         _ = try Shell.waitUntil(timeout: timeout) {
-            last = JSONFiles.state(path)
+            last = JSONDelegateFiles.state(path)
             return last.map(condition) ?? false
         }
         return last.flatMap { condition($0) ? $0 : nil }
@@ -22,7 +22,7 @@ import Testing
         let copy = box.path("state-\(label).json")
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy)
-        let errors = try JSONFiles.schemaErrors(kind: "now-playing", file: copy)
+        let errors = try JSONDelegateFiles.schemaErrors(kind: "now-playing", file: copy)
         #expect(errors.isEmpty, "state file after \(label): \(errors)")
     }
 
@@ -53,7 +53,7 @@ import Testing
         try term.press(" ")
         // The playback-state event and the now-playing event with rate 0 arrive one after the other.
         let paused = try waitForState(state) { $0["state"] as? String == "paused" && $0["rate"] as? Double == 0 }
-        #expect(paused != nil, "\(String(describing: JSONFiles.state(state)))")
+        #expect(paused != nil, "\(String(describing: JSONDelegateFiles.state(state)))")
         #expect(paused?["title"] as? String == "First")
         try expectValidState(state, "pause", box)
 
@@ -70,21 +70,21 @@ import Testing
         try expectValidState(state, "skip", box)
 
         #expect(try term.quit(), "motet quits on q")
-        let end = try #require(JSONFiles.state(state))
+        let end = try #require(JSONDelegateFiles.state(state))
         #expect(end["state"] as? String == "stopped")
         for key in ["title", "artist", "artists", "album", "duration", "elapsed", "rate", "artwork", "file"] {
             #expect(end[key] is NSNull, "nothing playing: \(key) is empty")
         }
         try expectValidState(state, "end", box)
 
-        let lines = try JSONFiles.events(events)
+        let lines = try JSONDelegateFiles.events(events)
         let names = lines.compactMap { $0["event"] as? String }
         #expect(names.first == "playback-state" && names.last == "shutdown", "\(names)")
         let skipped = lines.first { $0["event"] as? String == "track-finished" }
         #expect(skipped?["reason"] as? String == "skipped" && skipped?["title"] as? String == "First", "\(names)")
         #expect(lines.contains { ($0["current"] as? [String: Any])?["state"] as? String == "paused" })
         #expect(lines.contains { ($0["current"] as? [String: Any])?["liked"] as? Bool == true })
-        let errors = try JSONFiles.schemaErrors(kind: "events", file: events)
+        let errors = try JSONDelegateFiles.schemaErrors(kind: "events", file: events)
         #expect(errors.isEmpty, "\(errors)")
     }
 
@@ -98,16 +98,16 @@ import Testing
             damaged,
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let end = try #require(JSONFiles.state(state))
+        let end = try #require(JSONDelegateFiles.state(state))
         let lastError = try #require(end["lastError"] as? [String: Any], "\(end)")
         #expect((lastError["message"] as? String)?.contains("damaged.ogg") == true, "\(lastError)")
         #expect(lastError["file"] as? String == damaged)
         #expect((lastError["position"] as? Double).map { $0 > 0 && $0 < 6 } == true, "\(lastError)")
         #expect(lastError["code"] is NSNumber)
-        let line = try JSONFiles.events(events).first { $0["event"] as? String == "decode-error" }
+        let line = try JSONDelegateFiles.events(events).first { $0["event"] as? String == "decode-error" }
         #expect((line?["error"] as? [String: Any])?["message"] as? String == lastError["message"] as? String)
-        #expect(try JSONFiles.schemaErrors(kind: "now-playing", file: state).isEmpty)
-        #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "now-playing", file: state).isEmpty)
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "events", file: events).isEmpty)
     }
 
     @Test func anInterruptionByTheSoundServerShowsAsInterrupted() throws {
@@ -128,7 +128,7 @@ import Testing
         let stopReading = Locked(false)
         let reader = Thread {
             while !stopReading.value {
-                if let s = JSONFiles.state(state)?["state"] as? String { seen.update { $0.insert(s) } }
+                if let s = JSONDelegateFiles.state(state)?["state"] as? String { seen.update { $0.insert(s) } }
                 usleep(20_000)
             }
         }
@@ -138,12 +138,12 @@ import Testing
         stopReading.update { $0 = true }
         motet.stop()
         #expect(seen.value.contains("interrupted"), "states seen: \(seen.value)")
-        let lines = try JSONFiles.events(events)
+        let lines = try JSONDelegateFiles.events(events)
         let began = lines.first { $0["event"] as? String == "interruption-began" }
         #expect(began?["reason"] as? String == "corked", "\(lines.compactMap { $0["event"] })")
         #expect((began?["current"] as? [String: Any])?["state"] as? String == "interrupted")
         #expect(lines.contains { $0["event"] as? String == "interruption-ended" })
-        #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "events", file: events).isEmpty)
     }
 
     @Test func aConcurrentReaderNeverSeesAnInvalidFileDuringAThousandEvents() throws {
@@ -182,8 +182,8 @@ import Testing
         #expect(enough && eventCount() >= 1000, "events written: \(eventCount())")
         #expect(reads.value > 100, "the reader read \(reads.value) times")
         #expect(invalid.value.isEmpty, "invalid reads: \(invalid.value.prefix(3))")
-        #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
-        #expect(try JSONFiles.schemaErrors(kind: "now-playing", file: state).isEmpty)
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "events", file: events).isEmpty)
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "now-playing", file: state).isEmpty)
     }
 
     @Test func aSymlinkAtTheStatePathIsReplacedNotFollowed() throws {
@@ -197,7 +197,7 @@ import Testing
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
         let type = try FileManager.default.attributesOfItem(atPath: state)[.type] as? FileAttributeType
         #expect(type == .typeRegular)
-        #expect(JSONFiles.state(state)?["state"] as? String == "stopped")
+        #expect(JSONDelegateFiles.state(state)?["state"] as? String == "stopped")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.home).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "no temporary files left: \(leftovers)")
     }
@@ -213,11 +213,11 @@ import Testing
         defer { motet.stop() }
         #expect(try waitForState(state) { $0["state"] as? String == "playing" } != nil)
         Thread.sleep(forTimeInterval: 0.5)
-        let eventsBefore = try JSONFiles.events(events).count
-        let first = try #require(JSONFiles.state(state))
+        let eventsBefore = try JSONDelegateFiles.events(events).count
+        let first = try #require(JSONDelegateFiles.state(state))
         Thread.sleep(forTimeInterval: 1.5)
-        let second = try #require(JSONFiles.state(state))
-        #expect(try JSONFiles.events(events).count == eventsBefore, "no player event in between")
+        let second = try #require(JSONDelegateFiles.state(state))
+        #expect(try JSONDelegateFiles.events(events).count == eventsBefore, "no player event in between")
         let e1 = try #require(first["elapsed"] as? Double), e2 = try #require(second["elapsed"] as? Double)
         let a1 = try #require(first["elapsedAt"] as? Double), a2 = try #require(second["elapsedAt"] as? Double)
         #expect(e2 - e1 > 1.0 && e2 - e1 < 2.0, "elapsed went from \(e1) to \(e2)")
@@ -231,8 +231,8 @@ import Testing
         let r = try box.run(["--output", "null", "--untimed", "--status", "quiet", "--plugin", "json"] + files)
         #expect(r.status == 0, "\(r.stderr)")
         let state = box.path("run/motet/now-playing.json")
-        #expect(JSONFiles.state(state)?["state"] as? String == "stopped", "\(r.stderr)")
-        #expect(try JSONFiles.schemaErrors(kind: "now-playing", file: state).isEmpty)
+        #expect(JSONDelegateFiles.state(state)?["state"] as? String == "stopped", "\(r.stderr)")
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "now-playing", file: state).isEmpty)
     }
 
     @Test func artworkIsDescribedByTypePathAndSizeNotCopied() throws {
@@ -242,14 +242,14 @@ import Testing
         try Fixtures.addComments(files[0], ["METADATA_BLOCK_PICTURE=" + Data(cover).base64EncodedString()])
         let events = box.path("ev.jsonl")
         try box.run(["--output", "null", "--status", "quiet", "--plugin", "json:path=\(box.path("np.json")),events=\(events)"] + files)
-        let playing = try JSONFiles.events(events).compactMap { $0["current"] as? [String: Any] }
+        let playing = try JSONDelegateFiles.events(events).compactMap { $0["current"] as? [String: Any] }
             .first { $0["title"] as? String == "Pictured" }
         let artwork = try #require(playing?["artwork"] as? [String: Any], "\(String(describing: playing))")
         #expect(artwork["mime"] as? String == "image/png")
         #expect(artwork["size"] as? Int == TestImages.redPNG.count)
         let path = try #require(artwork["path"] as? String)
         #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == TestImages.redPNG, "\(path)")
-        #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "events", file: events).isEmpty)
     }
 
     @Test func aStateFileThatCannotBeWrittenFailsThePluginWithItsReasonAndPlaybackGoesOn() throws {
@@ -271,11 +271,11 @@ import Testing
         try box.run(["--output", "null", "--status", "quiet", "--plugin", "json:path=\(box.path("np.json")),events=\(events)"] + files)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: events)))
         #expect(!bytes.contains(0x1b) && !bytes.contains(0x7f), "controls are escaped, not written raw")
-        let current = try JSONFiles.events(events).compactMap { $0["current"] as? [String: Any] }
+        let current = try JSONDelegateFiles.events(events).compactMap { $0["current"] as? [String: Any] }
             .first { $0["title"] is String }
         #expect(current?["title"] as? String == title)
         #expect(current?["artist"] as? String == "</script>&")
         #expect(current?["album"] as? String == "\u{7f}\u{85}")
-        #expect(try JSONFiles.schemaErrors(kind: "events", file: events).isEmpty)
+        #expect(try JSONDelegateFiles.schemaErrors(kind: "events", file: events).isEmpty)
     }
 }

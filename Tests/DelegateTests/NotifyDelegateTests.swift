@@ -62,17 +62,17 @@ import Testing
             box, bus: bus, ["--output", "null", "--plugin", "notify", "--plugin", "json:path=\(state)"] + files)
         defer { motet.stop() }
         #expect(try Shell.waitUntil(timeout: 15) { (try? dunst.displayedCount()) == 1 })
-        #expect(try Shell.waitUntil(timeout: 10) { JSONFiles.state(state)?["title"] as? String == "Lovely" })
+        #expect(try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(state)?["title"] as? String == "Lovely" })
 
         let menu = try dunst.invokeAction("like")
         #expect(menu.contains { $0.contains("♡ Like") && $0.hasSuffix(",like]") }, "\(menu)")
         #expect(menu.contains { $0.contains("Skip") && $0.hasSuffix(",next]") }, "\(menu)")
-        let liked = try Shell.waitUntil(timeout: 10) { JSONFiles.state(state)?["liked"] as? Bool == true }
-        #expect(liked, "Like in the bubble makes the player like the track: \(String(describing: JSONFiles.state(state)))")
+        let liked = try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(state)?["liked"] as? Bool == true }
+        #expect(liked, "Like in the bubble makes the player like the track: \(String(describing: JSONDelegateFiles.state(state)))")
 
         let menuAfterLike = try dunst.invokeAction("next")
         #expect(menuAfterLike.contains { $0.contains("♥ Liked") }, "the bubble shows the like: \(menuAfterLike)")
-        #expect(try Shell.waitUntil(timeout: 10) { JSONFiles.state(state)?["title"] as? String == "Next one" })
+        #expect(try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(state)?["title"] as? String == "Next one" })
         // The menu for the last track (the scripted dmenu picks nothing): no Skip any more.
         var lastMenu: [String] = []
         _ = try Shell.waitUntil(timeout: 10) {
@@ -110,7 +110,7 @@ import Testing
         let stderr = (try? String(contentsOfFile: box.path("stderr.txt"), encoding: .utf8)) ?? ""
         let lines = stderr.split(separator: "\n").filter { $0.contains("notif") }
         #expect(lines.count == 1 && lines[0].contains("stopped answering"), "one line: \(stderr)")
-        #expect(JSONFiles.state(state)?["state"] as? String == "stopped", "the other delegates were not held up")
+        #expect(JSONDelegateFiles.state(state)?["state"] as? String == "stopped", "the other delegates were not held up")
     }
 
     @Test func aDismissedBubbleStaysAwayOnPauseAndComesBackForTheNextTrack() throws {

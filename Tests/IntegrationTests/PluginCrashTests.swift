@@ -5,16 +5,6 @@ import Testing
 /// The real player with a plugin that crashes: one line names the plugin, the call and the signal;
 /// the audio is untouched, the other plugins hear every track, and the exit status is 0.
 @Suite struct PluginCrashTests {
-    private func buildProbe(in directory: String) throws -> String {
-        let output = directory + "/probe.so"
-        try Shell.check([
-            "cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wl,-z,defs",
-            "-I", Paths.packageRoot + "/Sources/MotetPluginABI/include",
-            "-o", output, Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c", "-lpthread",
-        ])
-        return output
-    }
-
     private func finishedTracks(_ path: String) -> [String] {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { $0.contains(" finished ") }.compactMap { line in
@@ -26,7 +16,7 @@ import Testing
     func aCrashingPluginIsOneLineAndPlaybackGoesOn(where crash: String) throws {
         let run = try MotetRun("motet-crash")
         defer { try? FileManager.default.removeItem(atPath: run.home) }
-        let probe = try buildProbe(in: run.home)
+        let probe = try buildProbePlugin(in: run.home)
         let a = run.path("a.ogg"), b = run.path("b.ogg")
         try Fixtures.oggVorbis(a, seconds: 0.8, synth: ["sine", "300"], tags: .init(title: "First"), serial: 1)
         try Fixtures.oggVorbis(b, seconds: 0.6, synth: ["sine", "600"], tags: .init(title: "Second"), serial: 2)

@@ -5,17 +5,6 @@ import Testing
 /// C plugins in the real player: a plugin that blocks in every call changes nothing in the audio
 /// and delays no other plugin, and every plugin sees "nothing playing" at the end.
 @Suite struct PluginPlaybackTests {
-    /// The host tests' probe plugin (`Tests/PluginHostTests/CPlugins/probe.c`), built with cc.
-    private func buildProbe(in directory: String) throws -> String {
-        let output = directory + "/probe.so"
-        try Shell.check([
-            "cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wl,-z,defs",
-            "-I", Paths.packageRoot + "/Sources/MotetPluginABI/include",
-            "-o", output, Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c", "-lpthread",
-        ])
-        return output
-    }
-
     /// The probe's lines: (CLOCK_MONOTONIC microseconds, what).
     private func lines(_ path: String) -> [(micros: Int64, text: String)] {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
@@ -29,7 +18,7 @@ import Testing
     @Test func aPluginBlockingInEveryCallLeavesTheAudioExactAndTheOtherPluginOnTime() throws {
         let run = try MotetRun("motet-plugins")
         defer { try? FileManager.default.removeItem(atPath: run.home) }
-        let probe = try buildProbe(in: run.home)
+        let probe = try buildProbePlugin(in: run.home)
         let a = run.path("a.ogg"), b = run.path("b.ogg")
         try Fixtures.oggVorbis(a, seconds: 1.3, synth: ["sine", "200-2000"], tags: .init(title: "First"), serial: 1)
         try Fixtures.oggVorbis(b, seconds: 0.7, synth: ["sine", "500"], tags: .init(title: "Second"), serial: 2)
