@@ -98,6 +98,9 @@ for target in "${TARGETS[@]}"; do
         continue
     fi
     if [ $FIXED = yes ]; then
+        # Swift seeds its hashing at random per process: fixed here, or Set/Dictionary order (and
+        # so coverage, and so which inputs are kept) would differ from run to run.
+        export SWIFT_DETERMINISTIC_HASHING=1
         budget=(-runs="${RUNS[$target]}" -seed=1)
         echo "fuzz.sh: running $target for ${RUNS[$target]} executions (seed 1)" >&2
     else
