@@ -56,15 +56,3 @@ func wavData(_ path: String) throws -> (channels: Int, rate: Int, bits: Int, dat
     }
     throw TestError.failed("\(path) has no data chunk")
 }
-
-/// The host tests' probe plugin (`Tests/PluginHostTests/CPlugins/probe.c`), built with cc the way
-/// a third party builds a plugin, as `directory/probe.so`. Returns the path.
-func buildProbePlugin(in directory: String) throws -> String {
-    let output = directory + "/probe.so"
-    try Shell.check([
-        "cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wl,-z,defs",
-        "-I", Paths.packageRoot + "/Sources/MotetPluginABI/include",
-        "-o", output, Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c", "-lpthread",
-    ])
-    return output
-}

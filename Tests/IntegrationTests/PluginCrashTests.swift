@@ -5,9 +5,9 @@ import Testing
 /// The real player with a plugin that crashes: one line names the plugin, the call and the signal;
 /// the audio is untouched, the other plugins hear every track, and the exit status is 0.
 @Suite struct PluginCrashTests {
+    /// The titles of the tracks the probe writing to `path` saw finish ("title=First", ...).
     private func finishedTracks(_ path: String) -> [String] {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { $0.contains(" finished ") }.compactMap { line in
+        ProbePlugin.lines(path).filter { $0.hasPrefix("finished ") }.compactMap { line in
             line.split(separator: " ").first { $0.hasPrefix("title=") }.map(String.init)
         }
     }
@@ -16,7 +16,7 @@ import Testing
     func aCrashingPluginIsOneLineAndPlaybackGoesOn(where crash: String) throws {
         let run = try MotetRun("motet-crash")
         defer { try? FileManager.default.removeItem(atPath: run.home) }
-        let probe = try buildProbePlugin(in: run.home)
+        let probe = try ProbePlugin.build(in: run.home)
         let a = run.path("a.ogg"), b = run.path("b.ogg")
         try Fixtures.oggVorbis(a, seconds: 0.8, synth: ["sine", "300"], tags: .init(title: "First"), serial: 1)
         try Fixtures.oggVorbis(b, seconds: 0.6, synth: ["sine", "600"], tags: .init(title: "Second"), serial: 2)

@@ -7,18 +7,13 @@ import Testing
 @Suite struct PluginPlaybackTests {
     /// The probe's lines: (CLOCK_MONOTONIC microseconds, what).
     private func lines(_ path: String) -> [(micros: Int64, text: String)] {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: " ", maxSplits: 2)
-            guard parts.count == 3, let micros = Int64(parts[0]) else { return nil }
-            return (micros, String(parts[2]))
-        }
+        ProbePlugin.entries(path).map { ($0.micros, $0.text) }
     }
 
     @Test func aPluginBlockingInEveryCallLeavesTheAudioExactAndTheOtherPluginOnTime() throws {
         let run = try MotetRun("motet-plugins")
         defer { try? FileManager.default.removeItem(atPath: run.home) }
-        let probe = try buildProbePlugin(in: run.home)
+        let probe = try ProbePlugin.build(in: run.home)
         let a = run.path("a.ogg"), b = run.path("b.ogg")
         try Fixtures.oggVorbis(a, seconds: 1.3, synth: ["sine", "200-2000"], tags: .init(title: "First"), serial: 1)
         try Fixtures.oggVorbis(b, seconds: 0.7, synth: ["sine", "500"], tags: .init(title: "Second"), serial: 2)

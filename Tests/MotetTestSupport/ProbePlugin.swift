@@ -1,16 +1,15 @@
 import Foundation
-import MotetTestSupport
 
 /// Builds `CPlugins/probe.c` with `cc`, the way a third party builds a plugin, and reads what the
 /// probe wrote.
-enum ProbePlugin {
-    static let source = Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c"
-    static let include = Paths.packageRoot + "/Sources/MotetPluginABI/include"
+public enum ProbePlugin {
+    public static let source = Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c"
+    public static let include = Paths.packageRoot + "/Sources/MotetPluginABI/include"
 
     /// Compiles the probe into `directory/fileName` with `-D` `defines`; `linkStrictly: false`
     /// drops `-Wl,-z,defs` (to build one with an unresolved symbol). Returns the path.
     @discardableResult
-    static func build(
+    public static func build(
         in directory: String, fileName: String = "probe.so", defines: [String] = [], linkStrictly: Bool = true,
         source: String = ProbePlugin.source
     ) throws -> String {
@@ -25,12 +24,12 @@ enum ProbePlugin {
 
     /// The lines the probe wrote to `path` ("<monotonic us> <instance> <what>"), without the
     /// timestamp and instance.
-    static func lines(_ path: String) -> [String] {
+    public static func lines(_ path: String) -> [String] {
         entries(path).map(\.text)
     }
 
     /// The lines with their timestamps (CLOCK_MONOTONIC microseconds).
-    static func entries(_ path: String) -> [(micros: Int64, instance: String, text: String)] {
+    public static func entries(_ path: String) -> [(micros: Int64, instance: String, text: String)] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
@@ -40,7 +39,7 @@ enum ProbePlugin {
     }
 
     /// Waits until the probe wrote a line satisfying `predicate`.
-    static func waitForLine(_ path: String, timeout: Double = 10, _ predicate: (String) -> Bool) throws -> Bool {
+    public static func waitForLine(_ path: String, timeout: Double = 10, _ predicate: (String) -> Bool) throws -> Bool {
         try Shell.waitUntil(timeout: timeout) { lines(path).contains(where: predicate) }
     }
 }
