@@ -48,7 +48,7 @@ final class SinkWorker: @unchecked Sendable {
     let outputErrors = Atomic<Int>(0)
     /// The sink's last error, for the control thread to show. Only the sink thread and the control
     /// thread take this lock, each for a copy.
-    let lastOutputError = Mutex<OutputError?>(nil)
+    let lastOutputError = Locked<OutputError?>(nil)
     /// The sink threw an error that ends playback: nothing more is read or written.
     let outputEnded = Atomic<Bool>(false)
     private var thread: PosixThread?
