@@ -158,19 +158,12 @@ final class DecodeWorker: @unchecked Sendable {
         dataReady.post()
     }
 
-    /// Copies samples decoded into scratch into the ring (they fit: the read was sized by the
-    /// ring's free space).
+    /// Copies samples decoded into scratch into the ring, around its wrap. They fit: the read was
+    /// sized by the ring's free space, which only the sink thread changes, and only by freeing more.
     private func push(_ samples: UnsafeMutablePointer<Float>, count: Int) {
-        var done = 0
-        while done < count {
-            let n = ring.write(samples + done, count: count - done)
-            done += n
-            if n > 0 { wakeSinkForBatch() }
-            if done < count {
-                if gate.mustStop { return }
-                spaceReady.wait(seconds: 0.5)
-            }
-        }
+        let n = ring.write(samples, count: count)
+        assert(n == count, "the ring had less room than the read was sized for")
+        if n > 0 { wakeSinkForBatch() }
     }
 
     /// Publishes `count` samples decoded straight into the ring's writable region.
