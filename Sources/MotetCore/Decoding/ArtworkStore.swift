@@ -47,9 +47,8 @@ public struct ArtworkStore: Sendable {
 
     // MARK: Finding pictures
 
-    /// The preferred cover file in the track's directory, if any.
-    static func coverBeside(_ trackPath: String) -> String? {
-        let directory = Self.directory(of: trackPath)
+    /// The preferred cover file in `directory` (a track's, see `directory(of:)`), if any.
+    static func coverFile(in directory: String) -> String? {
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
         var best: (rank: Int, name: String)?

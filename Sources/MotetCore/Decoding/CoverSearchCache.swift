@@ -22,8 +22,8 @@ final class CoverSearchCache: Sendable {
 
     private let last = Locked<Entry?>(nil)
 
-    /// The cover file beside `trackPath` (as `ArtworkStore.coverBeside`), from the cache when the
-    /// directory has not changed since it was searched.
+    /// The cover file beside `trackPath` (`ArtworkStore.coverFile(in:)` of its directory), from the
+    /// cache when the directory has not changed since it was searched.
     func cover(beside trackPath: String) -> String? {
         let directory = ArtworkStore.directory(of: trackPath)
         var info = stat()
@@ -37,7 +37,7 @@ final class CoverSearchCache: Sendable {
         }) {
             return hit
         }
-        let cover = ArtworkStore.coverBeside(trackPath)
+        let cover = ArtworkStore.coverFile(in: directory)
         last.withLock {
             $0 = Entry(directory: directory, device: key.0, inode: key.1, seconds: key.2, nanoseconds: key.3, cover: cover)
         }
