@@ -67,7 +67,7 @@ guard !files.isEmpty else {
 let sink: any AudioSink
 do {
     sink = try SinkFactory.make(
-        OutputChoice(settings.output), untimed: settings.untimed, clientName: "Motet",
+        settings.output, untimed: settings.untimed, clientName: "Motet",
         notice: { console.message($0) })
 } catch {
     fail("\(error)", code: 1)

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Everything the player needs to know from the user: the command line laid over the config file.
 ///
 /// Built by ``Options/parse(_:environment:)``. Every field has the default a user gets when neither
@@ -6,8 +8,8 @@ public struct Settings: Sendable, Equatable {
     /// The positional `FILE|DIR|PLAYLIST` arguments, as given (expand them with ``InputExpander``).
     /// Only the command line gives inputs; the config file cannot.
     public var inputs: [String]
-    /// `--output`: where the sound goes. Default ``OutputSetting/auto``.
-    public var output: OutputSetting
+    /// `--output`: where the sound goes. Default ``OutputChoice/auto``.
+    public var output: OutputChoice
     /// `--untimed`: decode as fast as possible. Only valid with the `null` and `wav` outputs.
     public var untimed: Bool
     /// `--shuffle`: play the expanded inputs in random order.

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Makes the sink the user chose.
 public enum SinkFactory {
     /// `auto`: pulse, then alsa, else `notice("motet: no sound server or sound card found (...);

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Turns option values (from either the command line or the config file) into typed settings.
 /// Each throws ``ParseProblem/invalidValue(_:expected:)`` with the same `expected` text the help
 /// and the missing-value message use.
@@ -19,7 +21,7 @@ enum ValueParsers {
     }
 
     /// `auto|pulse|alsa[:DEVICE]|wav:PATH|wav-float:PATH|null`.
-    static func output(_ text: String) throws(ParseProblem) -> OutputSetting {
+    static func output(_ text: String) throws(ParseProblem) -> OutputChoice {
         switch text {
         case "auto": return .auto
         case "pulse": return .pulse
@@ -28,9 +30,9 @@ enum ValueParsers {
         default: break
         }
         for (prefix, make) in [
-            ("alsa:", { (rest: String) in OutputSetting.alsa(device: rest) }),
-            ("wav:", { (rest: String) in OutputSetting.wav(path: rest, float: false) }),
-            ("wav-float:", { (rest: String) in OutputSetting.wav(path: rest, float: true) }),
+            ("alsa:", { (rest: String) in OutputChoice.alsa(device: rest) }),
+            ("wav:", { (rest: String) in OutputChoice.wav(path: rest, float: false) }),
+            ("wav-float:", { (rest: String) in OutputChoice.wav(path: rest, float: true) }),
         ] where text.hasPrefix(prefix) {
             let rest = String(text.dropFirst(prefix.count))
             if rest.isEmpty {
