@@ -29,30 +29,9 @@ struct MotetRun {
     func path(_ name: String) -> String { home + "/" + name }
 }
 
-/// The PCM payload of a WAV file written by Motet (16-bit: the `data` chunk's bytes).
+/// The format and PCM payload of a WAV file written by Motet (16-bit: the `data` chunk's bytes),
+/// read with `StrictWAV`: the header's sizes must match the file.
 func wavData(_ path: String) throws -> (channels: Int, rate: Int, bits: Int, data: [UInt8]) {
-    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    func u32(_ o: Int) -> Int { Int(bytes[o]) | Int(bytes[o + 1]) << 8 | Int(bytes[o + 2]) << 16 | Int(bytes[o + 3]) << 24 }
-    func u16(_ o: Int) -> Int { Int(bytes[o]) | Int(bytes[o + 1]) << 8 }
-    guard bytes.count >= 44, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
-        throw TestError.failed("\(path) is not a RIFF/WAVE file")
-    }
-    var offset = 12
-    var channels = 0, rate = 0, bits = 0
-    while offset + 8 <= bytes.count {
-        let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-        let size = u32(offset + 4)
-        if id == "fmt " {
-            channels = u16(offset + 10)
-            rate = u32(offset + 12)
-            bits = u16(offset + 22)
-        } else if id == "data" {
-            guard offset + 8 + size <= bytes.count else {
-                throw TestError.failed("\(path): data chunk says \(size) bytes, file has \(bytes.count - offset - 8)")
-            }
-            return (channels, rate, bits, Array(bytes[offset + 8..<offset + 8 + size]))
-        }
-        offset += 8 + size + (size & 1)
-    }
-    throw TestError.failed("\(path) has no data chunk")
+    let wav = try StrictWAV(path)
+    return (wav.channels, wav.rate, wav.bits, [UInt8](try wav.data(path)))
 }
