@@ -11,7 +11,7 @@ final class KeyboardInput: @unchecked Sendable {
     private var active = false
 
     /// Puts stdin in raw mode (no echo, no line buffering) when it is a terminal.
-    func start(volume: @escaping @Sendable () -> Int, send: @escaping @Sendable (PlayerCommand) -> Void) {
+    func start(send: @escaping @Sendable (PlayerCommand) -> Void) {
         guard isatty(0) == 1, tcgetattr(0, &saved) == 0 else { return }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -22,7 +22,7 @@ final class KeyboardInput: @unchecked Sendable {
         tcsetattr(0, TCSANOW, &raw)
         active = true
         var thread = pthread_t()
-        let box = Unmanaged.passRetained(Reader(volume: volume, send: send)).toOpaque()
+        let box = Unmanaged.passRetained(Reader(send: send)).toOpaque()
         pthread_create(&thread, nil, { raw in
             Unmanaged<Reader>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
@@ -37,10 +37,8 @@ final class KeyboardInput: @unchecked Sendable {
     }
 
     private final class Reader {
-        let volume: @Sendable () -> Int
         let send: @Sendable (PlayerCommand) -> Void
-        init(volume: @escaping @Sendable () -> Int, send: @escaping @Sendable (PlayerCommand) -> Void) {
-            self.volume = volume
+        init(send: @escaping @Sendable (PlayerCommand) -> Void) {
             self.send = send
         }
 
@@ -66,8 +64,8 @@ final class KeyboardInput: @unchecked Sendable {
                 case UInt8(ascii: "l"): send(.like)
                 case UInt8(ascii: "d"): send(.dislike)
                 case UInt8(ascii: "u"): send(.unlike)
-                case UInt8(ascii: "+"), UInt8(ascii: "="): send(.setVolume(min(100, volume() + 5)))
-                case UInt8(ascii: "-"): send(.setVolume(max(0, volume() - 5)))
+                case UInt8(ascii: "+"), UInt8(ascii: "="): send(.changeVolume(5))
+                case UInt8(ascii: "-"): send(.changeVolume(-5))
                 case UInt8(ascii: "q"): send(.quit)
                 default: break
                 }

@@ -85,6 +85,8 @@ let playerConfiguration: PlayerConfiguration = {
     c.defaultArtwork = settings.defaultArtwork
     c.remoteCommands = settings.remoteCommands
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
+    // The status line shows elapsed seconds; nothing else needs a periodic refresh.
+    c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
     return c
 }()
 
@@ -127,13 +129,13 @@ SignalWatcher.start { count in
 }
 let keyboard = KeyboardInput()
 if consoleMode == .line {
-    keyboard.start(volume: { player.volumePercent }, send: { player.send($0, from: .user) })
+    keyboard.start(send: { player.send($0, from: .user) })
 }
 
-let played = player.run()
+let outcome = player.run()
 keyboard.restore()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
 _ = abandoned  // the host has already named each plugin it gave up on
 // 1 when nothing played, or when the output failed (the player has said why).
-exit(played && !player.outputFailed ? 0 : 1)
+exit(outcome.playedAnything && !outcome.outputFailed ? 0 : 1)

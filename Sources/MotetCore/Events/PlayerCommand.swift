@@ -19,6 +19,9 @@ public enum PlayerCommand: Sendable, Equatable {
     case seekAbsolute(Int64)
     /// 0 to 100.
     case setVolume(Int)
+    /// Volume up (positive) or down by this many percentage points, from the player's own value:
+    /// presses in quick succession all count.
+    case changeVolume(Int)
     /// Stop and exit.
     case quit
 }

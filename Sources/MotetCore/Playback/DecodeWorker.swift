@@ -21,8 +21,6 @@ final class DecodeWorker: @unchecked Sendable {
     private let defaultArtwork: String?
     private let replayGain: ReplayGainMode
 
-    /// Segments started but not yet claimed by the control thread.
-    let segments = Locked<[UInt64: SegmentInfo]>([:])
     private let gate = WorkerGate()
     /// Set by the control thread while parked: close the open file before going on.
     let dropCurrent = Atomic<Bool>(false)
@@ -139,11 +137,13 @@ final class DecodeWorker: @unchecked Sendable {
     private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let info = SegmentInfo(
-            segmentID: id, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
+            segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
             format: d.format, fileStartMicros: d.positionMicros, durationMicros: d.durationMicros, canSeek: d.canSeek)
-        segments.withLock { $0[id] = info }
+        // Reported before its marker is pushed: the control thread knows the segment before the
+        // sink can say it was written.
+        report(.segmentOpened(info))
         pushMarker(
             SegmentMarker(
                 sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,

@@ -27,7 +27,7 @@ struct PlayQueue: Sendable {
     }
 }
 
-/// What the decoder thread reads to know what to decode next; shared under a Mutex with the
+/// What the decoder thread reads to know what to decode next; shared under a lock with the
 /// control thread (the sink thread never touches it).
 struct DecodeCursor: Sendable {
     var queue: PlayQueue
@@ -36,11 +36,14 @@ struct DecodeCursor: Sendable {
     var startMicros: Int64 = 0
     /// Reuse this track id for the next open (a seek reopens the same track).
     var reuseTrackID: UInt64?
+    /// Bumped by each reposition; stamped on what the decoder opens.
+    var generation = 0
 
     mutating func take() -> TrackRequest? {
         guard let position = next else { return nil }
         let request = TrackRequest(
-            orderPosition: position, path: queue.path(at: position), startMicros: startMicros, reuseTrackID: reuseTrackID)
+            orderPosition: position, path: queue.path(at: position), startMicros: startMicros, reuseTrackID: reuseTrackID,
+            generation: generation)
         startMicros = 0
         reuseTrackID = nil
         next = queue.position(after: position)

@@ -20,6 +20,10 @@ public struct PlayerConfiguration: Sendable {
     public var remoteCommands: Bool = true
     /// Where likes and dislikes are remembered; nil keeps them for this run only.
     public var feedbackDirectory: String?
+    /// How often the status line is refreshed while playing; nil when nothing shows it.
+    public var displayIntervalMicros: Int64?
+    /// The output's name ("pulse", "alsa", "wav", "null"), for messages.
+    public var outputName = "null"
 
     public init(files: [String], artworkCacheDirectory: String) {
         self.files = files

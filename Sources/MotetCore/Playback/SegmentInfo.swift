@@ -5,6 +5,8 @@ import MotetEvents
 /// the control thread through `DecodeWorker.segments`; the sink thread only sees its id.
 struct SegmentInfo: Sendable {
     var segmentID: UInt64
+    /// The decoder generation (`PlaybackEngine.reposition`) it was opened in.
+    var generation: Int
     var trackID: UInt64
     /// Position in the play order of the track this segment belongs to.
     var orderPosition: Int
@@ -20,6 +22,9 @@ struct SegmentInfo: Sendable {
 
 /// What the decoder thread tells the control thread.
 enum DecoderReport: Sendable {
+    /// A segment (a track, a link of a chained file, or a position after a seek) was opened; its
+    /// samples follow in the ring.
+    case segmentOpened(SegmentInfo)
     /// The file could not be opened; the decoder went on with the next entry.
     case openFailed(path: String, orderPosition: Int, message: String, code: Int32)
     /// A decode error inside a track (a hole or a fatal error).
@@ -33,4 +38,6 @@ struct TrackRequest: Sendable {
     var startMicros: Int64
     /// Keep this track id (a seek reopens the same track).
     var reuseTrackID: UInt64?
+    /// The decoder generation this request belongs to.
+    var generation: Int
 }

@@ -5,15 +5,6 @@ import MotetEvents
 import MotetOutput
 import Synchronization
 
-/// Where a segment began in the sink's frame count, so the control thread can tell when it is heard.
-struct SegmentBoundary: Sendable {
-    var segmentID: UInt64
-    /// Sink stream generation (bumped by each open and flush, which reset the sink's frame count).
-    var epoch: Int
-    /// Frames written to the sink in this epoch before the segment's first frame.
-    var frame: Int64
-}
-
 /// The sink thread: moves samples from the ring to the sink. It allocates nothing after start,
 /// takes no lock that the UI or a plugin can hold (only atomics, sem_post and an eventfd), and never
 /// calls a plugin.

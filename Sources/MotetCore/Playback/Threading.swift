@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetEvents
 import Synchronization
 
 /// A joinable POSIX thread running a closure. Foundation's Thread is not used (memory budget).
@@ -93,8 +94,20 @@ final class Wakeup: @unchecked Sendable {
 
     /// Sleeps until signalled or `seconds` pass; clears the signal.
     func wait(seconds: Double) {
+        wait(timeoutMillis: Int32(seconds * 1000))
+    }
+
+    /// Sleeps until signalled or until `deadline` (monotonic µs; nil: no deadline); clears the signal.
+    func wait(untilMicros deadline: Int64?) {
+        guard let deadline else { return wait(timeoutMillis: -1) }
+        let left = max(0, deadline - monotonicMicros())
+        wait(timeoutMillis: Int32(clamping: (left + 999) / 1000))
+    }
+
+    /// Sleeps until signalled or `timeoutMillis` pass (-1: no time-out); clears the signal.
+    private func wait(timeoutMillis: Int32) {
         var p = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, Int32(seconds * 1000))
+        _ = poll(&p, 1, timeoutMillis)
         var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         while withUnsafeMutableBytes(of: &buffer, { read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
     }

@@ -128,6 +128,7 @@ final class PluginHostTable: Sendable {
         case .seekRelative(let us): "seek-relative \(us) us"
         case .seekAbsolute(let us): "seek-absolute \(us) us"
         case .setVolume(let v): "set-volume \(v)"
+        case .changeVolume(let d): "change-volume \(d)"
         case .quit: "quit"
         }
     }

@@ -1,0 +1,23 @@
+/// What the player's state machine asks of the threads that decode and play (the decoder and the
+/// sink worker). Called only on the control thread. `WorkerEngine` is the real one; the tests
+/// script one.
+protocol PlaybackEngine: AnyObject {
+    /// Stops both workers at a safe point, forgets everything decoded and buffered, and points the
+    /// decoder at play-order `position` from `startMicros` (nil: nothing more to decode), keeping
+    /// track id `reuseTrackID` when it is a seek within the same track. The workers go on at once
+    /// unless `hold`, in which case they wait for `release()` (a stop). Returns the new decoder
+    /// generation: reports of segments opened before it are stale.
+    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int
+
+    /// Lets workers held by `reposition(…, hold: true)` go on.
+    func release()
+
+    /// Pauses or resumes the output: while paused nothing is written and the heard clock stands.
+    func setPaused(_ paused: Bool)
+
+    /// The output's gain (volume), 0 to 1, applied to samples not yet written.
+    func setVolume(_ scale: Float)
+
+    /// The heard position now.
+    func heard() -> HeardNow
+}

@@ -1,0 +1,201 @@
+import MotetConfiguration
+import MotetEvents
+
+/// Commands: what keys, signals and plugins ask for.
+extension PlayerStateMachine {
+    func handle(_ command: PlayerCommand, from source: CommandSource) {
+        switch command {
+        case .play: play()
+        case .pause: pause()
+        case .toggle: status == .playing || status == .loading || status == .stalled ? pause() : play()
+        case .next: next(from: source)
+        case .previous: previous()
+        case .stop: if status != .stopped { stop() }
+        case .like, .dislike, .unlike:
+            guard current != nil else { return keepForNextTrack(command, source) }
+            rate(command, from: source)
+        case .seekRelative(let offset):
+            guard current != nil else { return keepForNextTrack(command, source) }
+            seek(to: (elapsedMicros() ?? 0) + offset)
+        case .seekAbsolute(let position):
+            guard current != nil else { return keepForNextTrack(command, source) }
+            seek(to: position)
+        case .setVolume(let percent): setVolume(percent)
+        case .changeVolume(let delta): setVolume(volume + delta)
+        case .quit: quit()
+        }
+    }
+
+    /// Keeps a command about "the current track" for the track being opened after a skip.
+    private func keepForNextTrack(_ command: PlayerCommand, _ source: CommandSource) {
+        guard awaitingFirstSegment, status != .stopped, status != .complete else { return }
+        if deferred.count == Self.maxDeferred { deferred.removeFirst() }
+        deferred.append((command, source))
+    }
+
+    /// Runs the commands kept while the current track was being opened.
+    func applyDeferred() {
+        let pending = deferred
+        deferred.removeAll()
+        for (command, source) in pending { handle(command, from: source) }
+    }
+
+    private func who(_ source: CommandSource) -> String {
+        if case .plugin(let name) = source { " (from \(name))" } else { "" }
+    }
+
+    private func next(from source: CommandSource) {
+        // After a skip whose track is not open yet, next counts from that track: pressing it twice
+        // skips two tracks.
+        let loading = status == .stopped || status == .complete ? nil : loadingPosition
+        guard let from = current?.info.orderPosition ?? loading, let next = queue.position(after: from) else {
+            out.message("motet: no next track\(who(source))")
+            return
+        }
+        if var limiter = skipLimiter {
+            let t = now()
+            guard limiter.left(at: t) > 0 else {
+                let wait = ((limiter.nextFreeMicros(at: t) ?? 0) + 59_999_999) / 60_000_000
+                out.message("motet: skip refused\(who(source)): no skip left (--skip-limit); next one in \(wait) min")
+                return
+            }
+            limiter.record(at: t)
+            skipLimiter = limiter
+        }
+        skip(to: next, reason: .skipped)
+    }
+
+    /// Previous acts on the current track only: the one being opened after a skip is current
+    /// within milliseconds, so a person's second press counts, and a burst of them from a plugin
+    /// does not walk back through the whole queue.
+    private func previous() {
+        guard let c = current else { return }
+        if (elapsedMicros() ?? 0) > Self.previousRestartsAfterMicros {
+            reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true)
+        } else {
+            skip(to: queue.position(before: c.info.orderPosition) ?? c.info.orderPosition, reason: .skipped)
+        }
+    }
+
+    private func rate(_ command: PlayerCommand, from source: CommandSource) {
+        guard let c = current else { return }
+        let rating: FeedbackStore.Rating? = command == .like ? .liked : command == .dislike ? .disliked : nil
+        liked = rating == .liked
+        disliked = rating == .disliked
+        let m = c.info.metadata
+        do {
+            try feedback?.set(rating, path: c.info.path, title: m.title, artists: m.artists, album: m.album)
+        } catch {
+            out.message("motet: \(error)")
+        }
+        publishNowPlaying()
+        if command == .dislike, nextEnabled { next(from: source) }
+    }
+
+    private func setVolume(_ percent: Int) {
+        volume = max(0, min(100, percent))
+        engine.setVolume(Float(volume) / 100)
+        publishState()
+        showDisplay()
+    }
+
+    private func seek(to target: Int64) {
+        guard let c = current else { return }
+        guard c.info.canSeek else {
+            out.message("motet: cannot seek in \(c.info.path): the file is not seekable (a damaged chain)")
+            return
+        }
+        var position = max(0, target)
+        if let d = c.info.durationMicros, position >= d {
+            // Seeking past the end is a skip to what follows.
+            if let next = queue.position(after: c.info.orderPosition) {
+                skip(to: next, reason: .skipped)
+                return
+            }
+            position = max(0, d - 1000)
+        }
+        reposition(to: c.info.orderPosition, startMicros: position, keepTrack: true)
+    }
+
+    func play() {
+        switch status {
+        case .paused, .interrupted:
+            interruption = nil
+            engine.setPaused(false)
+            status = current?.heard == true ? .playing : .loading
+        case .stopped:
+            status = .loading
+            awaitingFirstSegment = true
+            engine.release()
+        default:
+            return
+        }
+        publishState()
+        publishNowPlaying()
+    }
+
+    func pause() {
+        guard status == .playing || status == .loading || status == .stalled || status == .interrupted else { return }
+        engine.setPaused(true)
+        status = .paused
+        publishState()
+        publishNowPlaying()
+    }
+
+    /// Forgets what is buffered and starts decoding `position` at `startMicros`. Paused stays
+    /// paused: the new track (or position) becomes current as soon as it is open.
+    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool) {
+        let reuse = keepTrack ? current?.info.trackID : nil
+        generation = engine.reposition(to: position, startMicros: max(0, startMicros), reuseTrackID: reuse, hold: false)
+        ahead.removeAll()
+        starvingSince = nil
+        awaitingFirstSegment = true
+        loadingPosition = position
+        if keepTrack, var c = current {
+            // Until the reopened segment is there, the position is the target.
+            c.info.fileStartMicros = max(0, startMicros)
+            c.boundary = nil
+            c.heard = false
+            current = c
+        } else {
+            current = nil
+        }
+        if status == .playing || status == .stalled { status = .loading }
+        publishState()
+        // A skip publishes the new track when it is open, not "nothing" in between.
+        if current != nil { publishNowPlaying() }
+    }
+
+    private func skip(to position: Int, reason: FinishReason) {
+        if let c = current { finish(c.info, reason: reason) }
+        current = nil
+        reposition(to: position, startMicros: 0, keepTrack: false)
+    }
+
+    private func stop() {
+        if let c = current { finish(c.info, reason: .stopped) }
+        // Not yet open after a skip: the track being loaded is the place to come back to.
+        let position = current?.info.orderPosition ?? loadingPosition ?? 0
+        generation = engine.reposition(to: position, startMicros: 0, reuseTrackID: nil, hold: true)
+        engine.setPaused(false)
+        ahead.removeAll()
+        deferred.removeAll()
+        starvingSince = nil
+        interruption = nil
+        awaitingFirstSegment = false
+        loadingPosition = position
+        current = nil
+        status = .stopped
+        publishState()
+        publishNowPlaying()
+    }
+
+    private func quit() {
+        if let c = current { finish(c.info, reason: .stopped) }
+        current = nil
+        status = .stopped
+        publishNowPlaying()
+        publishState()
+        isFinished = true
+    }
+}

@@ -1,0 +1,96 @@
+import MotetEvents
+import MotetOutput
+
+/// The output side's news, in the order it happened: segments reaching the device, starvation,
+/// the end, interruptions from the sound server, failures.
+extension PlayerStateMachine {
+    func handle(_ event: OutputEvent) {
+        switch event {
+        case .segmentWritten(let boundary):
+            if var c = current, c.info.segmentID == boundary.segmentID {
+                c.boundary = boundary
+                current = c
+            } else if let i = ahead.firstIndex(where: { $0.info.segmentID == boundary.segmentID }) {
+                ahead[i].boundary = boundary
+            }
+        case .starving(let since):
+            starvingSince = since / 1000
+        case .fed:
+            starvingSince = nil
+            if status == .stalled && interruption == nil && current != nil {
+                status = .playing
+                publishState()
+                publishNowPlaying()
+            }
+        case .ended:
+            if status != .stopped { finishQueue() }
+        case .device(let news):
+            handle(news)
+        case .failed(let error):
+            if error.description != lastOutputMessage {
+                lastOutputMessage = error.description
+                out.message(error.description)
+            }
+            if error.endsPlayback {
+                outputFailed = true
+                handle(.quit, from: .user)
+            }
+        }
+    }
+
+    private func handle(_ news: SinkEvent) {
+        switch news {
+        case .glitch:
+            glitches += 1
+            let t = now()
+            if lastGlitchNotice.map({ t - $0 >= Self.glitchNoticeMicros }) ?? true {
+                lastGlitchNotice = t
+                out.message(
+                    "motet: \(outputDescription) ran dry or was suspended (\(glitches) time\(glitches == 1 ? "" : "s") so far):"
+                        + " a short gap may be heard; playback goes on")
+            }
+        case .corkRequested:
+            guard status == .playing || status == .loading || status == .stalled else { return }
+            engine.setPaused(true)
+            status = .interrupted
+            interruption = .corked
+            out.events(.interruptionBegan(.corked))
+            out.message("motet: interrupted by the sound server (another stream asked for the speakers)")
+            publishState()
+            publishNowPlaying()
+        case .uncorkRequested:
+            guard status == .interrupted, interruption == .corked else { return }
+            out.events(.interruptionEnded(.corked))
+            play()
+        case .lost:
+            guard interruption != .deviceLost, status != .stopped, status != .complete else { return }
+            interruption = .deviceLost
+            out.events(.interruptionBegan(.deviceLost))
+            out.message("motet: lost \(outputDescription); will resume when it is back")
+            if status == .playing || status == .loading { status = .stalled }
+            publishState()
+            publishNowPlaying()
+        case .restored:
+            guard interruption == .deviceLost else { return }
+            interruption = nil
+            out.events(.interruptionEnded(.deviceLost))
+            out.message("motet: \(outputDescription) is back; resuming")
+            // What was written to the dead stream was never heard: go back to what was.
+            if let c = current, let heard = elapsedMicros() {
+                reposition(to: c.info.orderPosition, startMicros: heard, keepTrack: true)
+            }
+            if status == .stalled { status = current?.heard == true ? .playing : .loading }
+            publishState()
+            publishNowPlaying()
+        }
+    }
+
+    /// What the output is, for a message: "the PulseAudio server", "the ALSA device".
+    var outputDescription: String {
+        switch configuration.outputName {
+        case "pulse": "the PulseAudio server"
+        case "alsa": "the ALSA device"
+        default: "the \(configuration.outputName) output"
+        }
+    }
+}

@@ -1,0 +1,351 @@
+import MotetConfiguration
+import MotetEvents
+
+/// The player's state machine: all playback state and its only writer. It lives on the control
+/// thread (it is deliberately not `Sendable`), takes every message in order through `handle(_:)`,
+/// reconciles with the clock and the heard position in `tick()`, and says in `nextDeadline()` when
+/// it next needs to look. It never sleeps, polls or touches a thread: effects go through the
+/// `PlaybackEngine`, news through `events`, `display` and `message`. Tested directly with a scripted
+/// engine and clock (Tests/MotetCoreTests/Playback).
+final class PlayerStateMachine {
+    /// The track that is current, and how far the output has got with it.
+    struct Current {
+        var info: SegmentInfo
+        /// Where its current segment starts in the output, once written.
+        var boundary: SegmentBoundary?
+        /// Its first frame (of the current segment) has been heard.
+        var heard: Bool
+    }
+
+    /// A segment decoded ahead of what is heard, waiting for its turn.
+    struct Ahead {
+        var info: SegmentInfo
+        var boundary: SegmentBoundary?
+    }
+
+    /// Callbacks to the outside; each must only enqueue or print, never block.
+    struct Outputs {
+        /// Every event for the delegates.
+        var events: (PlayerEvent) -> Void
+        /// The status line's content.
+        var display: (PlayerDisplay) -> Void
+        /// One human line (errors, notices).
+        var message: (String) -> Void
+    }
+
+    let configuration: PlayerConfiguration
+    let engine: any PlaybackEngine
+    let now: () -> Int64
+    let out: Outputs
+    let answers: CommandAnswers
+    let feedback: FeedbackStore?
+    let queue: PlayQueue
+
+    var status: PlaybackStatus = .loading
+    var current: Current?
+    var ahead: [Ahead] = []
+    var liked = false
+    var disliked = false
+    var volume: Int
+    var skipLimiter: SkipLimiter?
+    var failedTracks: Set<UInt64> = []
+    var interruption: InterruptionReason?
+    /// The decoder generation whose segments count; older reports are stale.
+    var generation = 0
+    /// After a reposition, the first segment the decoder opens becomes current at once, before it
+    /// is heard: paused navigation shows the new track (or position) on every surface.
+    var awaitingFirstSegment = true
+    /// The play-order position being loaded after a skip or a stop while its track is not open yet
+    /// (a second next counts from it; play after stop starts it).
+    var loadingPosition: Int?
+    /// Commands for "the current track" that arrived while the next one was being opened.
+    var deferred: [(PlayerCommand, CommandSource)] = []
+    /// When the ring ran dry (monotonic µs), nil while samples flow.
+    var starvingSince: Int64?
+    var lastGlitchNotice: Int64?
+    var glitches = 0
+    var lastOutputMessage = ""
+    var lastStateEvent: PlaybackState?
+    var lastDisplay: Int64 = 0
+    var nextEnabled = false
+
+    /// Something was heard.
+    private(set) var playedAnything = false
+    /// The output failed for good (a WAV file that cannot be written): the exit status is 1.
+    var outputFailed = false
+    /// Quit was asked, or the queue ended: the player's loop ends.
+    var isFinished = false
+
+    static let stallMicros: Int64 = 500_000
+    static let previousRestartsAfterMicros: Int64 = 3_000_000
+    static let glitchNoticeMicros: Int64 = 10_000_000
+    /// How often to look at the heard position while a boundary is due but the output does not
+    /// say how fast it advances.
+    static let boundaryPollMicros: Int64 = 100_000
+    static let maxDeferred = 8
+
+    init(
+        configuration: PlayerConfiguration, queue: PlayQueue, engine: any PlaybackEngine, answers: CommandAnswers,
+        now: @escaping () -> Int64, outputs: Outputs
+    ) {
+        self.configuration = configuration
+        self.queue = queue
+        self.engine = engine
+        self.answers = answers
+        self.now = now
+        out = outputs
+        volume = max(0, min(100, configuration.volume))
+        if let limit = configuration.skipLimit { skipLimiter = SkipLimiter(count: limit.count, minutes: limit.minutes) }
+        feedback = configuration.feedbackDirectory.map { FeedbackStore(directory: $0) }
+        loadingPosition = queue.isEmpty ? nil : 0
+        engine.setVolume(Float(volume) / 100)
+    }
+
+    /// Publishes the first state (loading).
+    func start() {
+        publishState()
+    }
+
+    // MARK: - Messages
+
+    /// Takes one message, in order.
+    func handle(_ message: PlayerMessage) {
+        switch message {
+        case .command(let command, let source): handle(command, from: source)
+        case .decoder(let report): handle(report)
+        case .output(let event): handle(event)
+        }
+    }
+
+    /// Takes one batch: the inbox's messages first, then the output events taken before them. An
+    /// output event that describes buffers a command in the batch has just thrown away is stale
+    /// (the device's own news never is).
+    func handle(inbox: [PlayerMessage], output: [OutputEvent]) {
+        let before = generation
+        for m in inbox where !isFinished { handle(m) }
+        let repositioned = generation != before
+        for e in output where !isFinished {
+            if repositioned, !e.isDeviceNews { continue }
+            handle(e)
+        }
+        if !isFinished { tick() }
+    }
+
+    private func handle(_ report: DecoderReport) {
+        switch report {
+        case .segmentOpened(let info):
+            guard info.generation == generation, status != .stopped else { return }
+            if awaitingFirstSegment {
+                awaitingFirstSegment = false
+                makeCurrent(info, boundary: nil, heard: false)
+                applyDeferred()
+            } else {
+                ahead.append(Ahead(info: info, boundary: nil))
+            }
+        case .openFailed(let path, _, let text, let code):
+            out.message("motet: \(text)")
+            out.events(.decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: nil, trackID: 0)))
+        case .decodeError(let trackID, let path, let text, let code, let position, let fatal):
+            if fatal { failedTracks.insert(trackID) }
+            out.message("motet: \(text)")
+            out.events(
+                .decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
+        }
+    }
+
+    // MARK: - Time
+
+    /// Reconciles with the heard position and the clock: segments heard, stalls, the skip window,
+    /// the status line.
+    func tick() {
+        advanceHeard(everything: false)
+        let t = now()
+        if let since = starvingSince, t - since >= Self.stallMicros, status == .playing {
+            status = .stalled
+            publishState()
+        }
+        refreshNextEnabled()
+        if let interval = configuration.displayIntervalMicros, t - lastDisplay >= interval {
+            showDisplay()
+        }
+    }
+
+    /// When `tick()` next has something to do (monotonic µs), or nil: only a message can change
+    /// anything.
+    func nextDeadline() -> Int64? {
+        let t = now()
+        var deadlines: [Int64] = []
+        if let since = starvingSince, status == .playing { deadlines.append(since + Self.stallMicros) }
+        if let interval = configuration.displayIntervalMicros, status == .playing, current != nil {
+            deadlines.append(lastDisplay + interval)
+        }
+        if let due = boundaryDue(at: t) { deadlines.append(due) }
+        if let limiter = skipLimiter, let free = limiter.nextFreeMicros(at: t), !nextEnabled { deadlines.append(t + free) }
+        return deadlines.min()
+    }
+
+    /// The next segment boundary still to be heard and when it will be, if the output is moving.
+    private func boundaryDue(at t: Int64) -> Int64? {
+        guard status == .playing || status == .loading || status == .stalled else { return nil }
+        let pending: SegmentBoundary? =
+            if let c = current, !c.heard, let b = c.boundary { b } else { ahead.first?.boundary }
+        guard let b = pending else { return nil }
+        let h = engine.heard()
+        if isHeard(b, h) { return t }
+        // Standing still, or the heard position is from before the segment's stream was opened.
+        if h.framesPerSecond == 0 || h.epoch != b.epoch { return t + Self.boundaryPollMicros }
+        return h.atNanos / 1000 + (b.frame - h.frames) * 1_000_000 / h.framesPerSecond
+    }
+
+    // MARK: - What is heard
+
+    private func isHeard(_ b: SegmentBoundary, _ h: HeardNow) -> Bool {
+        b.epoch < h.epoch || (b.epoch == h.epoch && (h.framesPerSecond < 0 || h.frames >= b.frame))
+    }
+
+    /// Moves on to every segment whose first frame has been heard (`everything`: the output has
+    /// drained, so all that was written has been).
+    func advanceHeard(everything: Bool) {
+        let h = engine.heard()
+        if var c = current, !c.heard, let b = c.boundary, everything || isHeard(b, h) {
+            c.heard = true
+            current = c
+            heardCurrent()
+        }
+        while let first = ahead.first, let b = first.boundary, everything || isHeard(b, h) {
+            ahead.removeFirst()
+            makeCurrent(first.info, boundary: b, heard: true)
+        }
+    }
+
+    /// Makes `info` the current segment: a new track (the previous one finished) or the next link
+    /// or position of the same track.
+    func makeCurrent(_ info: SegmentInfo, boundary: SegmentBoundary?, heard: Bool) {
+        let isNewTrack = current?.info.trackID != info.trackID
+        if isNewTrack, let previous = current { finish(previous.info, reason: .completed) }
+        current = Current(info: info, boundary: boundary, heard: heard)
+        loadingPosition = nil
+        if isNewTrack {
+            let m = info.metadata
+            let rating = feedback?.rating(path: info.path, title: m.title, artists: m.artists, album: m.album)
+            liked = rating == .liked
+            disliked = rating == .disliked
+            for warning in m.warnings { out.message("motet: \(info.path): \(warning)") }
+        }
+        if heard {
+            heardCurrent()
+        } else {
+            refreshNextEnabled(publishing: false)
+            publishState()
+            publishNowPlaying()
+        }
+    }
+
+    /// The current segment's first frame was just heard.
+    private func heardCurrent() {
+        playedAnything = true
+        if status == .loading || status == .stalled && interruption == nil { status = .playing }
+        refreshNextEnabled(publishing: false)
+        publishState()
+        publishNowPlaying()
+    }
+
+    func finish(_ info: SegmentInfo, reason: FinishReason) {
+        let ok = !failedTracks.contains(info.trackID)
+        out.events(
+            .trackFinished(
+                TrackFinished(
+                    trackID: info.trackID, filePath: info.path, title: info.metadata.title, successfully: ok,
+                    reason: ok ? reason : .failed)))
+    }
+
+    /// The queue has been played to its end.
+    func finishQueue() {
+        advanceHeard(everything: true)
+        if let c = current { finish(c.info, reason: .completed) }
+        current = nil
+        status = .complete
+        publishNowPlaying()
+        publishState()
+        isFinished = true
+    }
+
+    /// What has been heard of the current track, in microseconds.
+    func elapsedMicros() -> Int64? {
+        guard let c = current else { return nil }
+        var frames: Int64 = 0
+        if let b = c.boundary {
+            let h = engine.heard()
+            if h.epoch == b.epoch { frames = max(0, h.frames - b.frame) }
+        }
+        let rate = Int64(max(1, c.info.format.sampleRate))
+        var elapsed = c.info.fileStartMicros + frames * 1_000_000 / rate
+        if let d = c.info.durationMicros { elapsed = min(elapsed, d) }
+        return elapsed
+    }
+
+    // MARK: - Publishing
+
+    func nowPlaying() -> NowPlaying {
+        let t = now()
+        guard let c = current else { return .nothing(at: t) }
+        let m = c.info.metadata
+        return NowPlaying(
+            track: TrackInfo(
+                title: m.title, artists: m.artists, album: m.album, durationMicros: c.info.durationMicros,
+                artwork: c.info.artwork, filePath: c.info.path),
+            trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
+            rate: status == .playing ? 1 : 0, liked: liked, disliked: disliked, nextEnabled: nextEnabled,
+            previousEnabled: true)
+    }
+
+    func publishNowPlaying() {
+        let snapshot = nowPlaying()
+        out.events(.nowPlaying(snapshot))
+        showDisplay(snapshot)
+    }
+
+    func publishState() {
+        let state = PlaybackState(
+            status: status, volumePercent: volume, shuffle: configuration.shuffle, loop: queue.loop,
+            canSeek: current?.info.canSeek ?? false, remoteCommands: configuration.remoteCommands)
+        guard state != lastStateEvent else { return }
+        lastStateEvent = state
+        out.events(.playbackState(state))
+    }
+
+    func showDisplay(_ snapshot: NowPlaying? = nil) {
+        lastDisplay = now()
+        out.display(
+            PlayerDisplay(
+                nowPlaying: snapshot ?? nowPlaying(), status: status, volume: volume, skipsLeft: skipsLeft()))
+    }
+
+    func skipsLeft() -> Int? {
+        guard var limiter = skipLimiter else { return nil }
+        let left = limiter.left(at: now())
+        skipLimiter = limiter
+        return left
+    }
+
+    /// Recomputes whether next is possible now; a change is published with the track.
+    func refreshNextEnabled(publishing: Bool = true) {
+        let left = skipsLeft() ?? Int.max
+        let hasNext = current.map { queue.position(after: $0.info.orderPosition) != nil } ?? false
+        let enabled = hasNext && left > 0
+        answers.update(nextEnabled: enabled, skipsExhausted: left == 0)
+        guard enabled != nextEnabled else { return }
+        nextEnabled = enabled
+        if publishing, current != nil { publishNowPlaying() }
+    }
+}
+
+extension OutputEvent {
+    /// News from the device itself (not about the buffers): never stale.
+    var isDeviceNews: Bool {
+        switch self {
+        case .device, .failed: true
+        case .segmentWritten, .starving, .fed, .ended: false
+        }
+    }
+}

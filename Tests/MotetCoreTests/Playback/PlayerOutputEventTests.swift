@@ -1,0 +1,107 @@
+import Testing
+
+@testable import MotetCore
+import MotetOutput
+
+/// Interruptions, losses, stalls and failures, taken in the order the output sent them.
+@Suite struct PlayerOutputEventTests {
+    @Test func corkUncorkCorkInOneTurnEndsInterrupted() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.output(.device(.corkRequested), .device(.uncorkRequested), .device(.corkRequested))
+        #expect(rig.status == .interrupted)
+        #expect(rig.engine.paused)
+        #expect(rig.engine.pauseCalls == [true, false, true])
+        #expect(rig.interruptions == ["began corked", "ended corked", "began corked"])
+        #expect(rig.lastState?.status == .interrupted)
+        #expect(rig.nowPlaying?.rate == 0)
+    }
+
+    @Test func uncorkResumesOnlyWhatTheServerPaused() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.send(.pause)
+        rig.output(.device(.corkRequested), .device(.uncorkRequested))
+        #expect(rig.status == .paused)
+        #expect(rig.interruptions.isEmpty)
+    }
+
+    @Test func lostRestoredLostInOneTurnEndsLostAndTheNextRestoreResumes() {
+        let rig = PlayerRig()
+        let first = rig.play(0)
+        rig.hear(44100 * 10)
+        rig.output(.device(.lost), .device(.restored), .device(.lost))
+        #expect(rig.status == .stalled)
+        #expect(rig.interruptions == ["began deviceLost", "ended deviceLost", "began deviceLost"])
+        rig.output(.device(.restored))
+        #expect(rig.interruptions.last == "ended deviceLost")
+        // What was written to the dead stream was never heard: back to what was.
+        let back = rig.engine.repositions.last
+        #expect(back?.position == 0 && back?.reuseTrackID == first.trackID)
+        #expect((back?.startMicros ?? 0) >= 9_900_000)
+        rig.open(0, startMicros: back?.startMicros ?? 0)
+        rig.write(rig.machine.current!.info)
+        rig.hear(1)
+        #expect(rig.status == .playing)
+    }
+
+    @Test func aRingThatRunsDryIsAStallOnlyAfterHalfASecond() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.output(.starving(sinceNanos: rig.now * 1000))
+        #expect(rig.machine.nextDeadline() == rig.now + 500_000)
+        rig.advance(micros: 499_000)
+        rig.machine.tick()
+        #expect(rig.status == .playing)
+        rig.advance(micros: 1_000)
+        rig.machine.tick()
+        #expect(rig.status == .stalled)
+        #expect(rig.lastState?.status == .stalled)
+        rig.output(.fed)
+        #expect(rig.status == .playing)
+    }
+
+    @Test func aShortStarvationIsNoStall() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.output(.starving(sinceNanos: rig.now * 1000))
+        rig.advance(micros: 200_000)
+        rig.output(.fed)
+        rig.advance(micros: 400_000)
+        rig.machine.tick()
+        #expect(rig.status == .playing)
+        #expect(!rig.allEvents.contains { if case .playbackState(let s) = $0 { s.status == .stalled } else { false } })
+    }
+
+    @Test func aFailureThatEndsTheOutputStopsThePlayer() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.output(.failed(OutputError("motet: cannot write song.wav: disk full", endsPlayback: true)))
+        #expect(rig.machine.outputFailed)
+        #expect(rig.machine.isFinished)
+        #expect(rig.allMessages == ["motet: cannot write song.wav: disk full"])
+        #expect(rig.finished.last?.reason == .stopped)
+    }
+
+    @Test func glitchesAreShownAtMostOncePerTenSeconds() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.output(.device(.glitch), .device(.glitch))
+        rig.advance(micros: 9_000_000)
+        rig.output(.device(.glitch))
+        rig.advance(micros: 1_000_000)
+        rig.output(.device(.glitch))
+        #expect(rig.allMessages.count == 2)
+        #expect(rig.allMessages.last?.contains("4 times so far") == true)
+        #expect(rig.status == .playing)
+    }
+
+    @Test func outputNewsAboutBuffersACommandThrewAwayIsIgnored() {
+        let rig = PlayerRig(tracks: 2)
+        rig.play(0)
+        // The sink reported the end, but a previous in the same turn threw that buffer away.
+        rig.machine.handle(inbox: [.command(.previous, .user)], output: [.ended])
+        #expect(!rig.machine.isFinished)
+        #expect(rig.status == .loading)
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+
+@testable import MotetCore
+
+/// Volume, the skip limit, dislikes, and when the machine next needs to look.
+@Suite struct PlayerSettingsTests {
+    @Test func volumeKeysPressedInQuickSuccessionAllCount() {
+        let rig = PlayerRig(volume: 50)
+        rig.play(0)
+        rig.send(.changeVolume(5), .changeVolume(5), .changeVolume(5))
+        #expect(rig.lastState?.volumePercent == 65)
+        #expect(rig.engine.volume == 0.65)
+        rig.send(.changeVolume(-100))
+        #expect(rig.lastState?.volumePercent == 0)
+        rig.send(.changeVolume(500), .setVolume(30))
+        #expect(rig.lastState?.volumePercent == 30)
+    }
+
+    @Test func theSkipLimitRefusesSkipsUntilTheWindowMovesOn() {
+        let rig = PlayerRig(tracks: 5, skipLimit: (count: 2, minutes: 60))
+        rig.play(0)
+        rig.send(.next)
+        rig.open(1)
+        rig.send(.next)
+        rig.open(2)
+        #expect(rig.nowPlaying?.nextEnabled == false)
+        rig.send(.next)
+        #expect(rig.engine.repositions.count == 2)
+        #expect(rig.allMessages.last?.contains("no skip left (--skip-limit); next one in 60 min") == true)
+        // The first skip leaves the window an hour after it was made.
+        let deadline = rig.machine.nextDeadline()
+        #expect(deadline == rig.now + 3_600_000_000)
+        rig.advance(micros: 3_600_000_000)
+        rig.machine.tick()
+        #expect(rig.nowPlaying?.nextEnabled == true)
+        rig.send(.next)
+        #expect(rig.engine.repositions.count == 3)
+    }
+
+    @Test func naturalAdvanceDoesNotCountAsASkip() {
+        let rig = PlayerRig(tracks: 4, skipLimit: (count: 1, minutes: 60))
+        rig.play(0)
+        rig.play(1)
+        rig.play(2)
+        #expect(rig.nowPlaying?.nextEnabled == true)
+    }
+
+    @Test func aDislikeSkipsToTheNextTrack() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.send(.dislike)
+        #expect(rig.engine.repositions.last?.position == 1)
+        #expect(rig.finished.last?.reason == .skipped)
+    }
+
+    @Test func likeAndUnlikeChangeTheFlagsOfTheCurrentTrack() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.send(.like)
+        #expect(rig.nowPlaying?.liked == true)
+        rig.send(.unlike)
+        #expect(rig.nowPlaying?.liked == false && rig.nowPlaying?.disliked == false)
+    }
+
+    @Test func nothingIsDueWhilePausedWithoutATerminal() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.send(.pause)
+        #expect(rig.machine.nextDeadline() == nil)
+    }
+
+    @Test func theStatusLineIsRefreshedOncePerIntervalWhilePlaying() {
+        let rig = PlayerRig(displayIntervalMicros: 1_000_000)
+        rig.play(0)
+        let shown = rig.allDisplays.count
+        #expect(rig.machine.nextDeadline() == rig.now + 1_000_000)
+        rig.advance(micros: 1_000_000)
+        rig.hear(44099)
+        #expect(rig.allDisplays.count == shown + 1)
+        #expect(rig.allDisplays.last?.nowPlaying.elapsedMicros == 1_000_000)
+    }
+
+    @Test func aPendingBoundaryIsDueWhenTheOutputWillHaveHeardIt() {
+        let rig = PlayerRig()
+        rig.play(0)
+        let second = rig.open(1)
+        rig.write(second, after: 44100)
+        // 44100 frames after what has been heard, advancing at 44100 frames/s: 1 s to go.
+        #expect(rig.machine.nextDeadline() == rig.now + 1_000_000)
+    }
+}

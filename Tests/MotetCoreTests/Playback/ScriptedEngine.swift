@@ -1,0 +1,41 @@
+@testable import MotetCore
+
+/// A `PlaybackEngine` whose output the test scripts: it records what the state machine asked for
+/// and reports whatever heard position the test sets. No threads, no device, no sleeps.
+final class ScriptedEngine: PlaybackEngine {
+    struct Reposition: Equatable {
+        var position: Int?
+        var startMicros: Int64
+        var reuseTrackID: UInt64?
+        var hold: Bool
+    }
+
+    private(set) var repositions: [Reposition] = []
+    private(set) var generation = 0
+    private(set) var paused = false
+    private(set) var pauseCalls: [Bool] = []
+    private(set) var released = 0
+    private(set) var volume: Float = 1
+    /// What `heard()` answers.
+    var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, atNanos: 0)
+
+    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
+        repositions.append(Reposition(position: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold))
+        generation += 1
+        // A flush starts a new output stream: nothing written, nothing heard.
+        heardNow.epoch += 1
+        heardNow.frames = 0
+        return generation
+    }
+
+    func release() { released += 1 }
+
+    func setPaused(_ paused: Bool) {
+        self.paused = paused
+        pauseCalls.append(paused)
+    }
+
+    func setVolume(_ scale: Float) { volume = scale }
+
+    func heard() -> HeardNow { heardNow }
+}
