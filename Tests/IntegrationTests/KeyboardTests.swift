@@ -77,6 +77,36 @@ import Testing
         _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
     }
 
+    @Test func volumeKeysPressedTogetherAllCount() throws {
+        let run = try MotetRun()
+        let files = try tracks(run, ["Loud"])
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", "--volume", "50"] + files, environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Loud — Band"), "\(term.screen())")
+        // Three presses in one write reach the player before it has applied the first.
+        try term.press("+++")
+        #expect(try term.waitFor("vol 65%"), "\(term.screen())")
+        try term.press("-")
+        #expect(try term.waitFor("vol 60%"), "\(term.screen())")
+        try term.press("q")
+        _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
+    }
+
+    @Test func nextWhilePausedShowsTheNextTrackPaused() throws {
+        let run = try MotetRun()
+        let files = try tracks(run, ["One", "Two"])
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("One — Band"), "\(term.screen())")
+        try term.press(" ")
+        #expect(try term.waitFor("⏸ One — Band"), "\(term.screen())")
+        try term.press("n")
+        #expect(try term.waitFor("⏸ Two — Band"), "\(term.screen())")
+        try term.press("q")
+        _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
+    }
+
     @Test func seekingMovesTheElapsedTime() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["Long"], seconds: 30)
