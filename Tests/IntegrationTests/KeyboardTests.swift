@@ -81,14 +81,14 @@ import Testing
         let run = try MotetRun()
         let files = try tracks(run, ["Loud"])
         let term = try PlayerTerminal(
-            command: [Paths.motet, "--output", "null", "--no-config", "--volume", "50"] + files, environment: run.environment)
+            command: [Paths.motet, "--output", "null", "--no-config", "--volume", "20"] + files, environment: run.environment)
         defer { term.close() }
         #expect(try term.waitFor("Loud — Band"), "\(term.screen())")
-        // Three presses in one write reach the player before it has applied the first.
-        try term.press("+++")
-        #expect(try term.waitFor("vol 65%"), "\(term.screen())")
-        try term.press("-")
-        #expect(try term.waitFor("vol 60%"), "\(term.screen())")
+        // Ten presses in one write reach the player faster than it applies them.
+        try term.press(String(repeating: "+", count: 10))
+        #expect(try term.waitFor("vol 70%"), "\(term.screen())")
+        for _ in 0..<5 { try term.press("-") }  // tmux takes "-----" for a flag
+        #expect(try term.waitFor("vol 45%"), "\(term.screen())")
         try term.press("q")
         _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
     }
