@@ -32,6 +32,8 @@ public enum CommandAnswer: Sendable, Equatable {
     case accepted
     /// Not allowed now; the reason is one human line.
     case refused(String)
+    /// The sender's command queue is full: try again later (a flood is refused, not buffered).
+    case busy
     /// The command is not known to this host.
     case unsupported
 }

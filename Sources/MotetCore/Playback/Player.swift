@@ -43,16 +43,16 @@ public final class Player: Sendable {
         self.message = message
     }
 
-    /// Asks the player to do something; thread-safe, only enqueues. A skip is refused at once when
+    /// Asks the player to do something; thread-safe, only enqueues (see `PlayerInbox` for the
+    /// bounds: a source whose queue is full is answered `.busy`). A skip is refused at once when
     /// none is possible now (the person at the keyboard is also told why, on the status line).
     @discardableResult
     public func send(_ command: PlayerCommand, from source: CommandSource) -> CommandAnswer {
         if command == .next, let why = answers.nextRefusal() {
-            if source == .user { inbox.post(.command(command, source)) }
+            if source == .user { _ = inbox.post(command, from: source) }
             return .refused(why)
         }
-        inbox.post(.command(command, source))
-        return .accepted
+        return inbox.post(command, from: source)
     }
 
     /// Plays the queue to its end or until `quit`, on the calling thread.
@@ -64,13 +64,16 @@ public final class Player: Sendable {
             outputs: .init(events: events, display: display, message: message))
         machine.start()
         engine.start()
+        var more = false
         while !machine.isFinished {
-            inbox.wakeup.wait(untilMicros: machine.nextDeadline())
+            if !more { inbox.wakeup.wait(untilMicros: machine.nextDeadline()) }
             // Output events first, then the inbox: a segment's "opened" report is posted before
             // the sink can say it was written, so each boundary finds its segment.
             var output: [OutputEvent] = []
             engine.takeEvents { output.append($0) }
-            machine.handle(inbox: inbox.take(), output: output)
+            let taken = inbox.take()
+            more = taken.more
+            machine.handle(inbox: taken.messages, output: output)
         }
         engine.shutdown()
         return Outcome(playedAnything: machine.playedAnything, outputFailed: machine.outputFailed)

@@ -32,7 +32,7 @@ public struct PlayerConfiguration: Sendable {
 }
 
 /// Who sent a command: the person at the keyboard (or a signal), or a plugin.
-public enum CommandSource: Sendable, Equatable {
+public enum CommandSource: Sendable, Hashable {
     case user
     case plugin(String)
 }

@@ -1,25 +1,77 @@
 import MotetEvents
 
-/// The control thread's one inbox: keys, signals, plugins' commands and the decoder's reports, in
-/// the order they were posted. Posting never blocks for long (a short lock, then a wake-up); the
-/// sink thread never posts here (its events go through the sink worker's lock-free queue).
+/// The control thread's one inbox: the decoder's reports, and the commands of keys, signals and
+/// plugins, each source in its own bounded lane.
+///
+/// - Bounded: a lane holds `laneCapacity` commands; the last `reservedForStop` places are kept for
+///   quit and stop, so a flood of other commands can neither grow memory nor keep the player from
+///   stopping. A full lane answers `.busy`. A quit or stop that finds its lane full while the same
+///   command is already waiting there is accepted: the waiting one will do.
+/// - Fair: each turn takes at most `perTurn` commands from each lane, one lane after the other, so
+///   one plugin's flood delays another plugin's command or a key press by at most a turn.
+/// - Ordered: commands from one source keep their order; the decoder's reports keep theirs.
+/// Posting never blocks for long (a short lock, then a wake-up); the sink thread never posts here
+/// (its events go through the sink worker's lock-free queue).
 final class PlayerInbox: Sendable {
-    private let messages = Locked<[PlayerMessage]>([])
+    static let laneCapacity = 64
+    static let reservedForStop = 2
+    static let perTurn = 4
+
+    private struct State {
+        var reports: [DecoderReport] = []
+        /// Lanes in the order their sources first sent something.
+        var lanes: [(source: CommandSource, commands: [PlayerCommand])] = []
+    }
+
+    private let state = Locked(State())
     /// Wakes the control thread; shared with the sink worker.
     let wakeup = Wakeup()
 
-    /// Any thread: adds a message and wakes the control thread.
-    func post(_ message: PlayerMessage) {
-        messages.withLock { $0.append(message) }
+    /// Any thread: queues a command, or answers `.busy` when its source's lane is full.
+    func post(_ command: PlayerCommand, from source: CommandSource) -> CommandAnswer {
+        let answer: CommandAnswer = state.withLock { s in
+            let i: Int
+            if let found = s.lanes.firstIndex(where: { $0.source == source }) {
+                i = found
+            } else {
+                s.lanes.append((source, []))
+                i = s.lanes.count - 1
+            }
+            let stops = command == .quit || command == .stop
+            let room = stops ? Self.laneCapacity : Self.laneCapacity - Self.reservedForStop
+            guard s.lanes[i].commands.count < room else {
+                return stops && s.lanes[i].commands.contains(command) ? .accepted : .busy
+            }
+            s.lanes[i].commands.append(command)
+            return .accepted
+        }
+        if answer == .accepted { wakeup.signal() }
+        return answer
+    }
+
+    /// Any thread (the decoder): queues a report; never refused.
+    func post(_ report: DecoderReport) {
+        state.withLock { $0.reports.append(report) }
         wakeup.signal()
     }
 
-    /// Control thread: everything posted so far, oldest first.
-    func take() -> [PlayerMessage] {
-        messages.withLock { m in
-            let taken = m
-            m.removeAll(keepingCapacity: true)
-            return taken
+    /// Control thread: every report, then up to `perTurn` commands of each lane taken in turns.
+    /// `more` is true when commands are left for the next turn.
+    func take() -> (messages: [PlayerMessage], more: Bool) {
+        state.withLock { s in
+            var messages = s.reports.map(PlayerMessage.decoder)
+            s.reports.removeAll(keepingCapacity: true)
+            for round in 0..<Self.perTurn {
+                for i in s.lanes.indices where round < s.lanes[i].commands.count {
+                    messages.append(.command(s.lanes[i].commands[round], s.lanes[i].source))
+                }
+            }
+            var more = false
+            for i in s.lanes.indices {
+                s.lanes[i].commands.removeFirst(min(Self.perTurn, s.lanes[i].commands.count))
+                more = more || !s.lanes[i].commands.isEmpty
+            }
+            return (messages, more)
         }
     }
 }

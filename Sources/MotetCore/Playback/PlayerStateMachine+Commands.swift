@@ -80,6 +80,9 @@ extension PlayerStateMachine {
     private func rate(_ command: PlayerCommand, from source: CommandSource) {
         guard let c = current else { return }
         let rating: FeedbackStore.Rating? = command == .like ? .liked : command == .dislike ? .disliked : nil
+        // Feedback that changes nothing sends nothing: a plugin that likes on every now-playing
+        // must not make another now-playing.
+        guard (rating == .liked) != liked || (rating == .disliked) != disliked else { return }
         liked = rating == .liked
         disliked = rating == .disliked
         let m = c.info.metadata

@@ -35,7 +35,7 @@ final class WorkerEngine: PlaybackEngine {
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
             nextTrack: { cursor.withLock { $0.take() } },
-            report: { inbox.post(.decoder($0)) })
+            report: { inbox.post($0) })
         sink.onEvent = { [deviceNews, wakeup = inbox.wakeup] news in
             deviceNews.push(news)
             wakeup.signal()

@@ -69,6 +69,10 @@ final class PluginHostTable: Sendable {
         case .refused(let why):
             logRefusal(command, why)
             return MOTET_COMMAND_REFUSED
+        case .busy:
+            // ABI 1.0 has no "busy": a full queue is a refusal.
+            logRefusal(command, "too many commands waiting; try again later")
+            return MOTET_COMMAND_REFUSED
         case .unsupported:
             return MOTET_COMMAND_UNSUPPORTED
         }

@@ -89,3 +89,29 @@ import Testing
         #expect(rig.machine.nextDeadline() == rig.now + 1_000_000)
     }
 }
+
+/// Feedback that changes nothing.
+@Suite struct PlayerFeedbackTests {
+    @Test func aLikeOfALikedTrackSendsNothing() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.send(.like)
+        rig.clearRecords()
+        rig.send(.like, .like, .unlike, .unlike)
+        let nowPlayings = rig.allEvents.filter { if case .nowPlaying = $0 { true } else { false } }
+        #expect(nowPlayings.count == 1)
+        #expect(rig.nowPlaying?.liked == false)
+    }
+
+    @Test func aDislikeOfADislikedTrackDoesNotSkipAgain() {
+        let rig = PlayerRig(tracks: 4)
+        rig.play(0)
+        rig.send(.dislike)
+        rig.open(1)
+        rig.send(.dislike)
+        #expect(rig.engine.repositions.map(\.position) == [1, 2])
+        rig.open(2)
+        rig.send(.like, .dislike)
+        #expect(rig.engine.repositions.map(\.position) == [1, 2, 3])
+    }
+}

@@ -9,7 +9,10 @@
  *   hang_on_shutdown=yes never return from the MOTET_EVENT_SHUTDOWN call
  *   fail_create=yes     log why, then return MOTET_ERROR from create
  *   senders=N, sends=M  start N threads at create that each send M SEEK_RELATIVE commands with
- *                       argument thread * 1000000 + i; destroy joins them
+ *                       argument thread * 1000000 + i; destroy joins them. sends=-1: until
+ *                       destroy (a flood); send_code=C sends command C (argument 0) instead,
+ *                       and the answers are counted ("answers accepted=A refused=R busy=B" at shutdown)
+ *   quit_after_ms=N     a thread that sleeps N ms, writes "quit sent", and sends MOTET_COMMAND_QUIT
  *   send_unknown=yes    send command 999 at create and write the answer
  *   hostile_log=yes     log a message full of control characters at create
  *   send_all=yes        send every command of ABI 1.0 once at create (SEEK_RELATIVE -5000000,
@@ -66,6 +69,12 @@ typedef struct probe {
     int hang_on_shutdown;
     int sender_count;
     long sends;
+    uint32_t send_code;
+    volatile int flooding;
+    long answers[4];
+    pthread_mutex_t answers_lock;
+    long quit_after_ms;
+    pthread_t quitter;
     pthread_t senders[MAX_SENDERS];
     sender_arg sender_args[MAX_SENDERS];
     char crash_where[16];
@@ -122,9 +131,28 @@ static void sleep_ms(long ms) {
 static void *sender(void *arg) {
     sender_arg *a = arg;
     probe *p = a->p;
+    if (p->send_code != 0) {
+        long answers[4] = {0, 0, 0, 0};
+        for (long i = 0; p->sends < 0 ? __atomic_load_n(&p->flooding, __ATOMIC_ACQUIRE) : i < p->sends; i++) {
+            int32_t answer = p->host->send_command(p->host, p->send_code, 0);
+            answers[answer >= 0 && answer < 4 ? answer : 3]++;
+        }
+        pthread_mutex_lock(&p->answers_lock);
+        for (int i = 0; i < 4; i++) p->answers[i] += answers[i];
+        pthread_mutex_unlock(&p->answers_lock);
+        return NULL;
+    }
     for (long i = 0; i < p->sends; i++) {
         p->host->send_command(p->host, MOTET_COMMAND_SEEK_RELATIVE, (int64_t)a->index * 1000000 + i);
     }
+    return NULL;
+}
+
+static void *quitter(void *arg) {
+    probe *p = arg;
+    sleep_ms(p->quit_after_ms);
+    out(p, "quit sent");
+    out(p, "quit answer %d", p->host->send_command(p->host, MOTET_COMMAND_QUIT, 0));
     return NULL;
 }
 
@@ -144,6 +172,8 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "fail_create")) fail = !strcmp(v, "yes");
         else if (!strcmp(k, "senders")) p->sender_count = atoi(v) > MAX_SENDERS ? MAX_SENDERS : atoi(v);
         else if (!strcmp(k, "sends")) p->sends = atol(v);
+        else if (!strcmp(k, "send_code")) p->send_code = (uint32_t)atol(v);
+        else if (!strcmp(k, "quit_after_ms")) p->quit_after_ms = atol(v);
         else if (!strcmp(k, "send_unknown")) unknown = !strcmp(v, "yes");
         else if (!strcmp(k, "hostile_log")) hostile = !strcmp(v, "yes");
         else if (!strcmp(k, "send_all")) send_all = !strcmp(v, "yes");
@@ -175,6 +205,9 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
     }
     if (create_sleep > 0) sleep_ms(create_sleep);
     crash_if(p, "create");
+    pthread_mutex_init(&p->answers_lock, NULL);
+    p->flooding = 1;
+    if (p->quit_after_ms > 0) pthread_create(&p->quitter, NULL, quitter, p);
     for (int i = 0; i < p->sender_count; i++) {
         p->sender_args[i].p = p;
         p->sender_args[i].index = i;
@@ -246,7 +279,12 @@ static void probe_event(void *instance, const motet_event *event) {
 
 static void probe_destroy(void *instance) {
     probe *p = instance;
+    __atomic_store_n(&p->flooding, 0, __ATOMIC_RELEASE);
     for (int i = 0; i < p->sender_count; i++) pthread_join(p->senders[i], NULL);
+    if (p->send_code != 0 && p->sender_count > 0)
+        out(p, "answers accepted=%ld refused=%ld unsupported=%ld busy=%ld", p->answers[0], p->answers[1], p->answers[2],
+            p->answers[3]);
+    if (p->quit_after_ms > 0) pthread_join(p->quitter, NULL);
     out(p, "destroy");
     crash_if(p, "destroy");
     if (p->fd >= 0) close(p->fd);
