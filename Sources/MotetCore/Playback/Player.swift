@@ -67,8 +67,7 @@ public final class Player: Sendable {
         var more = false
         while !machine.isFinished {
             if !more { inbox.wakeup.wait(untilMicros: machine.nextDeadline()) }
-            // Output events first, then the inbox: a segment's "opened" report is posted before
-            // the sink can say it was written, so each boundary finds its segment.
+            // Output events first, then the inbox (see PlayerStateMachine.handle(inbox:output:)).
             var output: [OutputEvent] = []
             engine.takeEvents { output.append($0) }
             let taken = inbox.take()

@@ -151,6 +151,7 @@ extension PlayerStateMachine {
         let reuse = keepTrack ? current?.info.trackID : nil
         generation = engine.reposition(to: position, startMicros: max(0, startMicros), reuseTrackID: reuse, hold: false)
         ahead.removeAll()
+        earlyBoundaries.removeAll()
         starvingSince = nil
         awaitingFirstSegment = true
         loadingPosition = position
@@ -182,6 +183,7 @@ extension PlayerStateMachine {
         generation = engine.reposition(to: position, startMicros: 0, reuseTrackID: nil, hold: true)
         engine.setPaused(false)
         ahead.removeAll()
+        earlyBoundaries.removeAll()
         deferred.removeAll()
         starvingSince = nil
         interruption = nil
@@ -194,6 +196,8 @@ extension PlayerStateMachine {
     }
 
     private func quit() {
+        // What has been heard so far counts (the exit status says whether anything played).
+        advanceHeard(everything: false)
         if let c = current { finish(c.info, reason: .stopped) }
         current = nil
         status = .stopped

@@ -12,6 +12,10 @@ extension PlayerStateMachine {
                 current = c
             } else if let i = ahead.firstIndex(where: { $0.info.segmentID == boundary.segmentID }) {
                 ahead[i].boundary = boundary
+            } else if earlyBoundaries.count < Self.maxEarlyBoundaries {
+                // Its segment's report is in this turn's inbox (or it is from before a reposition,
+                // and is forgotten with the next one).
+                earlyBoundaries[boundary.segmentID] = boundary
             }
         case .starving(let since):
             starvingSince = since / 1000

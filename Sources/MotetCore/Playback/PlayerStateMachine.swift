@@ -44,6 +44,8 @@ final class PlayerStateMachine {
     var status: PlaybackStatus = .loading
     var current: Current?
     var ahead: [Ahead] = []
+    /// Boundaries whose segment's "opened" report has not been taken yet.
+    var earlyBoundaries: [UInt64: SegmentBoundary] = [:]
     var liked = false
     var disliked = false
     var volume: Int
@@ -83,6 +85,7 @@ final class PlayerStateMachine {
     /// say how fast it advances.
     static let boundaryPollMicros: Int64 = 100_000
     static let maxDeferred = 8
+    static let maxEarlyBoundaries = 64
 
     init(
         configuration: PlayerConfiguration, queue: PlayQueue, engine: any PlaybackEngine, answers: CommandAnswers,
@@ -117,17 +120,12 @@ final class PlayerStateMachine {
         }
     }
 
-    /// Takes one batch: the inbox's messages first, then the output events taken before them. An
-    /// output event that describes buffers a command in the batch has just thrown away is stale
-    /// (the device's own news never is).
+    /// Takes one batch: the output events first (they were taken first), then the inbox. A
+    /// segment's "opened" report is posted before the sink can say it was written, so a boundary
+    /// may come before its segment: it waits in `earlyBoundaries`.
     func handle(inbox: [PlayerMessage], output: [OutputEvent]) {
-        let before = generation
+        for e in output where !isFinished { handle(e) }
         for m in inbox where !isFinished { handle(m) }
-        let repositioned = generation != before
-        for e in output where !isFinished {
-            if repositioned, !e.isDeviceNews { continue }
-            handle(e)
-        }
         if !isFinished { tick() }
     }
 
@@ -135,12 +133,14 @@ final class PlayerStateMachine {
         switch report {
         case .segmentOpened(let info):
             guard info.generation == generation, status != .stopped else { return }
+            let boundary = earlyBoundaries.removeValue(forKey: info.segmentID)
             if awaitingFirstSegment {
                 awaitingFirstSegment = false
-                makeCurrent(info, boundary: nil, heard: false)
+                makeCurrent(info, boundary: boundary, heard: false)
                 applyDeferred()
+                advanceHeard(everything: false)
             } else {
-                ahead.append(Ahead(info: info, boundary: nil))
+                ahead.append(Ahead(info: info, boundary: boundary))
             }
         case .openFailed(let path, _, let text, let code):
             out.message("motet: \(text)")
@@ -337,15 +337,5 @@ final class PlayerStateMachine {
         guard enabled != nextEnabled else { return }
         nextEnabled = enabled
         if publishing, current != nil { publishNowPlaying() }
-    }
-}
-
-extension OutputEvent {
-    /// News from the device itself (not about the buffers): never stale.
-    var isDeviceNews: Bool {
-        switch self {
-        case .device, .failed: true
-        case .segmentWritten, .starving, .fed, .ended: false
-        }
     }
 }

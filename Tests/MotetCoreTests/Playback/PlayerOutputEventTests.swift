@@ -96,12 +96,29 @@ import MotetOutput
         #expect(rig.status == .playing)
     }
 
-    @Test func outputNewsAboutBuffersACommandThrewAwayIsIgnored() {
-        let rig = PlayerRig(tracks: 2)
-        rig.play(0)
-        // The sink reported the end, but a previous in the same turn threw that buffer away.
-        rig.machine.handle(inbox: [.command(.previous, .user)], output: [.ended])
-        #expect(!rig.machine.isFinished)
-        #expect(rig.status == .loading)
+    @Test func aBoundaryTakenBeforeItsSegmentsReportStillMarksItHeard() {
+        let rig = PlayerRig()
+        let info = SegmentInfo(
+            segmentID: 1, generation: 0, trackID: 1, orderPosition: 0, path: "/music/1.ogg",
+            metadata: TrackMetadata(title: "First"), artwork: nil, format: AudioFormat(sampleRate: 44100, channels: 2),
+            fileStartMicros: 0, durationMicros: 1_000_000, canSeek: true)
+        rig.machine.handle(
+            inbox: [.decoder(.segmentOpened(info))],
+            output: [.segmentWritten(SegmentBoundary(segmentID: 1, epoch: rig.engine.heardNow.epoch, frame: 0))])
+        rig.hear(1)
+        #expect(rig.status == .playing)
+        #expect(rig.nowPlaying?.track?.title == "First")
+    }
+
+    @Test func aQuitRightAfterTheFirstFramesWereHeardCountsAsPlayed() {
+        let rig = PlayerRig()
+        let info = rig.open(0)
+        rig.engine.heardNow.frames = 13230
+        rig.machine.handle(
+            inbox: [.command(.quit, .user)],
+            output: [.segmentWritten(SegmentBoundary(segmentID: info.segmentID, epoch: rig.engine.heardNow.epoch, frame: 0))])
+        #expect(rig.machine.playedAnything)
+        #expect(rig.machine.isFinished)
+        #expect(rig.finished.map(\.reason) == [.stopped])
     }
 }
