@@ -18,8 +18,8 @@ public struct Settings: Sendable, Equatable {
     public var loop: Bool
     /// `--start TIME`: where the first track starts, in microseconds.
     public var startMicros: Int64?
-    /// `--replaygain track|album|off`. Default ``ReplayGainSetting/track``.
-    public var replayGain: ReplayGainSetting
+    /// `--replaygain track|album|off`. Default ``ReplayGainMode/track``.
+    public var replayGain: ReplayGainMode
     /// `--volume 0-100`. Default 100.
     public var volume: Int
     /// `--skip-limit N/MINUTES`: at most N skips in any window of MINUTES minutes; nil = unlimited.
