@@ -110,12 +110,7 @@ let player = Player(
 playerReference.set(player)
 
 if !settings.noPlugins && !settings.plugins.isEmpty {
-    pluginHost.load(
-        settings.plugins.map {
-            PluginRequest(
-                nameOrPath: $0.name, options: $0.options.map { PluginOptionPair(key: $0.key, value: $0.value) },
-                instanceName: $0.instanceName, origin: $0.origin, allowUnsafePermissions: settings.allowUnsafePlugins)
-        }, searchPath: searchPath)
+    pluginHost.load(settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
 }
 
 SignalWatcher.start { count in

@@ -29,7 +29,7 @@ public struct Settings: Sendable, Equatable {
     /// The plugins to load, in order: the config file's (top-level `plugin =` keys and
     /// `[plugin NAME]` sections, in file order), then the command line's `--plugin` flags.
     /// Empty whenever ``noPlugins`` is true.
-    public var plugins: [PluginSpec]
+    public var plugins: [PluginRequest]
     /// `--plugin-dir DIR` (repeatable): directories searched for plugins given by name, in order.
     /// The command line's directories come first, then the config file's.
     public var pluginDirectories: [String]

@@ -59,10 +59,13 @@ public final class PluginHost: Sendable {
     /// symbol, no entry function, ABI mismatch with both versions, declined, create failed,
     /// unsafe permissions with how to fix them); the others load regardless.
     /// Returns how many instances are running.
+    ///
+    /// With `allowUnsafePermissions` (`--allow-unsafe-plugins`) files writable by others or owned
+    /// by another user are loaded too.
     @discardableResult
-    public func load(_ requests: [PluginRequest], searchPath: PluginSearchPath) -> Int {
+    public func load(_ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool = false) -> Int {
         for request in requests {
-            switch start(request, searchPath: searchPath) {
+            switch start(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
             case .success(let instance):
                 instances.withLock { $0.append(instance) }
             case .failure(let failure):
@@ -109,14 +112,16 @@ public final class PluginHost: Sendable {
         var failure: PluginLoadFailure
     }
 
-    private func start(_ request: PluginRequest, searchPath: PluginSearchPath) -> Result<PluginInstance, FailedStart> {
+    private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
+        -> Result<PluginInstance, FailedStart>
+    {
         let file: String
-        switch Self.resolve(request.nameOrPath, in: searchPath) {
+        switch Self.resolve(request.name, in: searchPath) {
         case .success(let found): file = found
         case .failure(let failure): return .failure(FailedStart(file: nil, failure: failure))
         }
         let descriptor: UnsafePointer<motet_plugin_descriptor>
-        switch Self.openDescriptor(file, allowUnsafePermissions: request.allowUnsafePermissions) {
+        switch Self.openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
         case .success(let d): descriptor = d
         case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
         }

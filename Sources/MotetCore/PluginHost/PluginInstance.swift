@@ -62,7 +62,7 @@ final class PluginInstance: @unchecked Sendable {
 
     /// Starts the instance's thread, which calls `create` with `options`, and waits for its
     /// answer until `timeoutSeconds`.
-    func start(options: [PluginOptionPair], timeoutSeconds: Double) -> Result<Void, PluginLoadFailure> {
+    func start(options: [PluginOption], timeoutSeconds: Double) -> Result<Void, PluginLoadFailure> {
         let started = DetachedThread.start { [self] in run(options) }
         guard started else { return .failure(.threadFailed) }
         let deadline = monotonicMicros() + Int64(timeoutSeconds * 1_000_000)
@@ -116,7 +116,7 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     /// The instance's thread.
-    private func run(_ options: [PluginOptionPair]) {
+    private func run(_ options: [PluginOption]) {
         let strings = CStringArena()
         var cOptions = options.map { motet_option(key: strings.copy($0.key), value: strings.copy($0.value)) }
         var instance: UnsafeMutableRawPointer? = nil

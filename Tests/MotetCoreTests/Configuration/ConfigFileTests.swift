@@ -1,5 +1,6 @@
 import Foundation
 import MotetConfiguration
+import MotetEvents
 import MotetTestSupport
 import Testing
 
@@ -48,7 +49,7 @@ import Testing
         #expect(s.startMicros == 90_000_000 && s.replayGain == .album && s.volume == 80)
         #expect(s.skipLimit == SkipLimit(count: 6, minutes: 60))
         #expect(s.defaultArtwork == "/usr/share/pixmaps/cover.png" && s.statusLine == .events)
-        #expect(s.plugins == [PluginSpec(name: "log", options: [PluginOption(key: "level", value: "debug")], instanceName: "log", origin: "\(path):14")])
+        #expect(s.plugins == [PluginRequest(name: "log", options: [PluginOption(key: "level", value: "debug")], instanceName: "log", origin: "\(path):14")])
         #expect(s.pluginDirectories == ["/opt/motet/plugins"])
         #expect(s.configFile == path && s.inputs == ["a.ogg"])
         #expect(invocation.warnings.isEmpty)

@@ -1,13 +1,14 @@
 import MotetConfiguration
+import MotetEvents
 import Testing
 
 @Suite struct PluginSpecTests {
-    private func plugins(_ arguments: [String]) throws -> [PluginSpec] {
+    private func plugins(_ arguments: [String]) throws -> [PluginRequest] {
         try settings(arguments + ["a.ogg"]).plugins
     }
 
     @Test func nameAlone() throws {
-        #expect(try plugins(["--plugin", "log"]) == [PluginSpec(name: "log", options: [], instanceName: "log", origin: "--plugin")])
+        #expect(try plugins(["--plugin", "log"]) == [PluginRequest(name: "log", options: [], instanceName: "log", origin: "--plugin")])
     }
 
     @Test func optionsInOrder() throws {

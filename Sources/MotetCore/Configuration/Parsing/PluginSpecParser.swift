@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Parses `--plugin NAME[:KEY=VALUE,…]` (also the config file's top-level `plugin = …`).
 ///
 /// A backslash escapes `,` `:` `=` and `\` itself; any other escape is an error. The name ends at
