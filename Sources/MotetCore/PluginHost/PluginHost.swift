@@ -140,7 +140,7 @@ public final class PluginHost: Sendable {
             let path = nameOrPath.hasPrefix("/") ? nameOrPath : PluginSearchPath.currentDirectory() + "/" + nameOrPath
             return .success(path)
         }
-        guard PluginSearchPath.isValidName(nameOrPath) else { return .failure(.invalidName(nameOrPath)) }
+        guard PluginName.isValid(nameOrPath) else { return .failure(.invalidName(nameOrPath)) }
         for entry in searchPath.entries {
             for fileName in PluginSearchPath.fileNames(for: nameOrPath, in: entry.source) {
                 let candidate = entry.directory + "/" + fileName

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetEvents
 
 /// Where plugin names are looked up, in order; the first match wins.
 ///
@@ -14,7 +15,7 @@ import Glibc
 /// 6. A build tree: the executable's own directory, where SwiftPM puts `libmotet-NAME.so`.
 ///
 /// In directories 2 to 5 a name `NAME` matches `NAME.so`, then `libmotet-NAME.so`; in 6 only
-/// `libmotet-NAME.so`. A name is letters, digits, `.`, `_`, `-`, and does not start with `.`.
+/// `libmotet-NAME.so`. What a name may be is ``PluginName``'s rule.
 public struct PluginSearchPath: Sendable {
     /// Why a directory is in the search path.
     public enum Source: Sendable, Equatable {
@@ -100,16 +101,7 @@ public struct PluginSearchPath: Sendable {
         } else if source == .buildTree {
             return nil
         }
-        return isValidName(stem) ? stem : nil
-    }
-
-    /// Letters, digits, `.`, `_`, `-`; not empty, not starting with `.`.
-    static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first != UInt8(ascii: ".") else { return false }
-        return name.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
-        }
+        return PluginName.isValid(stem) ? stem : nil
     }
 
     private mutating func add(_ directory: String, _ source: Source) {
