@@ -75,7 +75,7 @@ do {
 
 let playerConfiguration: PlayerConfiguration = {
     var c = PlayerConfiguration(
-        files: files, artworkCacheDirectory: ProcessEnvironment.cacheDirectory(environment) + "/artwork")
+        files: files, artworkCacheDirectory: XDGDirectories(environment: environment).cacheHome + "/motet/artwork")
     c.shuffle = settings.shuffle
     c.loop = settings.loop
     c.startMicros = settings.startMicros ?? 0

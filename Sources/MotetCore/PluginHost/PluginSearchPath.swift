@@ -10,7 +10,8 @@ import MotetEvents
 /// 2. Each `--plugin-dir DIR` (`plugin-dir` in the config file), in the order given.
 /// 3. Each directory of `$MOTET_PLUGIN_PATH` (colon-separated; empty and relative entries are
 ///    ignored, so the current directory is never searched by accident).
-/// 4. The user's plugins: `$XDG_DATA_HOME/motet/plugins` (default `~/.local/share/motet/plugins`).
+/// 4. The user's plugins: `$XDG_DATA_HOME/motet/plugins` (default `~/.local/share/motet/plugins`;
+///    see ``XDGDirectories`` for the home directory when `HOME` is unset).
 /// 5. The plugins installed with motet: `<dir of the executable>/../lib/motet/plugins`.
 /// 6. A build tree: the executable's own directory, where SwiftPM puts `libmotet-NAME.so`.
 ///
@@ -54,14 +55,15 @@ public struct PluginSearchPath: Sendable {
     /// - Parameters:
     ///   - pluginDirectories: `--plugin-dir` values; relative ones are resolved against the
     ///     current directory (the user gave them explicitly).
-    ///   - environment: the process environment (`MOTET_PLUGIN_PATH`, `XDG_DATA_HOME`, `HOME`).
+    ///   - environment: the process environment (`MOTET_PLUGIN_PATH`, and `XDG_DATA_HOME` and `HOME`
+    ///     through ``XDGDirectories``).
     ///   - executablePath: the running `motet` (e.g. `/proc/self/exe` or `argv[0]`); resolved
     ///     through symbolic links.
     public init(pluginDirectories: [String], environment: [String: String], executablePath: String) {
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let xdg = XDGDirectories(environment: environment)
         for dir in pluginDirectories where !dir.isEmpty {
             var path = dir
-            if path == "~" || path.hasPrefix("~/"), let home { path = home + path.dropFirst() }
+            if path == "~" || path.hasPrefix("~/") { path = xdg.home + path.dropFirst() }
             if !path.hasPrefix("/") { path = Self.currentDirectory() + "/" + path }
             add(path, .pluginDirectory)
         }
@@ -75,11 +77,7 @@ public struct PluginSearchPath: Sendable {
                 }
             }
         }
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            add(data + "/motet/plugins", .user)
-        } else if let home {
-            add(home + "/.local/share/motet/plugins", .user)
-        }
+        add(xdg.dataHome + "/motet/plugins", .user)
         if let exe = Self.resolvedExecutable(executablePath) {
             let binDir = Self.parent(exe)
             add(Self.parent(binDir) + "/lib/motet/plugins", .installed)

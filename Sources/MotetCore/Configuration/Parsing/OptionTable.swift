@@ -138,7 +138,7 @@ enum OptionTable {
             name: "config", short: nil,
             kind: .value(placeholder: "FILE", expected: "a config file path"),
             allowedInConfigFile: false, repeatable: false,
-            help: "Read FILE instead of $XDG_CONFIG_HOME/motet/motet.conf (default ~/.config/motet/motet.conf).",
+            help: "Read FILE instead of \(XDGDirectories.documented(.config, Options.configFileUnderXDG)).",
             apply: { draft, value, _ throws(ParseProblem) in draft.configPath = try ValueParsers.path(required(value)) }),
         OptionDefinition(
             name: "no-config", short: nil, kind: .flag, allowedInConfigFile: false, repeatable: false,
