@@ -146,8 +146,8 @@ final class NotificationClient {
     /// socket exists. Never autolaunches a bus (a player must not spawn dbus-launch).
     static func sessionBusAddress() -> String? {
         if let env = getenv("DBUS_SESSION_BUS_ADDRESS"), env.pointee != 0 { return String(cString: env) }
-        if let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 {
-            let socket = String(cString: runtime) + "/bus"
+        if let runtime = XDGDirectories().runtimeDirectory {
+            let socket = runtime + "/bus"
             var info = stat()
             if stat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { return "unix:path=" + socket }
         }
