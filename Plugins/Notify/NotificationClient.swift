@@ -1,4 +1,5 @@
 import CGIO
+import DBusSupport
 import MotetPluginKit
 
 #if canImport(Glibc)
@@ -43,10 +44,12 @@ final class NotificationClient {
         loop = MainLoopThread()
         do {
             let caps = try Self.call(conn, "GetCapabilities", nil, reply: "(as)")
-            capabilities = Set(withChild(caps, 0) { Self.strings($0) })
+            capabilities = Set(GVariantRead.withChild(caps, 0) { GVariantRead.strings($0) })
             g_variant_unref(caps)
             if let info = try? Self.call(conn, "GetServerInformation", nil, reply: "(ssss)") {
-                serverName = withChild(info, 0) { Self.string($0) } + " " + withChild(info, 2) { Self.string($0) }
+                let name = GVariantRead.withChild(info, 0) { GVariantRead.string($0) }
+                let version = GVariantRead.withChild(info, 2) { GVariantRead.string($0) }
+                serverName = name + " " + version
                 g_variant_unref(info)
             } else {
                 serverName = "unknown"
@@ -104,24 +107,24 @@ final class NotificationClient {
 
     /// Shows or replaces (`replacing` ≠ 0) our bubble; returns the server's id for it.
     func notify(_ content: BubbleContent, replacing: UInt32, expireMillis: Int32) throws -> UInt32 {
-        let hints = GVariantBuilding.dictionary { add in
+        let hints = GVariantBuild.dictionary { add in
             add("category", g_variant_new_string("x-gnome.music"))
             add("desktop-entry", g_variant_new_string("motet"))
             if let image = content.imageURI { add("image-path", g_variant_new_string(image)) }
         }
-        let parameters = GVariantBuilding.tuple([
+        let parameters = GVariantBuild.tuple([
             g_variant_new_string("Motet"), g_variant_new_uint32(replacing), g_variant_new_string(""),
             g_variant_new_string(content.summary), g_variant_new_string(content.body),
-            GVariantBuilding.strings(content.actions), hints, g_variant_new_int32(expireMillis),
+            GVariantBuild.strings(content.actions), hints, g_variant_new_int32(expireMillis),
         ])
         let reply = try Self.call(connection, "Notify", parameters, reply: "(u)")
         defer { g_variant_unref(reply) }
-        return withChild(reply, 0) { g_variant_get_uint32($0) }
+        return GVariantRead.withChild(reply, 0) { g_variant_get_uint32($0) }
     }
 
     /// Closes our bubble. A bubble already gone is not an error.
     func closeNotification(_ id: UInt32) throws {
-        let reply = try Self.call(connection, "CloseNotification", GVariantBuilding.tuple([g_variant_new_uint32(id)]), reply: nil)
+        let reply = try Self.call(connection, "CloseNotification", GVariantBuild.tuple([g_variant_new_uint32(id)]), reply: nil)
         g_variant_unref(reply)
     }
 
@@ -130,11 +133,11 @@ final class NotificationClient {
     static func signalArrived(_ name: String, _ parameters: OpaquePointer, _ feedback: FeedbackState) {
         switch name {
         case "ActionInvoked" where g_variant_n_children(parameters) >= 2:
-            let id = withChild(parameters, 0) { g_variant_get_uint32($0) }
-            let key = withChild(parameters, 1) { string($0) }
+            let id = GVariantRead.withChild(parameters, 0) { g_variant_get_uint32($0) }
+            let key = GVariantRead.withChild(parameters, 1) { GVariantRead.string($0) }
             feedback.actionInvoked(id: id, key: key)
         case "NotificationClosed" where g_variant_n_children(parameters) >= 1:
-            feedback.closed(id: withChild(parameters, 0) { g_variant_get_uint32($0) })
+            feedback.closed(id: GVariantRead.withChild(parameters, 0) { g_variant_get_uint32($0) })
         default:
             break
         }
@@ -183,24 +186,4 @@ final class NotificationClient {
         if message.hasPrefix("GDBus.Error:") { message.removeFirst("GDBus.Error:".count) }
         return message
     }
-
-    static func string(_ value: OpaquePointer) -> String {
-        guard let s = g_variant_get_string(value, nil) else { return "" }
-        return String(cString: s)
-    }
-
-    static func strings(_ value: OpaquePointer) -> [String] {
-        var out: [String] = []
-        for i in 0..<g_variant_n_children(value) {
-            out.append(withChild(value, Int(i)) { string($0) })
-        }
-        return out
-    }
-}
-
-/// Runs `body` with child `index` of a GVariant container, releasing the child afterwards.
-func withChild<R>(_ container: OpaquePointer, _ index: Int, _ body: (OpaquePointer) -> R) -> R {
-    let child = g_variant_get_child_value(container, gsize(index))!
-    defer { g_variant_unref(child) }
-    return body(child)
 }
