@@ -27,18 +27,17 @@ final class NotificationClient {
     /// e.g. "dunst 1.9.0".
     let serverName: String
 
-    /// Connects to the session bus and asks the notification server what it can do; throws a
-    /// one-line reason (no bus, no server) when either fails.
-    init(feedback: FeedbackState) throws {
-        guard let address = Self.sessionBusAddress() else {
-            throw DelegateError("no session bus (DBUS_SESSION_BUS_ADDRESS is unset)")
-        }
+    /// Connects to the session bus and asks the notification server what it can do; throws why
+    /// (no bus, no server) when either fails.
+    init(feedback: FeedbackState) throws(NotificationError) {
+        guard let address = Self.sessionBusAddress() else { throw .noSessionBus }
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                 | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let conn = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            throw DelegateError("cannot connect to the session bus: \(Self.take(&error))")
+            defer { g_clear_error(&error) }
+            throw .cannotConnect(error.map(NotificationError.message) ?? "unknown error")
         }
         connection = conn
         loop = MainLoopThread()
@@ -57,12 +56,6 @@ final class NotificationClient {
         } catch {
             g_dbus_connection_close(conn, nil, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(conn))
-            let text = "\(error)"
-            // D-Bus error names are dotted ("org.freedesktop.DBus.Error.ServiceUnknown: …").
-            let parts = text.split(separator: ".")
-            if parts.contains(where: { $0.hasPrefix("ServiceUnknown") || $0.hasPrefix("NameHasNoOwner") }) {
-                throw DelegateError("no notification server on the session bus (nothing owns \(Self.busName))")
-            }
             throw error
         }
         let context = Unmanaged.passRetained(feedback).toOpaque()
@@ -82,7 +75,7 @@ final class NotificationClient {
             g_dbus_connection_signal_unsubscribe(conn, subscription)
             g_dbus_connection_close(conn, nil, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(conn))
-            throw DelegateError("cannot start the D-Bus thread")
+            throw .noSignalThread
         }
     }
 
@@ -106,7 +99,7 @@ final class NotificationClient {
     }
 
     /// Shows or replaces (`replacing` ≠ 0) our bubble; returns the server's id for it.
-    func notify(_ content: BubbleContent, replacing: UInt32, expireMillis: Int32) throws -> UInt32 {
+    func notify(_ content: BubbleContent, replacing: UInt32, expireMillis: Int32) throws(NotificationError) -> UInt32 {
         let hints = GVariantBuild.dictionary { add in
             add("category", g_variant_new_string("x-gnome.music"))
             add("desktop-entry", g_variant_new_string("motet"))
@@ -123,7 +116,7 @@ final class NotificationClient {
     }
 
     /// Closes our bubble. A bubble already gone is not an error.
-    func closeNotification(_ id: UInt32) throws {
+    func closeNotification(_ id: UInt32) throws(NotificationError) {
         let reply = try Self.call(connection, "CloseNotification", GVariantBuild.tuple([g_variant_new_uint32(id)]), reply: nil)
         g_variant_unref(reply)
     }
@@ -157,9 +150,9 @@ final class NotificationClient {
         return nil
     }
 
-    /// One method call on the notification server; the reply (to unref), or a one-line error.
-    static func call(_ conn: OpaquePointer, _ method: String, _ parameters: OpaquePointer?, reply: String?) throws
-        -> OpaquePointer
+    /// One method call on the notification server; the reply (to unref), or why it failed.
+    static func call(_ conn: OpaquePointer, _ method: String, _ parameters: OpaquePointer?, reply: String?)
+        throws(NotificationError) -> OpaquePointer
     {
         var error: UnsafeMutablePointer<GError>?
         let replyType = reply.map { g_variant_type_new($0) }
@@ -169,21 +162,8 @@ final class NotificationClient {
                 conn, busName, objectPath, interface, method, parameters, replyType ?? nil,
                 G_DBUS_CALL_FLAGS_NONE, callTimeoutMillis, nil, &error)
         else {
-            throw DelegateError("\(method) failed: \(take(&error))")
+            throw .call(method, taking: &error)
         }
         return result
-    }
-
-    /// The message of a GError, freeing it.
-    static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        guard let e = error else { return "unknown error" }
-        defer {
-            g_error_free(e)
-            error = nil
-        }
-        var message = e.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        // Strip GDBus's "GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: " prefix to the name.
-        if message.hasPrefix("GDBus.Error:") { message.removeFirst("GDBus.Error:".count) }
-        return message
     }
 }
