@@ -15,6 +15,8 @@ public final class PluginHost: Sendable {
         /// Given to plugins as `artwork_cache_dir`.
         public var artworkCacheDirectory: String
         /// False (`remote-commands = no`): every command is answered refused and not acted on.
+        /// This is the one place the setting is enforced: each instance's host table answers
+        /// `MOTET_COMMAND_REFUSED` at the C boundary, so `commands` never sees such a command.
         public var remoteCommands: Bool
         /// Receives one finished line (prefixed, control characters escaped); the player prints
         /// it. Called from any thread.
