@@ -15,7 +15,7 @@ import Synchronization
 /// Never a hang: connecting and asking for the name are asynchronous and time out; when the bus
 /// is missing or lost, one line goes to the host's log and the object stays off.
 final class MPRISServer: @unchecked Sendable {
-    // Sendable by hand: the GLib pointers below are thread-safe GLib objects (context, loop,
+    // Unchecked: the GLib pointers below are thread-safe GLib objects (context, loop,
     // cancellable) or are used only on the bus thread (everything in the "bus thread" block).
     let host: MotetHost
     let model = Locked(MPRISModel())

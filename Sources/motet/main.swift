@@ -120,13 +120,18 @@ SignalWatcher.start { count in
     }
     player.send(.quit, from: .user)
 }
-let keyboard = KeyboardInput()
-if consoleMode == .line {
-    keyboard.start(volume: { player.volumePercent }, send: { player.send($0, from: .user) })
+/// Plays, with the keys on while the status line is shown; the terminal is given back after. The
+/// keyboard is a local: only this (the main) thread touches it.
+func playWithKeys() -> Bool {
+    let keyboard = KeyboardInput()
+    if consoleMode == .line {
+        keyboard.start(volume: { player.volumePercent }, send: { player.send($0, from: .user) })
+    }
+    defer { keyboard.restore() }
+    return player.run()
 }
 
-let played = player.run()
-keyboard.restore()
+let played = playWithKeys()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
 _ = abandoned  // the host has already named each plugin it gave up on

@@ -10,6 +10,7 @@ import MotetPluginABI
 /// always through the crash guard (`CPluginGuard`): a plugin that crashes in a call is reported
 /// once and gets no more calls, and the player goes on.
 final class PluginInstance: @unchecked Sendable {
+    // Unchecked: its mutable state is guarded by `lock` (also taken by the C crash guard).
     let name: String
     let file: String
     // The descriptor is the plugin's own `static const` (or a Swift plugin's leaked copy): it
