@@ -66,7 +66,7 @@ extension MPRISServer {
         case (MPRISInterfaces.feedback, "Unlike"): answer = send(.unlike, method)
         default:
             answer = .failure(
-                MPRISRefusal(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(interface).\(method)"))
+                MPRISRefusal(name: MPRISInterfaces.ErrorName.unknownMethod, message: "no method \(interface).\(method)"))
         }
         switch answer {
         case .success: g_dbus_method_invocation_return_value(invocation, nil)
