@@ -125,11 +125,15 @@ let package = Package(
             swiftSettings: lean,
             linkerSettings: pluginExports
         ),
+        // The GVariant helpers both D-Bus delegates use: a static target, linked into each of their
+        // shared objects on its own (no type crosses between them; only the entry is exported).
+        .target(name: "DBusSupport", dependencies: ["CGIO"], path: "Plugins/DBusSupport", swiftSettings: lean),
         .target(
             name: "NotifyDelegate",
             dependencies: [
                 "MotetPluginKit",
                 "CGIO",
+                "DBusSupport",
             ],
             path: "Plugins/Notify",
             exclude: ["README.md"],
@@ -141,6 +145,7 @@ let package = Package(
             dependencies: [
                 "MotetPluginKit",
                 "CGIO",
+                "DBusSupport",
             ],
             path: "Plugins/MPRIS",
             exclude: ["README.md"],  // the MPRIS section of PLUGINS.md

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetPluginKit
 
 /// Where the state file goes when `path=` is not given:
 /// `$XDG_RUNTIME_DIR/motet/now-playing.json`, or `/tmp/motet-$UID/now-playing.json` without one.
@@ -11,7 +12,7 @@ enum DefaultLocation {
 
     /// The default state file path, or why it cannot be used.
     static func stateFile() -> Result<String, LocationError> {
-        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/") {
+        if let runtime = XDGDirectories().runtimeDirectory {
             let dir = runtime + "/motet"
             if mkdir(dir, 0o700) != 0, errno != EEXIST {
                 return .failure(LocationError("cannot create '\(dir)': \(AtomicFile.lastError())"))

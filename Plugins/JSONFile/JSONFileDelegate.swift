@@ -1,5 +1,4 @@
 import MotetPluginKit
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc

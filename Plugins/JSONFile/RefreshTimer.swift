@@ -5,7 +5,8 @@ import Glibc
 /// A thread that calls `tick` every `intervalMicros` until stopped; `stop()` wakes it at once and
 /// joins it (the plugin contract: destroy joins every thread the plugin started).
 final class RefreshTimer: @unchecked Sendable {
-    // The mutex, condition and `stopping` are only touched under `mutex`; `tick` is immutable.
+    // Unchecked: shared with its own thread; `stopping` is only touched under `mutex`, `tick` is
+    // immutable, and `thread` is touched only by the owner.
     private let intervalMicros: Int64
     private let tick: @Sendable () -> Void
     // Heap-allocated: pthread objects must not move, and `&property` gives no stable address.

@@ -1,5 +1,4 @@
 import MotetPluginKit
-import Synchronization
 
 /// The snapshot and the two files, shared by the plugin queue and the refresh thread. One lock
 /// covers a change and its write, so the file on disk never goes back to an older state.

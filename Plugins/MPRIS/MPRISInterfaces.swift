@@ -15,7 +15,7 @@ enum MPRISInterfaces {
         /// The player refused the command (remote commands are off, no skip left, nothing next...).
         static let refused = "org.mpris.MediaPlayer2.motet.Refused"
         static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
-        static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+        static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
     }
 
     /// The introspection XML of the MPRIS2 root and Player interfaces (as the 2.2 spec defines

@@ -1,4 +1,5 @@
 import CGIO
+import DBusSupport
 
 /// The `Metadata` property (`a{sv}`), with the types the MPRIS spec requires.
 struct MPRISMetadata: Sendable, Equatable {

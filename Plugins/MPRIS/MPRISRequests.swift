@@ -1,4 +1,5 @@
 import CGIO
+import DBusSupport
 import MotetPluginKit
 
 /// The GDBus vtable shared by the three interfaces; `user_data` is the `MPRISServer`.
@@ -51,7 +52,7 @@ extension MPRISServer {
         case (MPRISInterfaces.player, "Next"): answer = send(.next, method)
         case (MPRISInterfaces.player, "Previous"): answer = send(.previous, method)
         case (MPRISInterfaces.player, "Seek"):
-            let offset = parameters.map { p in withChild(p, 0) { Int64(g_variant_get_int64($0)) } } ?? 0
+            let offset = parameters.map { p in GVariantRead.withChild(p, 0) { Int64(g_variant_get_int64($0)) } } ?? 0
             answer = send(.seekRelative(offset), method)
         case (MPRISInterfaces.player, "SetPosition"):
             answer = setPosition(parameters)
@@ -65,7 +66,7 @@ extension MPRISServer {
         case (MPRISInterfaces.feedback, "Unlike"): answer = send(.unlike, method)
         default:
             answer = .failure(
-                MPRISRefusal(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(interface).\(method)"))
+                MPRISRefusal(name: MPRISInterfaces.ErrorName.unknownMethod, message: "no method \(interface).\(method)"))
         }
         switch answer {
         case .success: g_dbus_method_invocation_return_value(invocation, nil)
@@ -77,8 +78,8 @@ extension MPRISServer {
     /// track id or a position outside the track.
     private func setPosition(_ parameters: OpaquePointer?) -> Result<Void, MPRISRefusal> {
         guard let parameters else { return .success(()) }
-        let trackID = withChild(parameters, 0) { String(cString: g_variant_get_string($0, nil)) }
-        let position = withChild(parameters, 1) { Int64(g_variant_get_int64($0)) }
+        let trackID = GVariantRead.withChild(parameters, 0) { GVariantRead.string($0) }
+        let position = GVariantRead.withChild(parameters, 1) { Int64(g_variant_get_int64($0)) }
         let (current, length) = model.withLock { ($0.trackObjectPath, $0.track?.durationMicros) }
         guard trackID == current, current != MPRISTrack.noTrackPath, position >= 0 else { return .success(()) }
         if let length, position > length { return .success(()) }

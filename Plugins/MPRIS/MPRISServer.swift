@@ -1,4 +1,5 @@
 import CGIO
+import DBusSupport
 import Glibc
 import MotetPluginKit
 import Synchronization
@@ -14,7 +15,7 @@ import Synchronization
 /// Never a hang: connecting and asking for the name are asynchronous and time out; when the bus
 /// is missing or lost, one line goes to the host's log and the object stays off.
 final class MPRISServer: @unchecked Sendable {
-    // Sendable by hand: the GLib pointers below are thread-safe GLib objects (context, loop,
+    // Unchecked: the GLib pointers below are thread-safe GLib objects (context, loop,
     // cancellable) or are used only on the bus thread (everything in the "bus thread" block).
     let host: MotetHost
     let model = Locked(MPRISModel())
@@ -234,7 +235,7 @@ final class MPRISServer: @unchecked Sendable {
             if !stopping.load(ordering: .acquiring) { disable("the session bus did not give Motet a name (\(why))") }
             return
         }
-        let code = withChild(reply, 0) { g_variant_get_uint32($0) }
+        let code = GVariantRead.withChild(reply, 0) { g_variant_get_uint32($0) }
         g_variant_unref(reply)
         if stopping.load(ordering: .acquiring) { return }
         let name = candidateNames[nameAttempt]
@@ -355,11 +356,4 @@ final class MPRISServer: @unchecked Sendable {
         guard let e = error, let m = e.pointee.message else { return "unknown error" }
         return String(cString: m)
     }
-}
-
-/// Runs `body` with child `index` of a container GVariant (a new reference, released afterwards).
-func withChild<R>(_ container: OpaquePointer, _ index: Int, _ body: (OpaquePointer) -> R) -> R {
-    let child = g_variant_get_child_value(container, gsize(index))!
-    defer { g_variant_unref(child) }
-    return body(child)
 }

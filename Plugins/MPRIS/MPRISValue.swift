@@ -1,4 +1,5 @@
 import CGIO
+import DBusSupport
 
 /// A D-Bus property value as Swift sees it: comparable (to find what changed) and turned into a
 /// GVariant only when it goes on the bus.

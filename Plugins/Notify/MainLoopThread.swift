@@ -8,7 +8,8 @@ import Glibc
 /// host's threads. Subscribe while `context` is pushed as thread-default (see `withContext`);
 /// `stop()` quits the loop from inside and joins the thread.
 final class MainLoopThread: @unchecked Sendable {
-    // context and loop are thread-safe GLib objects; `thread` is touched only by the owner.
+    // Unchecked: used by the owner and by the loop thread; context and loop are thread-safe GLib
+    // objects, and `thread` is touched only by the owner.
     let context: OpaquePointer
     private let loop: OpaquePointer
     private var thread: pthread_t?

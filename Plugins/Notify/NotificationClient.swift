@@ -1,4 +1,5 @@
 import CGIO
+import DBusSupport
 import MotetPluginKit
 
 #if canImport(Glibc)
@@ -26,27 +27,28 @@ final class NotificationClient {
     /// e.g. "dunst 1.9.0".
     let serverName: String
 
-    /// Connects to the session bus and asks the notification server what it can do; throws a
-    /// one-line reason (no bus, no server) when either fails.
-    init(feedback: FeedbackState) throws {
-        guard let address = Self.sessionBusAddress() else {
-            throw DelegateError("no session bus (DBUS_SESSION_BUS_ADDRESS is unset)")
-        }
+    /// Connects to the session bus and asks the notification server what it can do; throws why
+    /// (no bus, no server) when either fails.
+    init(feedback: FeedbackState) throws(NotificationError) {
+        guard let address = Self.sessionBusAddress() else { throw .noSessionBus }
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                 | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let conn = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            throw DelegateError("cannot connect to the session bus: \(Self.take(&error))")
+            defer { g_clear_error(&error) }
+            throw .cannotConnect(error.map(NotificationError.message) ?? "unknown error")
         }
         connection = conn
         loop = MainLoopThread()
         do {
             let caps = try Self.call(conn, "GetCapabilities", nil, reply: "(as)")
-            capabilities = Set(withChild(caps, 0) { Self.strings($0) })
+            capabilities = Set(GVariantRead.withChild(caps, 0) { GVariantRead.strings($0) })
             g_variant_unref(caps)
             if let info = try? Self.call(conn, "GetServerInformation", nil, reply: "(ssss)") {
-                serverName = withChild(info, 0) { Self.string($0) } + " " + withChild(info, 2) { Self.string($0) }
+                let name = GVariantRead.withChild(info, 0) { GVariantRead.string($0) }
+                let version = GVariantRead.withChild(info, 2) { GVariantRead.string($0) }
+                serverName = name + " " + version
                 g_variant_unref(info)
             } else {
                 serverName = "unknown"
@@ -54,12 +56,6 @@ final class NotificationClient {
         } catch {
             g_dbus_connection_close(conn, nil, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(conn))
-            let text = "\(error)"
-            // D-Bus error names are dotted ("org.freedesktop.DBus.Error.ServiceUnknown: …").
-            let parts = text.split(separator: ".")
-            if parts.contains(where: { $0.hasPrefix("ServiceUnknown") || $0.hasPrefix("NameHasNoOwner") }) {
-                throw DelegateError("no notification server on the session bus (nothing owns \(Self.busName))")
-            }
             throw error
         }
         let context = Unmanaged.passRetained(feedback).toOpaque()
@@ -79,7 +75,7 @@ final class NotificationClient {
             g_dbus_connection_signal_unsubscribe(conn, subscription)
             g_dbus_connection_close(conn, nil, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(conn))
-            throw DelegateError("cannot start the D-Bus thread")
+            throw .noSignalThread
         }
     }
 
@@ -103,25 +99,25 @@ final class NotificationClient {
     }
 
     /// Shows or replaces (`replacing` ≠ 0) our bubble; returns the server's id for it.
-    func notify(_ content: BubbleContent, replacing: UInt32, expireMillis: Int32) throws -> UInt32 {
-        let hints = GVariantBuilding.dictionary { add in
+    func notify(_ content: BubbleContent, replacing: UInt32, expireMillis: Int32) throws(NotificationError) -> UInt32 {
+        let hints = GVariantBuild.dictionary { add in
             add("category", g_variant_new_string("x-gnome.music"))
             add("desktop-entry", g_variant_new_string("motet"))
             if let image = content.imageURI { add("image-path", g_variant_new_string(image)) }
         }
-        let parameters = GVariantBuilding.tuple([
+        let parameters = GVariantBuild.tuple([
             g_variant_new_string("Motet"), g_variant_new_uint32(replacing), g_variant_new_string(""),
             g_variant_new_string(content.summary), g_variant_new_string(content.body),
-            GVariantBuilding.strings(content.actions), hints, g_variant_new_int32(expireMillis),
+            GVariantBuild.strings(content.actions), hints, g_variant_new_int32(expireMillis),
         ])
         let reply = try Self.call(connection, "Notify", parameters, reply: "(u)")
         defer { g_variant_unref(reply) }
-        return withChild(reply, 0) { g_variant_get_uint32($0) }
+        return GVariantRead.withChild(reply, 0) { g_variant_get_uint32($0) }
     }
 
     /// Closes our bubble. A bubble already gone is not an error.
-    func closeNotification(_ id: UInt32) throws {
-        let reply = try Self.call(connection, "CloseNotification", GVariantBuilding.tuple([g_variant_new_uint32(id)]), reply: nil)
+    func closeNotification(_ id: UInt32) throws(NotificationError) {
+        let reply = try Self.call(connection, "CloseNotification", GVariantBuild.tuple([g_variant_new_uint32(id)]), reply: nil)
         g_variant_unref(reply)
     }
 
@@ -130,11 +126,11 @@ final class NotificationClient {
     static func signalArrived(_ name: String, _ parameters: OpaquePointer, _ feedback: FeedbackState) {
         switch name {
         case "ActionInvoked" where g_variant_n_children(parameters) >= 2:
-            let id = withChild(parameters, 0) { g_variant_get_uint32($0) }
-            let key = withChild(parameters, 1) { string($0) }
+            let id = GVariantRead.withChild(parameters, 0) { g_variant_get_uint32($0) }
+            let key = GVariantRead.withChild(parameters, 1) { GVariantRead.string($0) }
             feedback.actionInvoked(id: id, key: key)
         case "NotificationClosed" where g_variant_n_children(parameters) >= 1:
-            feedback.closed(id: withChild(parameters, 0) { g_variant_get_uint32($0) })
+            feedback.closed(id: GVariantRead.withChild(parameters, 0) { g_variant_get_uint32($0) })
         default:
             break
         }
@@ -146,17 +142,17 @@ final class NotificationClient {
     /// socket exists. Never autolaunches a bus (a player must not spawn dbus-launch).
     static func sessionBusAddress() -> String? {
         if let env = getenv("DBUS_SESSION_BUS_ADDRESS"), env.pointee != 0 { return String(cString: env) }
-        if let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 {
-            let socket = String(cString: runtime) + "/bus"
+        if let runtime = XDGDirectories().runtimeDirectory {
+            let socket = runtime + "/bus"
             var info = stat()
             if stat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { return "unix:path=" + socket }
         }
         return nil
     }
 
-    /// One method call on the notification server; the reply (to unref), or a one-line error.
-    static func call(_ conn: OpaquePointer, _ method: String, _ parameters: OpaquePointer?, reply: String?) throws
-        -> OpaquePointer
+    /// One method call on the notification server; the reply (to unref), or why it failed.
+    static func call(_ conn: OpaquePointer, _ method: String, _ parameters: OpaquePointer?, reply: String?)
+        throws(NotificationError) -> OpaquePointer
     {
         var error: UnsafeMutablePointer<GError>?
         let replyType = reply.map { g_variant_type_new($0) }
@@ -166,41 +162,8 @@ final class NotificationClient {
                 conn, busName, objectPath, interface, method, parameters, replyType ?? nil,
                 G_DBUS_CALL_FLAGS_NONE, callTimeoutMillis, nil, &error)
         else {
-            throw DelegateError("\(method) failed: \(take(&error))")
+            throw .call(method, taking: &error)
         }
         return result
     }
-
-    /// The message of a GError, freeing it.
-    static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        guard let e = error else { return "unknown error" }
-        defer {
-            g_error_free(e)
-            error = nil
-        }
-        var message = e.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        // Strip GDBus's "GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: " prefix to the name.
-        if message.hasPrefix("GDBus.Error:") { message.removeFirst("GDBus.Error:".count) }
-        return message
-    }
-
-    static func string(_ value: OpaquePointer) -> String {
-        guard let s = g_variant_get_string(value, nil) else { return "" }
-        return String(cString: s)
-    }
-
-    static func strings(_ value: OpaquePointer) -> [String] {
-        var out: [String] = []
-        for i in 0..<g_variant_n_children(value) {
-            out.append(withChild(value, Int(i)) { string($0) })
-        }
-        return out
-    }
-}
-
-/// Runs `body` with child `index` of a GVariant container, releasing the child afterwards.
-func withChild<R>(_ container: OpaquePointer, _ index: Int, _ body: (OpaquePointer) -> R) -> R {
-    let child = g_variant_get_child_value(container, gsize(index))!
-    defer { g_variant_unref(child) }
-    return body(child)
 }

@@ -1,8 +1,9 @@
 /// The host as a delegate sees it: send commands, write to the log, find the artwork cache.
 /// All methods are thread-safe: call them from any thread, including your own.
-public final class MotetHost: @unchecked Sendable {
-    // The host table lives until the instance is destroyed and is never written: sharing is safe.
-    private let table: UnsafePointer<motet_host>
+public final class MotetHost: Sendable {
+    // The host table lives until the instance is destroyed and is never written, and its
+    // functions are thread-safe by contract: sharing the pointer is safe.
+    private nonisolated(unsafe) let table: UnsafePointer<motet_host>
 
     init(_ table: UnsafePointer<motet_host>) { self.table = table }
 

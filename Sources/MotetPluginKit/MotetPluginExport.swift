@@ -21,8 +21,9 @@ public enum MotetPluginExport {
         }
     }
 
+    // Unchecked: written once under the lock, then only read (the pointer is leaked on purpose),
+    // and `factory` captures the delegate's metatype, which `MotetDelegate` does not promise Sendable.
     struct Exported: @unchecked Sendable {
-        // Written once under the lock, then only read; the pointer is leaked on purpose.
         let descriptor: UnsafeMutablePointer<motet_plugin_descriptor>
         let factory: (MotetHost, [String: String]) throws -> any MotetDelegate
     }

@@ -5,8 +5,10 @@ import MotetCore
 
 /// Reads keys from a terminal in raw mode and turns them into player commands:
 /// space pause, n next, p previous, l like, d dislike, u unlike, ← → seek 5 s, + - volume, q quit.
-final class KeyboardInput: @unchecked Sendable {
-    // Written once on the main thread before the reader thread starts, restored at exit.
+///
+/// Not Sendable: the saved terminal settings are touched only by the main thread (start, restore);
+/// the reader thread gets its own `Reader`, which holds nothing but thread-safe closures.
+final class KeyboardInput {
     private var saved = termios()
     private var active = false
 
@@ -36,7 +38,7 @@ final class KeyboardInput: @unchecked Sendable {
         active = false
     }
 
-    private final class Reader {
+    private final class Reader: Sendable {
         let send: @Sendable (PlayerCommand) -> Void
         init(send: @escaping @Sendable (PlayerCommand) -> Void) {
             self.send = send

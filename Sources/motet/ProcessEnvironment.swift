@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The process's environment and the XDG directories derived from it.
+/// The process's environment and paths (the XDG directories are `XDGDirectories`).
 enum ProcessEnvironment {
     static func current() -> [String: String] {
         var result: [String: String] = [:]
@@ -33,11 +33,5 @@ enum ProcessEnvironment {
         let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
         return cwd == "/" ? "/" + relative : cwd + "/" + relative
-    }
-
-    /// `$XDG_CACHE_HOME/motet`, else `~/.cache/motet`.
-    static func cacheDirectory(_ env: [String: String]) -> String {
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/motet" }
-        return (env["HOME"] ?? "/tmp") + "/.cache/motet"
     }
 }

@@ -75,11 +75,11 @@ do {
 
 let playerConfiguration: PlayerConfiguration = {
     var c = PlayerConfiguration(
-        files: files, artworkCacheDirectory: ProcessEnvironment.cacheDirectory(environment) + "/artwork")
+        files: files, artworkCacheDirectory: XDGDirectories(environment: environment).cacheHome + "/motet/artwork")
     c.shuffle = settings.shuffle
     c.loop = settings.loop
     c.startMicros = settings.startMicros ?? 0
-    c.replayGain = ReplayGainMode(rawValue: settings.replayGain.rawValue) ?? .track
+    c.replayGain = settings.replayGain
     c.volume = settings.volume
     c.skipLimit = settings.skipLimit.map { ($0.count, $0.minutes) }
     c.defaultArtwork = settings.defaultArtwork
@@ -112,12 +112,7 @@ let player = Player(
 playerReference.set(player)
 
 if !settings.noPlugins && !settings.plugins.isEmpty {
-    pluginHost.load(
-        settings.plugins.map {
-            PluginRequest(
-                nameOrPath: $0.name, options: $0.options.map { PluginOptionPair(key: $0.key, value: $0.value) },
-                instanceName: $0.instanceName, origin: $0.origin, allowUnsafePermissions: settings.allowUnsafePlugins)
-        }, searchPath: searchPath)
+    pluginHost.load(settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
 }
 
 SignalWatcher.start { count in
@@ -127,13 +122,18 @@ SignalWatcher.start { count in
     }
     player.send(.quit, from: .user)
 }
-let keyboard = KeyboardInput()
-if consoleMode == .line {
-    keyboard.start(send: { player.send($0, from: .user) })
+/// Plays, with the keys on while the status line is shown; the terminal is given back after. The
+/// keyboard is a local: only this (the main) thread touches it.
+func playWithKeys() -> Player.Outcome {
+    let keyboard = KeyboardInput()
+    if consoleMode == .line {
+        keyboard.start(send: { player.send($0, from: .user) })
+    }
+    defer { keyboard.restore() }
+    return player.run()
 }
 
-let outcome = player.run()
-keyboard.restore()
+let outcome = playWithKeys()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
 _ = abandoned  // the host has already named each plugin it gave up on

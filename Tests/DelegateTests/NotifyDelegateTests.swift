@@ -165,4 +165,27 @@ import Testing
         #expect(lines.count == 1, "one clear line: \(r.stderr)")
         #expect(lines.first?.contains("no notification server") == true, "\(r.stderr)")
     }
+
+    /// A server that is there but answers with an error is named by its D-Bus error name and
+    /// message, never taken for a missing server because of words in the message.
+    @Test func aServerThatAnswersWithAnErrorIsReportedByItsErrorName() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let box = try PlayerSandbox()
+        let server = try FailingNotificationServer(
+            bus: bus, directory: box.path("server"), errorName: "org.example.Error.Broken",
+            message: "the backend.ServiceUnknown is down")
+        defer { server.stop() }
+        let files = try box.tracks(["Quiet"], seconds: 1)
+        let r = try box.run(
+            ["--output", "null", "--untimed", "--status", "events", "--plugin", "notify"] + files,
+            extraEnvironment: bus.environment)
+        #expect(r.status == 0)
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("notif") }
+        #expect(lines.count == 1, "one clear line: \(r.stderr)")
+        #expect(
+            lines.first?.contains(
+                "desktop notifications are off: GetCapabilities failed: org.example.Error.Broken: the backend.ServiceUnknown is down"
+            ) == true, "\(r.stderr)")
+    }
 }

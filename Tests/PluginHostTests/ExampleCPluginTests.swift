@@ -15,8 +15,8 @@ import Testing
         let out = harness.directory + "/hello.log"
         #expect(harness.load([
             PluginRequest(
-                nameOrPath: "hello",
-                options: [PluginOptionPair(key: "like", value: "yes"), PluginOptionPair(key: "out", value: out)])
+                name: "hello",
+                options: [PluginOption(key: "like", value: "yes"), PluginOption(key: "out", value: out)])
         ]) == 1)
         let track = SampleEvents.track("Example Song", trackID: 5)
         guard case .nowPlaying(var now) = track else { return }

@@ -24,6 +24,12 @@ import Testing
         #expect(path.directories.first == "/data/motet/plugins")
     }
 
+    @Test func withoutHOMETheUserDirectoryIsUnderThePasswordDatabasesHome() {
+        let path = PluginSearchPath(pluginDirectories: [], environment: [:], executablePath: "/nonexistent/bin/motet")
+        let home = getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/"
+        #expect(path.entries.first { $0.source == .user }?.directory == (home == "/" ? "" : home) + "/.local/share/motet/plugins")
+    }
+
     @Test func aRelativePluginDirIsResolvedAgainstTheCurrentDirectoryBecauseTheUserGaveIt() {
         let path = PluginSearchPath(pluginDirectories: ["plugins"], environment: [:], executablePath: "/nonexistent/bin/motet")
         let cwd = FileManager.default.currentDirectoryPath

@@ -15,8 +15,8 @@ import Testing
         let path = PluginSearchPath(
             pluginDirectories: [], environment: [:], executablePath: Paths.buildDirectory + "/motet")
         let running = harness.host.load([
-            PluginRequest(nameOrPath: "log", options: [PluginOptionPair(key: "path", value: first)], instanceName: "log"),
-            PluginRequest(nameOrPath: "log", options: [PluginOptionPair(key: "path", value: second)], instanceName: "log#2"),
+            PluginRequest(name: "log", options: [PluginOption(key: "path", value: first)], instanceName: "log"),
+            PluginRequest(name: "log", options: [PluginOption(key: "path", value: second)], instanceName: "log#2"),
         ], searchPath: path)
         #expect(running == 2, "\(harness.log)")
         harness.host.publish(SampleEvents.track("Kit Song"))

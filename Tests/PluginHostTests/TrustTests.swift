@@ -51,7 +51,7 @@ import Testing
         let file = try ProbePlugin.build(in: harness.directory)
         #expect(chmod(file, 0o777) == 0)
         #expect(chmod(harness.directory, 0o777) == 0)
-        #expect(harness.load([harness.probeRequest("probe", allowUnsafePermissions: true)]) == 1)
+        #expect(harness.load([harness.probeRequest("probe")], allowUnsafePermissions: true) == 1)
         #expect(harness.log.isEmpty)
         #expect(try ProbePlugin.waitForLine(harness.output("probe")) { $0.hasPrefix("create") })
     }

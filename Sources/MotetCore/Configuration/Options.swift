@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// The command line and the config file, parsed with one option table.
 public enum Options {
     /// Parses `arguments` — the command line WITHOUT the program name
@@ -25,11 +27,11 @@ public enum Options {
 
     /// The config file read when neither `--config` nor `--no-config` is given.
     public static func defaultConfigPath(environment: [String: String]) -> String {
-        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
-            return base + "/motet/motet.conf"
-        }
-        return FileSystem.homeDirectory(environment: environment) + "/.config/motet/motet.conf"
+        XDGDirectories(environment: environment).configHome + "/" + configFileUnderXDG
     }
+
+    /// The default config file, relative to `$XDG_CONFIG_HOME`.
+    static let configFileUnderXDG = "motet/motet.conf"
 
     private static func parseLocated(_ arguments: [String], environment: [String: String]) throws(LocatedProblem) -> Invocation {
         let elements = ArgumentLexer.split(arguments)

@@ -18,8 +18,8 @@ public struct Settings: Sendable, Equatable {
     public var loop: Bool
     /// `--start TIME`: where the first track starts, in microseconds.
     public var startMicros: Int64?
-    /// `--replaygain track|album|off`. Default ``ReplayGainSetting/track``.
-    public var replayGain: ReplayGainSetting
+    /// `--replaygain track|album|off`. Default ``ReplayGainMode/track``.
+    public var replayGain: ReplayGainMode
     /// `--volume 0-100`. Default 100.
     public var volume: Int
     /// `--skip-limit N/MINUTES`: at most N skips in any window of MINUTES minutes; nil = unlimited.
@@ -29,7 +29,7 @@ public struct Settings: Sendable, Equatable {
     /// The plugins to load, in order: the config file's (top-level `plugin =` keys and
     /// `[plugin NAME]` sections, in file order), then the command line's `--plugin` flags.
     /// Empty whenever ``noPlugins`` is true.
-    public var plugins: [PluginSpec]
+    public var plugins: [PluginRequest]
     /// `--plugin-dir DIR` (repeatable): directories searched for plugins given by name, in order.
     /// The command line's directories come first, then the config file's.
     public var pluginDirectories: [String]

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetEvents
 
 /// The REPLAYGAIN_* comments of a link: gains in dB, peaks as linear sample magnitudes (1.0 = full
 /// scale). Values that do not parse, are not finite or are absurd are left out (nil).

@@ -8,6 +8,7 @@ import Glibc
 /// futexes) ThreadSanitizer cannot see: under contention it reports false data races, and
 /// `make test-tsan` must stay clean. Never hold it across a call into a plugin or a blocking call.
 public final class Locked<Value>: @unchecked Sendable {
+    // Unchecked: the pthread mutex guards `value`, which the compiler cannot see.
     // Heap-allocated so the pthread object never moves; freed in deinit.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value

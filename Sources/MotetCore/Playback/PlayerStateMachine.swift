@@ -120,12 +120,19 @@ final class PlayerStateMachine {
         }
     }
 
-    /// Takes one batch: the output events first (they were taken first), then the inbox. A
-    /// segment's "opened" report is posted before the sink can say it was written, so a boundary
-    /// may come before its segment: it waits in `earlyBoundaries`.
+    /// Takes one batch: the output events first (they were taken first), then the inbox, then the
+    /// end of the queue if the output reached it. A segment's "opened" report is posted before the
+    /// sink can say it was written, so a boundary may come before its segment (it waits in
+    /// `earlyBoundaries`), and the end before the reports of the last segments. An end that a
+    /// command of this batch has made moot (a previous, a seek) is dropped.
     func handle(inbox: [PlayerMessage], output: [OutputEvent]) {
-        for e in output where !isFinished { handle(e) }
+        var ended = false
+        for e in output where !isFinished {
+            if case .ended = e { ended = true } else { handle(e) }
+        }
+        let before = generation
         for m in inbox where !isFinished { handle(m) }
+        if ended, generation == before, !isFinished { handle(OutputEvent.ended) }
         if !isFinished { tick() }
     }
 

@@ -6,6 +6,7 @@ import Glibc
 /// plugin instances wait on it. Host code only ever holds it for a few instructions; no plugin
 /// code runs while it is held.
 final class ConditionLock: @unchecked Sendable {
+    // Unchecked: it is the synchronisation itself, pthread objects the compiler cannot see.
     // Heap-allocated so the pthread objects never move; freed in deinit. The plugin crash guard
     // (C) locks and broadcasts them too, from a thread that must not run Swift code any more.
     let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -15,6 +15,8 @@ public final class PluginHost: Sendable {
         /// Given to plugins as `artwork_cache_dir`.
         public var artworkCacheDirectory: String
         /// False (`remote-commands = no`): every command is answered refused and not acted on.
+        /// This is the one place the setting is enforced: each instance's host table answers
+        /// `MOTET_COMMAND_REFUSED` at the C boundary, so `commands` never sees such a command.
         public var remoteCommands: Bool
         /// Receives one finished line (prefixed, control characters escaped); the player prints
         /// it. Called from any thread.
@@ -59,10 +61,13 @@ public final class PluginHost: Sendable {
     /// symbol, no entry function, ABI mismatch with both versions, declined, create failed,
     /// unsafe permissions with how to fix them); the others load regardless.
     /// Returns how many instances are running.
+    ///
+    /// With `allowUnsafePermissions` (`--allow-unsafe-plugins`) files writable by others or owned
+    /// by another user are loaded too.
     @discardableResult
-    public func load(_ requests: [PluginRequest], searchPath: PluginSearchPath) -> Int {
+    public func load(_ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool = false) -> Int {
         for request in requests {
-            switch start(request, searchPath: searchPath) {
+            switch start(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
             case .success(let instance):
                 instances.withLock { $0.append(instance) }
             case .failure(let failure):
@@ -109,14 +114,16 @@ public final class PluginHost: Sendable {
         var failure: PluginLoadFailure
     }
 
-    private func start(_ request: PluginRequest, searchPath: PluginSearchPath) -> Result<PluginInstance, FailedStart> {
+    private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
+        -> Result<PluginInstance, FailedStart>
+    {
         let file: String
-        switch Self.resolve(request.nameOrPath, in: searchPath) {
+        switch Self.resolve(request.name, in: searchPath) {
         case .success(let found): file = found
         case .failure(let failure): return .failure(FailedStart(file: nil, failure: failure))
         }
         let descriptor: UnsafePointer<motet_plugin_descriptor>
-        switch Self.openDescriptor(file, allowUnsafePermissions: request.allowUnsafePermissions) {
+        switch Self.openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
         case .success(let d): descriptor = d
         case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
         }
@@ -135,7 +142,7 @@ public final class PluginHost: Sendable {
             let path = nameOrPath.hasPrefix("/") ? nameOrPath : PluginSearchPath.currentDirectory() + "/" + nameOrPath
             return .success(path)
         }
-        guard PluginSearchPath.isValidName(nameOrPath) else { return .failure(.invalidName(nameOrPath)) }
+        guard PluginName.isValid(nameOrPath) else { return .failure(.invalidName(nameOrPath)) }
         for entry in searchPath.entries {
             for fileName in PluginSearchPath.fileNames(for: nameOrPath, in: entry.source) {
                 let candidate = entry.directory + "/" + fileName

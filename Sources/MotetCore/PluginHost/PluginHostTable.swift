@@ -59,6 +59,7 @@ final class PluginHostTable: Sendable {
     /// Runs on the plugin's thread, whatever it is; never calls back into the plugin.
     func send(_ code: UInt32, _ argument: Int64) -> Int32 {
         guard let command = Self.command(code, argument) else { return MOTET_COMMAND_UNSUPPORTED }
+        // The one check of `remote-commands = no` (see PluginHost.Configuration.remoteCommands).
         guard remoteCommands else {
             logRefusal(command, "remote commands are off (remote-commands = no)")
             return MOTET_COMMAND_REFUSED

@@ -10,6 +10,7 @@ import MotetPluginABI
 /// always through the crash guard (`CPluginGuard`): a plugin that crashes in a call is reported
 /// once and gets no more calls, and the player goes on.
 final class PluginInstance: @unchecked Sendable {
+    // Unchecked: its mutable state is guarded by `lock` (also taken by the C crash guard).
     let name: String
     let file: String
     // The descriptor is the plugin's own `static const` (or a Swift plugin's leaked copy): it
@@ -62,7 +63,7 @@ final class PluginInstance: @unchecked Sendable {
 
     /// Starts the instance's thread, which calls `create` with `options`, and waits for its
     /// answer until `timeoutSeconds`.
-    func start(options: [PluginOptionPair], timeoutSeconds: Double) -> Result<Void, PluginLoadFailure> {
+    func start(options: [PluginOption], timeoutSeconds: Double) -> Result<Void, PluginLoadFailure> {
         let started = DetachedThread.start { [self] in run(options) }
         guard started else { return .failure(.threadFailed) }
         let deadline = monotonicMicros() + Int64(timeoutSeconds * 1_000_000)
@@ -116,7 +117,7 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     /// The instance's thread.
-    private func run(_ options: [PluginOptionPair]) {
+    private func run(_ options: [PluginOption]) {
         let strings = CStringArena()
         var cOptions = options.map { motet_option(key: strings.copy($0.key), value: strings.copy($0.value)) }
         var instance: UnsafeMutableRawPointer? = nil

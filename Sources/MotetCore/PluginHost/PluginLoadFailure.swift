@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Why a plugin instance did not start. Each one becomes one log line that names the plugin, the
 /// file and the reason; the player plays on without it.
 enum PluginLoadFailure: Error, Equatable {
@@ -42,7 +44,7 @@ enum PluginLoadFailure: Error, Equatable {
             _ = name
             return "not found (looked for \(fileNames.joined(separator: " or ")) in: \(searched))"
         case .invalidName(let name):
-            return "\"\(name)\" is not a plugin name (letters, digits, '.', '_', '-'; give a path containing '/' to load a file)"
+            return "\"\(name)\" is not a plugin name (\(PluginName.rule); give a path containing '/' to load a file)"
         case .noSuchFile(let detail):
             return "no such plugin file (\(detail))"
         case .unsafePermissions(let problems, let fixes):

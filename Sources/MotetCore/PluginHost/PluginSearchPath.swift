@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetEvents
 
 /// Where plugin names are looked up, in order; the first match wins.
 ///
@@ -9,12 +10,13 @@ import Glibc
 /// 2. Each `--plugin-dir DIR` (`plugin-dir` in the config file), in the order given.
 /// 3. Each directory of `$MOTET_PLUGIN_PATH` (colon-separated; empty and relative entries are
 ///    ignored, so the current directory is never searched by accident).
-/// 4. The user's plugins: `$XDG_DATA_HOME/motet/plugins` (default `~/.local/share/motet/plugins`).
+/// 4. The user's plugins: `$XDG_DATA_HOME/motet/plugins` (default `~/.local/share/motet/plugins`;
+///    see ``XDGDirectories`` for the home directory when `HOME` is unset).
 /// 5. The plugins installed with motet: `<dir of the executable>/../lib/motet/plugins`.
 /// 6. A build tree: the executable's own directory, where SwiftPM puts `libmotet-NAME.so`.
 ///
 /// In directories 2 to 5 a name `NAME` matches `NAME.so`, then `libmotet-NAME.so`; in 6 only
-/// `libmotet-NAME.so`. A name is letters, digits, `.`, `_`, `-`, and does not start with `.`.
+/// `libmotet-NAME.so`. What a name may be is ``PluginName``'s rule.
 public struct PluginSearchPath: Sendable {
     /// Why a directory is in the search path.
     public enum Source: Sendable, Equatable {
@@ -53,14 +55,15 @@ public struct PluginSearchPath: Sendable {
     /// - Parameters:
     ///   - pluginDirectories: `--plugin-dir` values; relative ones are resolved against the
     ///     current directory (the user gave them explicitly).
-    ///   - environment: the process environment (`MOTET_PLUGIN_PATH`, `XDG_DATA_HOME`, `HOME`).
+    ///   - environment: the process environment (`MOTET_PLUGIN_PATH`, and `XDG_DATA_HOME` and `HOME`
+    ///     through ``XDGDirectories``).
     ///   - executablePath: the running `motet` (e.g. `/proc/self/exe` or `argv[0]`); resolved
     ///     through symbolic links.
     public init(pluginDirectories: [String], environment: [String: String], executablePath: String) {
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let xdg = XDGDirectories(environment: environment)
         for dir in pluginDirectories where !dir.isEmpty {
             var path = dir
-            if path == "~" || path.hasPrefix("~/"), let home { path = home + path.dropFirst() }
+            if path == "~" || path.hasPrefix("~/") { path = xdg.home + path.dropFirst() }
             if !path.hasPrefix("/") { path = Self.currentDirectory() + "/" + path }
             add(path, .pluginDirectory)
         }
@@ -74,11 +77,7 @@ public struct PluginSearchPath: Sendable {
                 }
             }
         }
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            add(data + "/motet/plugins", .user)
-        } else if let home {
-            add(home + "/.local/share/motet/plugins", .user)
-        }
+        add(xdg.dataHome + "/motet/plugins", .user)
         if let exe = Self.resolvedExecutable(executablePath) {
             let binDir = Self.parent(exe)
             add(Self.parent(binDir) + "/lib/motet/plugins", .installed)
@@ -100,16 +99,7 @@ public struct PluginSearchPath: Sendable {
         } else if source == .buildTree {
             return nil
         }
-        return isValidName(stem) ? stem : nil
-    }
-
-    /// Letters, digits, `.`, `_`, `-`; not empty, not starting with `.`.
-    static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first != UInt8(ascii: ".") else { return false }
-        return name.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
-        }
+        return PluginName.isValid(stem) ? stem : nil
     }
 
     private mutating func add(_ directory: String, _ source: Source) {

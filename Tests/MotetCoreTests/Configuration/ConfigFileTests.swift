@@ -1,5 +1,6 @@
 import Foundation
 import MotetConfiguration
+import MotetEvents
 import MotetTestSupport
 import Testing
 
@@ -48,7 +49,7 @@ import Testing
         #expect(s.startMicros == 90_000_000 && s.replayGain == .album && s.volume == 80)
         #expect(s.skipLimit == SkipLimit(count: 6, minutes: 60))
         #expect(s.defaultArtwork == "/usr/share/pixmaps/cover.png" && s.statusLine == .events)
-        #expect(s.plugins == [PluginSpec(name: "log", options: [PluginOption(key: "level", value: "debug")], instanceName: "log", origin: "\(path):14")])
+        #expect(s.plugins == [PluginRequest(name: "log", options: [PluginOption(key: "level", value: "debug")], instanceName: "log", origin: "\(path):14")])
         #expect(s.pluginDirectories == ["/opt/motet/plugins"])
         #expect(s.configFile == path && s.inputs == ["a.ogg"])
         #expect(invocation.warnings.isEmpty)
@@ -127,7 +128,8 @@ import Testing
             ("[plugin log\nlevel = 1\n", "1: section header '[plugin log' has no closing ']'; write '[plugin NAME]'."),
             ("[output]\n", "1: unknown section '[output]'; the only sections are '[plugin NAME]'."),
             ("[plugin]\n", "1: unknown section '[plugin]'; the only sections are '[plugin NAME]'."),
-            ("[plugin lo g]\n", "1: 'lo g' is not a plugin name (letters, digits, '-', '_', '.') or a path containing '/'."),
+            ("[plugin lo g]\n", "1: 'lo g' is not a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'."),
+            ("[plugin .hidden]\n", "1: '.hidden' is not a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'."),
             ("[plugin x]\nfile =\n", "2: file: '' is not the path of a plugin's shared object."),
             ("= yes\n", "1: a key is missing before '='."),
             ("config = /etc/motet.conf\n", "1: 'config' can only be given on the command line (--config)."),

@@ -1,13 +1,14 @@
 import MotetConfiguration
+import MotetEvents
 import Testing
 
 @Suite struct PluginSpecTests {
-    private func plugins(_ arguments: [String]) throws -> [PluginSpec] {
+    private func plugins(_ arguments: [String]) throws -> [PluginRequest] {
         try settings(arguments + ["a.ogg"]).plugins
     }
 
     @Test func nameAlone() throws {
-        #expect(try plugins(["--plugin", "log"]) == [PluginSpec(name: "log", options: [], instanceName: "log", origin: "--plugin")])
+        #expect(try plugins(["--plugin", "log"]) == [PluginRequest(name: "log", options: [], instanceName: "log", origin: "--plugin")])
     }
 
     @Test func optionsInOrder() throws {
@@ -65,11 +66,11 @@ import Testing
 
     @Test func badSpecsAreExplained() {
         expectUsageError(["--plugin", "", "a"],
-            "motet: --plugin: '': the plugin name is missing; expected NAME[:KEY=VALUE,…] with a plugin name (letters, digits, '-', '_', '.') or a path containing '/'.")
+            "motet: --plugin: '': the plugin name is missing; expected NAME[:KEY=VALUE,…] with a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'.")
         expectUsageError(["--plugin", ":k=v", "a"],
-            "motet: --plugin: ':k=v': the plugin name is missing; expected NAME[:KEY=VALUE,…] with a plugin name (letters, digits, '-', '_', '.') or a path containing '/'.")
+            "motet: --plugin: ':k=v': the plugin name is missing; expected NAME[:KEY=VALUE,…] with a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'.")
         expectUsageError(["--plugin", "lo g", "a"],
-            "motet: --plugin: 'lo g' is not a plugin name (letters, digits, '-', '_', '.') or a path containing '/'.")
+            "motet: --plugin: 'lo g' is not a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'.")
         expectUsageError(["--plugin", "log:level", "a"],
             #"motet: --plugin: 'log:level': option 'level' is not KEY=VALUE (escape a literal ',' ':' '=' or '\' with '\')."#)
         expectUsageError(["--plugin", "log:a=1,,b=2", "a"],
@@ -80,6 +81,17 @@ import Testing
         expectUsageError(["--plugin", #"log:a=\n"#, "a"],
             #"motet: --plugin: 'log:a=\n': unknown escape '\n'; only ',' ':' '=' and '\' are escaped with '\'."#)
         expectUsageError(["--plugin"], "motet: --plugin: missing value; expected NAME[:KEY=VALUE,…] or PATH[:KEY=VALUE,…].")
+    }
+
+    /// The parser checks names with the plugin host's own rule (`PluginName`): a name the host
+    /// would refuse to look up (`.foo` would find a hidden file) is a one-line usage error at once,
+    /// not a load failure later.
+    @Test func namesTheHostWouldRefuseAreUsageErrors() {
+        for name in [".foo", ".", "..", ".foo:k=v"] {
+            let shown = name.split(separator: ":")[0]
+            expectUsageError(["--plugin", name, "a"],
+                "motet: --plugin: '\(shown)' is not a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'.")
+        }
     }
 
     @Test func emptyOptionListIsAllowed() throws {

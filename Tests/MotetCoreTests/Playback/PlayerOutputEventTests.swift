@@ -122,3 +122,43 @@ import MotetOutput
         #expect(rig.finished.map(\.reason) == [.stopped])
     }
 }
+
+/// The end of the queue, taken in the same turn as the last segments' reports.
+@Suite struct PlayerEndOfQueueTests {
+    static func segment(_ id: UInt64, _ position: Int, generation: Int) -> SegmentInfo {
+        SegmentInfo(
+            segmentID: id, generation: generation, trackID: id, orderPosition: position, path: "/music/\(position + 1).ogg",
+            metadata: TrackMetadata(title: "Track \(position + 1)"), artwork: nil,
+            format: AudioFormat(sampleRate: 44100, channels: 2), fileStartMicros: 0, durationMicros: 1_000_000,
+            canSeek: true)
+    }
+
+    @Test func theEndTakenWithTheLastSegmentsReportsFinishesEveryTrack() {
+        let rig = PlayerRig(tracks: 2)
+        let epoch = rig.engine.heardNow.epoch
+        rig.engine.heardNow.frames = 88200
+        rig.machine.handle(
+            inbox: [
+                .decoder(.openFailed(path: "/music/missing.ogg", orderPosition: 0, message: "no such file", code: -1)),
+                .decoder(.segmentOpened(Self.segment(1, 0, generation: 0))),
+                .decoder(.segmentOpened(Self.segment(2, 1, generation: 0))),
+            ],
+            output: [
+                .segmentWritten(SegmentBoundary(segmentID: 1, epoch: epoch, frame: 0)),
+                .segmentWritten(SegmentBoundary(segmentID: 2, epoch: epoch, frame: 44100)), .ended,
+            ])
+        #expect(rig.finished.map(\.title) == ["Track 1", "Track 2"])
+        #expect(rig.allMessages == ["motet: no such file"])
+        #expect(rig.machine.playedAnything)
+        #expect(rig.status == .complete)
+    }
+
+    @Test func aPreviousInTheSameTurnAsTheEndPlaysThePreviousTrack() {
+        let rig = PlayerRig(tracks: 2)
+        rig.play(0)
+        rig.play(1)
+        rig.machine.handle(inbox: [.command(.previous, .user)], output: [.ended])
+        #expect(!rig.machine.isFinished)
+        #expect(rig.engine.repositions.last?.position == 0)
+    }
+}

@@ -35,19 +35,16 @@ final class HostHarness: @unchecked Sendable {
 
     /// Loads `requests` with the harness directory as the search path.
     @discardableResult
-    func load(_ requests: [PluginRequest]) -> Int { host.load(requests, searchPath: searchPath) }
+    func load(_ requests: [PluginRequest], allowUnsafePermissions: Bool = false) -> Int {
+        host.load(requests, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions)
+    }
 
     /// A request for a probe writing to `directory/<instance>.out`.
-    func probeRequest(
-        _ nameOrPath: String, instance: String? = nil, options: [(String, String)] = [],
-        allowUnsafePermissions: Bool = false
-    ) -> PluginRequest {
+    func probeRequest(_ nameOrPath: String, instance: String? = nil, options: [(String, String)] = []) -> PluginRequest {
         let name = instance ?? nameOrPath
-        let pairs = [PluginOptionPair(key: "out", value: output(name))]
-            + options.map { PluginOptionPair(key: $0.0, value: $0.1) }
-        return PluginRequest(
-            nameOrPath: nameOrPath, options: pairs, instanceName: name, origin: "test.conf:7",
-            allowUnsafePermissions: allowUnsafePermissions)
+        let pairs = [PluginOption(key: "out", value: output(name))]
+            + options.map { PluginOption(key: $0.0, value: $0.1) }
+        return PluginRequest(name: nameOrPath, options: pairs, instanceName: name, origin: "test.conf:7")
     }
 
     /// Where the probe instance `name` writes.

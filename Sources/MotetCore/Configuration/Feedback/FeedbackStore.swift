@@ -33,8 +33,7 @@ public final class FeedbackStore: Sendable {
     /// `$XDG_STATE_HOME/motet` when that variable holds an absolute path, else
     /// `~/.local/state/motet`.
     public static func defaultDirectory(environment: [String: String]) -> String {
-        if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") { return base + "/motet" }
-        return FileSystem.homeDirectory(environment: environment) + "/.local/state/motet"
+        XDGDirectories(environment: environment).stateHome + "/motet"
     }
 
     /// The rating of a track: by its tags when it has a title, then by its path.

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Reads the INI-like config file into the same option occurrences the command line produces.
 ///
 /// Grammar, one line at a time (CRLF and a UTF-8 byte-order mark are fine):
@@ -117,7 +119,7 @@ struct ConfigFileReader {
             }
         }
         contents.plugins.append(PluginRequest(
-            name: section.file ?? section.name, options: section.options, sectionName: section.name,
+            name: section.file ?? section.name, options: section.options, instanceName: section.name,
             origin: "\(path):\(section.line)"))
     }
 

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Renders `--help` from the option table.
 enum HelpText {
     /// Column where the descriptions start.
@@ -44,7 +46,7 @@ enum HelpText {
 
             Flags also take a value: --shuffle=no turns off what the config file turned on.
 
-            Config file: $XDG_CONFIG_HOME/motet/motet.conf (default ~/.config/motet/motet.conf), read
+            Config file: \(XDGDirectories.documented(.config, Options.configFileUnderXDG)), read
             before the command line, which overrides it. Lines are 'key = value' with the long options'
             names (flags take yes/no), '# comments', and '[plugin NAME]' sections whose keys are that
             plugin's options ('file = PATH' loads a shared object under the instance name NAME).

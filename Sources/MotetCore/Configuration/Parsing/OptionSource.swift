@@ -6,7 +6,7 @@ enum OptionSource: Sendable, Equatable {
     /// `key` is the key as written on that line.
     case configFile(path: String, line: Int, key: String)
 
-    /// `--plugin` or `FILE:LINE`, the form used in ``PluginSpec/origin``.
+    /// `--plugin` or `FILE:LINE`, the form used in `PluginRequest.origin`.
     var origin: String {
         switch self {
         case .commandLine(let spelling): spelling

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// The one option table shared by the command line, the config file and `--help`.
 enum OptionTable {
     /// A flag: true when bare on the command line, else yes/no.
@@ -89,7 +91,10 @@ enum OptionTable {
             help: "Load a delegate plugin by name or by path (containing '/'), with options. Repeatable; the same plugin may run twice (instances log, log#2). Escape , : = \\ in values with \\.",
             apply: { draft, value, source throws(ParseProblem) in
                 let parsed = try PluginSpecParser.parse(required(value))
-                draft.addPlugin(PluginRequest(name: parsed.name, options: parsed.options, sectionName: nil, origin: source.origin), from: source)
+                let instanceName = PluginSpecParser.defaultInstanceName(for: parsed.name)
+                draft.addPlugin(
+                    PluginRequest(name: parsed.name, options: parsed.options, instanceName: instanceName, origin: source.origin),
+                    from: source)
             }),
         OptionDefinition(
             name: "plugin-dir", short: nil,
@@ -133,7 +138,7 @@ enum OptionTable {
             name: "config", short: nil,
             kind: .value(placeholder: "FILE", expected: "a config file path"),
             allowedInConfigFile: false, repeatable: false,
-            help: "Read FILE instead of $XDG_CONFIG_HOME/motet/motet.conf (default ~/.config/motet/motet.conf).",
+            help: "Read FILE instead of \(XDGDirectories.documented(.config, Options.configFileUnderXDG)).",
             apply: { draft, value, _ throws(ParseProblem) in draft.configPath = try ValueParsers.path(required(value)) }),
         OptionDefinition(
             name: "no-config", short: nil, kind: .flag, allowedInConfigFile: false, repeatable: false,

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Parses `--plugin NAME[:KEY=VALUE,…]` (also the config file's top-level `plugin = …`).
 ///
 /// A backslash escapes `,` `:` `=` and `\` itself; any other escape is an error. The name ends at
@@ -6,7 +8,7 @@
 /// `/opt/a:b/y.so:k=v` and `/x/y.so:file=/tmp/out` work.
 enum PluginSpecParser {
     /// What a plugin name may contain when it is not a path.
-    static let nameExpected = "a plugin name (letters, digits, '-', '_', '.') or a path containing '/'"
+    static let nameExpected = "a plugin name (\(PluginName.rule)) or a path containing '/'"
 
     private struct Unit {
         var scalar: Unicode.Scalar
@@ -47,16 +49,15 @@ enum PluginSpecParser {
         return (name, options)
     }
 
-    /// Checks a plugin name (not a path) or path given on its own, e.g. a `[plugin NAME]` section.
+    /// Checks a plugin name (not a path) or path given on its own, e.g. a `[plugin NAME]` section,
+    /// with the rule the plugin host looks names up by (``PluginName``), so that a name the host
+    /// would refuse is a usage error here.
     static func validateName(_ name: String, spec: String) throws(ParseProblem) {
         if name.isEmpty {
             throw .badValue(spec, explanation: "the plugin name is missing; expected NAME[:KEY=VALUE,…] with \(nameExpected)")
         }
         if name.contains("/") { return }
-        let allowed = name.unicodeScalars.allSatisfy { s in
-            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_" || s == "."
-        }
-        if !allowed || name == "." || name == ".." {
+        if !PluginName.isValid(name) {
             throw .invalidValue(name, expected: nameExpected)
         }
     }

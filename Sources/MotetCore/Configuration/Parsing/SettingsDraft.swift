@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Settings while they are being assembled: the config file's values first, the command line's
 /// on top, plus what only matters until ``finish()`` (where each value came from, lists kept apart
 /// by origin).
@@ -57,22 +59,21 @@ struct SettingsDraft {
         return Invocation(action: action, settings: result, warnings: warnings)
     }
 
-    /// Gives every request a unique instance name: its section name or default name, then `#2`,
-    /// `#3`… for repeats.
-    static func named(_ requests: [PluginRequest]) -> [PluginSpec] {
+    /// Makes every instance name unique: the first keeps its section or default name, repeats
+    /// become `NAME#2`, `NAME#3`…
+    static func named(_ requests: [PluginRequest]) -> [PluginRequest] {
         var taken = Set<String>()
-        var specs: [PluginSpec] = []
-        for request in requests {
-            let base = request.sectionName ?? PluginSpecParser.defaultInstanceName(for: request.name)
-            var instance = base
+        var named: [PluginRequest] = []
+        for var request in requests {
+            let base = request.instanceName
             var number = 2
-            while taken.contains(instance) {
-                instance = "\(base)#\(number)"
+            while taken.contains(request.instanceName) {
+                request.instanceName = "\(base)#\(number)"
                 number += 1
             }
-            taken.insert(instance)
-            specs.append(PluginSpec(name: request.name, options: request.options, instanceName: instance, origin: request.origin))
+            taken.insert(request.instanceName)
+            named.append(request)
         }
-        return specs
+        return named
     }
 }

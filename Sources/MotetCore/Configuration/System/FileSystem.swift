@@ -154,11 +154,4 @@ enum FileSystem {
         }
         return nil
     }
-
-    /// The user's home directory: `$HOME`, else the password database.
-    static func homeDirectory(environment: [String: String]) -> String {
-        if let home = environment["HOME"], !home.isEmpty { return home }
-        if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir { return String(cString: dir) }
-        return "/"
-    }
 }

@@ -1,0 +1,29 @@
+/// One plugin instance to load: from `--plugin NAME[:KEY=VALUE,…]`, a top-level `plugin = …` key,
+/// or a `[plugin NAME]` section of the config file.
+///
+/// The one shape for it: the configuration produces these (``Settings/plugins`` in
+/// MotetConfiguration) and the plugin host loads them (`PluginHost.load`), with nothing in between.
+public struct PluginRequest: Sendable, Equatable {
+    /// A plugin name (`log`, searched in the plugin directories; see ``PluginName``) or, when it
+    /// contains `/`, the path of a shared object (`/x/y.so`, `./y.so`), loaded as it is.
+    public var name: String
+    /// Passed to the plugin's `create`, in the order given (a key may repeat).
+    public var options: [PluginOption]
+    /// Unique among the loaded instances: the section's NAME, else the plugin name (for a path: the
+    /// file name without `lib`/`libmotet-`/`motet-` and `.so…`); a second instance of the same name
+    /// becomes `log#2`, a third `log#3`. Prefixes the plugin's log lines and names it in errors.
+    public var instanceName: String
+    /// Where it was asked for, for messages: `--plugin`, or `FILE:LINE` in the config file.
+    public var origin: String
+
+    /// A plugin instance; its instance name is `name` unless given.
+    public init(name: String, options: [PluginOption] = [], instanceName: String? = nil, origin: String = "--plugin") {
+        self.name = name
+        self.options = options
+        self.instanceName = instanceName ?? name
+        self.origin = origin
+    }
+
+    /// True when ``name`` is a path to a shared object rather than a name to search for.
+    public var isPath: Bool { name.contains("/") }
+}
