@@ -64,7 +64,7 @@ guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: 1)
 }
 
-let sink: any AudioSink
+let sink: any AudioDevice
 do {
     sink = try SinkFactory.make(
         settings.output, untimed: settings.untimed, clientName: "Motet",

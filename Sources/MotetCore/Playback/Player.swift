@@ -13,7 +13,7 @@ public final class Player: @unchecked Sendable {
     // control thread; the rest are immutable, atomics, or Mutex-protected.
 
     private let configuration: PlayerConfiguration
-    private let sink: any AudioSink
+    private let sink: any AudioDevice
     private let events: @Sendable (PlayerEvent) -> Void
     private let display: @Sendable (PlayerDisplay) -> Void
     private let message: @Sendable (String) -> Void
@@ -32,8 +32,13 @@ public final class Player: @unchecked Sendable {
     private let skipsExhausted = Atomic<Bool>(false)
     private let volumeNow = Atomic<Int>(100)
 
-    // Sink events arrive on the sink's own threads: counted, never locked.
-    private let sinkEvents = SinkEventCounters()
+    // control: output events taken from the sink worker and not handled yet, boundaries
+    // written and not yet heard, and when the ring ran dry (monotonic µs).
+    private var outputEvents: [OutputEvent] = []
+    private var boundaries: [SegmentBoundary] = []
+    private var endReached = false
+    private var starvingSince: Int64?
+    private var glitches = 0
 
     // control
     private var status: PlaybackStatus = .loading
@@ -46,7 +51,6 @@ public final class Player: @unchecked Sendable {
     private var playedAnything = false
     private var quitRequested = false
     private var interruption: InterruptionReason?
-    private var seen = (cork: 0, uncork: 0, lost: 0, restored: 0, glitches: 0)
     /// When the last "ran dry" notice was shown (monotonic µs): at most one per `glitchNoticeMicros`.
     private var lastGlitchNotice: Int64?
     private static let glitchNoticeMicros: Int64 = 10_000_000
@@ -55,7 +59,6 @@ public final class Player: @unchecked Sendable {
     /// The play-order position the workers were last sent to (a skip, a seek, a stop) while its
     /// first segment has not been heard yet; nil once it has. A stop in between keeps this place.
     private var loadingPosition: Int?
-    private var seenOutputErrors = 0
     private var lastOutputMessage = ""
 
     /// True once the output failed for good (a WAV file that cannot be written): `run()` has
@@ -72,7 +75,7 @@ public final class Player: @unchecked Sendable {
     ///   - display: the status for the terminal, a few times a second while playing.
     ///   - message: one human line to show the user (errors, notices).
     public init(
-        configuration: PlayerConfiguration, sink: any AudioSink,
+        configuration: PlayerConfiguration, sink: any AudioDevice,
         events: @escaping @Sendable (PlayerEvent) -> Void,
         display: @escaping @Sendable (PlayerDisplay) -> Void,
         message: @escaping @Sendable (String) -> Void
@@ -88,7 +91,7 @@ public final class Player: @unchecked Sendable {
         // About 1.5 s of 48 kHz stereo: enough to ride out a slow disk, small enough to keep memory low.
         ring = SampleRing(minimumCapacity: 1 << 17)
         let spaceReady = CountingSemaphore()
-        sinkWorker = SinkWorker(ring: ring, markers: markers, sink: sink, spaceReady: spaceReady, control: control)
+        sinkWorker = SinkWorker(ring: ring, markers: markers, device: sink, spaceReady: spaceReady, wake: control)
         var queue = PlayQueue(files: configuration.files, shuffle: configuration.shuffle, loop: configuration.loop)
         queue.loop = configuration.loop
         let cursor = Locked(
@@ -105,7 +108,7 @@ public final class Player: @unchecked Sendable {
                 mailbox.withLock { $0.append(.decoder(report)) }
                 control.signal()
             })
-        sinkWorker.volumeBits.store((Float(volume) / 100).bitPattern, ordering: .relaxed)
+        sinkWorker.setVolume(Float(volume) / 100)
         volumeNow.store(volume, ordering: .relaxed)
     }
 
@@ -131,10 +134,6 @@ public final class Player: @unchecked Sendable {
 
     /// Plays the queue to its end or until `quit`. Returns true when anything was played.
     public func run() -> Bool {
-        sink.onEvent = { [sinkEvents, control] event in
-            sinkEvents.count(event)
-            control.signal()
-        }
         publishState()
         sinkWorker.start()
         decodeWorker.start()
@@ -151,25 +150,23 @@ public final class Player: @unchecked Sendable {
                 case .decoder(let report): handle(report)
                 }
             }
-            handleSinkEvents()
-            // Read before taking the heard boundaries: the sink sets it after pushing the last
-            // one and draining, so none can be left behind when the queue is finished.
-            let ended = sinkWorker.endReached.load(ordering: .acquiring)
+            sinkWorker.takeEvents { outputEvents.append($0) }
+            let taken = outputEvents
+            outputEvents.removeAll(keepingCapacity: true)
+            for event in taken { handle(event) }
             advanceHeardSegments()
-            if ended && !stoppedParked {
+            if endReached && !stoppedParked {
                 finishQueue()
                 break
             }
             updateStarving()
             refreshNextEnabled()
             showDisplay()
-            handleOutputErrors()
         }
         decodeWorker.stop()
         sinkWorker.stop()
         decodeWorker.join()
         sinkWorker.join()
-        sink.close()
         return playedAnything
     }
 
@@ -177,10 +174,10 @@ public final class Player: @unchecked Sendable {
 
     /// Moves `current` forward to every segment whose first frame has now been heard.
     private func advanceHeardSegments() {
-        while let boundary = sinkWorker.boundaries.peek() {
-            let epoch = sinkWorker.epoch.load(ordering: .acquiring)
-            guard boundary.epoch < epoch || sink.heardFrames >= boundary.frame else { break }
-            _ = sinkWorker.boundaries.pop()
+        while let boundary = boundaries.first {
+            let heard = sinkWorker.heard()
+            guard boundary.epoch < heard.epoch || heard.frames() >= boundary.frame else { break }
+            boundaries.removeFirst()
             guard let info = decodeWorker.segments.withLock({ $0.removeValue(forKey: boundary.segmentID) }) else {
                 continue
             }
@@ -228,8 +225,9 @@ public final class Player: @unchecked Sendable {
     private func elapsedMicros() -> Int64? {
         guard let c = current else { return nil }
         var frames: Int64 = 0
-        if c.boundary.epoch == sinkWorker.epoch.load(ordering: .acquiring) {
-            frames = max(0, sink.heardFrames - c.boundary.frame)
+        let heard = sinkWorker.heard()
+        if c.boundary.epoch == heard.epoch {
+            frames = max(0, heard.frames() - c.boundary.frame)
         }
         let rate = Int64(max(1, c.info.format.sampleRate))
         var elapsed = c.info.fileStartMicros + frames * 1_000_000 / rate
@@ -311,7 +309,7 @@ public final class Player: @unchecked Sendable {
         if keepTrack, var c = current {
             // Until the new segment is heard, the position is the seek target.
             c.info.fileStartMicros = max(0, startMicros)
-            c.boundary = SegmentBoundary(segmentID: 0, epoch: sinkWorker.epoch.load(ordering: .acquiring), frame: 0)
+            c.boundary = SegmentBoundary(segmentID: 0, epoch: sinkWorker.heard().epoch, frame: 0)
             current = c
         } else {
             current = nil
@@ -322,6 +320,17 @@ public final class Player: @unchecked Sendable {
     private func parkWorkers() {
         decodeWorker.park()
         sinkWorker.park()
+        // What the sink said before the park is about the old epoch, except the device's own
+        // events and failures: keep those for the loop.
+        sinkWorker.takeEvents { event in
+            switch event {
+            case .device, .failed: outputEvents.append(event)
+            case .segmentWritten, .starving, .fed, .ended: break
+            }
+        }
+        boundaries.removeAll()
+        endReached = false
+        starvingSince = nil
         ring.reset()
         markers.reset()
         sinkWorker.flushWhileParked()
@@ -362,7 +371,7 @@ public final class Player: @unchecked Sendable {
         }
         current = nil
         status = .stopped
-        sinkWorker.paused.store(false, ordering: .releasing)
+        sinkWorker.setPaused(false)
         publishState()
         publishNowPlaying()
     }
@@ -432,7 +441,7 @@ public final class Player: @unchecked Sendable {
         case .setVolume(let percent):
             volume = max(0, min(100, percent))
             volumeNow.store(volume, ordering: .relaxed)
-            sinkWorker.volumeBits.store((Float(volume) / 100).bitPattern, ordering: .releasing)
+            sinkWorker.setVolume(Float(volume) / 100)
             publishState()
         case .quit:
             if let c = current { finish(c.info, reason: .stopped) }
@@ -467,9 +476,7 @@ public final class Player: @unchecked Sendable {
         switch status {
         case .paused, .interrupted:
             interruption = nil
-            sinkWorker.paused.store(false, ordering: .releasing)
-            sink.resume()
-            sinkWorker.dataReady.post()
+            sinkWorker.setPaused(false)
             status = current == nil ? .loading : .playing
         case .stopped, .complete:
             status = .loading
@@ -483,9 +490,7 @@ public final class Player: @unchecked Sendable {
 
     private func pause() {
         guard status == .playing || status == .loading || status == .stalled || status == .interrupted else { return }
-        sinkWorker.paused.store(true, ordering: .releasing)
-        sink.pause()
-        sink.interruptWrite()
+        sinkWorker.setPaused(true)
         status = .paused
         publishState()
         publishNowPlaying()
@@ -507,14 +512,22 @@ public final class Player: @unchecked Sendable {
 
     // MARK: - Interruptions and starvation
 
-    private func handleSinkEvents() {
-        let cork = sinkEvents.corkRequests.load(ordering: .acquiring)
-        let uncork = sinkEvents.uncorkRequests.load(ordering: .acquiring)
-        let lost = sinkEvents.losses.load(ordering: .acquiring)
-        let restored = sinkEvents.restorations.load(ordering: .acquiring)
-        let glitches = sinkEvents.glitches.load(ordering: .acquiring)
-        if glitches != seen.glitches {
-            seen.glitches = glitches
+    /// Handles one event from the output side, in the order they happened.
+    private func handle(_ event: OutputEvent) {
+        switch event {
+        case .segmentWritten(let boundary): boundaries.append(boundary)
+        case .ended: endReached = true
+        case .starving(let since): starvingSince = since / 1000
+        case .fed: starvingSince = nil
+        case .device(let event): handle(event)
+        case .failed(let error): handle(error)
+        }
+    }
+
+    private func handle(_ event: SinkEvent) {
+        switch event {
+        case .glitch:
+            glitches += 1
             let now = monotonicMicros()
             if lastGlitchNotice.map({ now - $0 >= Self.glitchNoticeMicros }) ?? true {
                 lastGlitchNotice = now
@@ -522,13 +535,9 @@ public final class Player: @unchecked Sendable {
                     "motet: \(outputDescription) ran dry or was suspended (\(glitches) time\(glitches == 1 ? "" : "s") so far):"
                         + " a short gap may be heard; playback goes on")
             }
-        }
-        if cork != seen.cork {
-            seen.cork = cork
+        case .corkRequested:
             if status == .playing || status == .loading || status == .stalled {
-                sinkWorker.paused.store(true, ordering: .releasing)
-                sink.pause()
-                sink.interruptWrite()
+                sinkWorker.setPaused(true)
                 status = .interrupted
                 interruption = .corked
                 events(.interruptionBegan(.corked))
@@ -536,16 +545,12 @@ public final class Player: @unchecked Sendable {
                 publishState()
                 publishNowPlaying()
             }
-        }
-        if uncork != seen.uncork {
-            seen.uncork = uncork
+        case .uncorkRequested:
             if status == .interrupted && interruption == .corked {
                 events(.interruptionEnded(.corked))
                 play()
             }
-        }
-        if lost != seen.lost {
-            seen.lost = lost
+        case .lost:
             if interruption != .deviceLost && status != .stopped && status != .complete {
                 interruption = .deviceLost
                 events(.interruptionBegan(.deviceLost))
@@ -553,9 +558,7 @@ public final class Player: @unchecked Sendable {
                 if status == .playing || status == .loading { status = .stalled }
                 publishState()
             }
-        }
-        if restored != seen.restored {
-            seen.restored = restored
+        case .restored:
             if interruption == .deviceLost {
                 interruption = nil
                 events(.interruptionEnded(.deviceLost))
@@ -580,12 +583,10 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    /// Shows a new error from the sink once; an error that ends playback stops the player.
-    private func handleOutputErrors() {
-        let count = sinkWorker.outputErrors.load(ordering: .acquiring)
-        guard count != seenOutputErrors, !outputFailed else { return }
-        seenOutputErrors = count
-        guard let error = sinkWorker.lastOutputError.withLock({ $0 }) else { return }
+    /// Shows an error from the sink (the same line once in a row); an error that ends playback
+    /// stops the player.
+    private func handle(_ error: OutputError) {
+        guard !outputFailed else { return }
         if error.description != lastOutputMessage {
             lastOutputMessage = error.description
             message(error.description)
@@ -597,33 +598,13 @@ public final class Player: @unchecked Sendable {
     }
 
     private func updateStarving() {
-        let since = sinkWorker.starvingSince.load(ordering: .acquiring)
-        let starving = since != 0 && monotonicMicros() - since > 500_000
+        let starving = starvingSince.map { monotonicMicros() - $0 > 500_000 } ?? false
         if starving && status == .playing {
             status = .stalled
             publishState()
         } else if !starving && status == .stalled && interruption == nil && current != nil {
             status = .playing
             publishState()
-        }
-    }
-}
-
-/// Interruption requests from the sink, counted with atomics so the sink's threads never lock.
-final class SinkEventCounters: Sendable {
-    let corkRequests = Atomic<Int>(0)
-    let uncorkRequests = Atomic<Int>(0)
-    let losses = Atomic<Int>(0)
-    let restorations = Atomic<Int>(0)
-    let glitches = Atomic<Int>(0)
-
-    func count(_ event: SinkEvent) {
-        switch event {
-        case .corkRequested: corkRequests.wrappingAdd(1, ordering: .releasing)
-        case .uncorkRequested: uncorkRequests.wrappingAdd(1, ordering: .releasing)
-        case .lost: losses.wrappingAdd(1, ordering: .releasing)
-        case .restored: restorations.wrappingAdd(1, ordering: .releasing)
-        case .glitch: glitches.wrappingAdd(1, ordering: .releasing)
         }
     }
 }
