@@ -11,7 +11,7 @@ struct SegmentBoundary: Sendable, Equatable {
 }
 
 /// What the output side tells the control thread, in the order it happened (`SinkWorker.takeEvents`).
-enum OutputEvent: Sendable {
+enum OutputEvent: Sendable, Equatable {
     /// The segment's first frame went to the device. Never dropped.
     case segmentWritten(SegmentBoundary)
     /// The ring ran dry before the end, with the device open and not paused, and stayed dry for
