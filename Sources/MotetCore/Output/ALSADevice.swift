@@ -52,7 +52,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
     var lastDelay: Int64 = 0
     /// Frames that lost devices took away unheard, since the last open or reset.
     var lostDelay: Int64 = 0
-    let wakeups = DeviceWakeup()
+    let wakeups = WakeupPipe()
     /// Target buffer length in microseconds.
     static let latencyMicros: UInt32 = 200_000
     /// How often a lost device is tried again, in nanoseconds.

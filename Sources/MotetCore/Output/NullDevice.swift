@@ -7,7 +7,7 @@ public final class NullDevice: AudioDevice, @unchecked Sendable {
     public let name = "null"
     private var clock: PacingClock
     private var channels = 2
-    private let wakeups = DeviceWakeup()
+    private let wakeups = WakeupPipe()
 
     /// A null output; `untimed` makes it take everything at once.
     public init(untimed: Bool) {

@@ -100,7 +100,7 @@ struct PacingClock {
 extension PacingClock {
     /// `AudioDevice.wait` for a clock-paced device: sleeps until a quarter of the buffer is free,
     /// `timeoutNanos` pass or `wakeup` is signalled.
-    func wait(timeoutNanos: Int64, wakeup: DeviceWakeup) {
+    func wait(timeoutNanos: Int64, wakeup: WakeupPipe) {
         let now = MonotonicClock.now()
         var deadline = now + max(0, timeoutNanos)
         if let room = roomDeadline(at: now) {
@@ -114,7 +114,7 @@ extension PacingClock {
     /// `AudioDevice.drain` for a clock-paced device: sleeps until everything written has been
     /// heard (true), or `wakeup` is signalled (false). At once when untimed or already heard
     /// (true) or paused (false).
-    func drain(wakeup: DeviceWakeup) -> Bool {
+    func drain(wakeup: WakeupPipe) -> Bool {
         if pausedHeard != nil { return false }
         guard let deadline = drainDeadline(at: MonotonicClock.now()) else { return true }
         return !wakeup.sleep(until: deadline)

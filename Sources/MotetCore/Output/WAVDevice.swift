@@ -25,7 +25,7 @@ public final class WAVDevice: AudioDevice, @unchecked Sendable {
     private let float: Bool
     private let notice: @Sendable (String) -> Void
     private var clock: PacingClock
-    private let wakeups = DeviceWakeup()
+    private let wakeups = WakeupPipe()
     private var path: String
     private var fileNumber = 1
     private var fd: Int32 = -1
