@@ -24,6 +24,7 @@ import MotetEvents
 public final class ALSADevice: AudioDevice, @unchecked Sendable {
     // Everything is used on the sink thread only, except `wakeups` (thread-safe) and `onEvent`
     // (set before the sink thread starts).
+    /// "alsa".
     public let name = "alsa"
     let device: String
     var pcm: OpaquePointer?
@@ -127,6 +128,8 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         return rc
     }
 
+    /// Converts to S16 in ALSA channel order and writes what the device has room for, recovering
+    /// from an underrun or a suspend on the way.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
         guard !lost, !paused, !isHeld else { return 0 }
         guard let pcm, let format, let buffer, let order, let base = frames.baseAddress else { return 0 }
@@ -258,6 +261,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         return true
     }
 
+    /// Drops what the device holds (`snd_pcm_drop`, then prepare) and ends a hold after a reopen.
     public func reset() {
         _ = wakeups.take()
         holdUntil = 0
@@ -289,6 +293,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         }
     }
 
+    /// Closes the PCM and frees the buffers.
     public func close() {
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
@@ -300,6 +305,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         history = nil
     }
 
+    /// Ends a `wait` or `drain` within a slice (20–25 ms).
     public func wakeup() { wakeups.signal() }
 
     /// Writes are held back after a reopen (see `holdUntil`).

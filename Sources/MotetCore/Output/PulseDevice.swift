@@ -18,6 +18,7 @@ import Synchronization
 ///
 /// All mutable state is guarded by the main loop's lock (held implicitly inside callbacks).
 public final class PulseDevice: AudioDevice, @unchecked Sendable {
+    /// "pulse".
     public let name = "pulse"
     let clientName: String
     let server: String?
@@ -154,6 +155,8 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         if let failure { throw failure }
     }
 
+    /// Converts to S16 straight into libpulse's buffer (`pa_stream_begin_write`), as much as the
+    /// server asks for.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
         guard let source = frames.baseAddress else { return 0 }
         pa_threaded_mainloop_lock(mainloop)
@@ -237,6 +240,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         return done
     }
 
+    /// Flushes the stream (`pa_stream_flush`): what the server holds is dropped.
     public func reset() {
         withLock {
             woken = false
@@ -248,6 +252,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         }
     }
 
+    /// Corks or uncorks the stream (a stream made while lost starts corked).
     public func setPaused(_ paused: Bool) {
         withLock {
             guard corked != paused else { return }
@@ -257,6 +262,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         }
     }
 
+    /// Disconnects from the server and stops the main loop thread.
     public func close() {
         var stop = false
         withLock {
@@ -279,6 +285,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         if stop { pa_threaded_mainloop_stop(mainloop) }
     }
 
+    /// Signals the main loop's condition: a `wait` or `drain` returns at once.
     public func wakeup() {
         withLock {
             woken = true
@@ -286,6 +293,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         }
     }
 
+    /// Called on the main loop's thread with the loop's lock held.
     public var onEvent: (@Sendable (SinkEvent) -> Void)? {
         get {
             var h: (@Sendable (SinkEvent) -> Void)?

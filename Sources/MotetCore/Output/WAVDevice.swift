@@ -20,6 +20,7 @@ import MotetEvents
 /// throws it again. Devices and pipes are never renamed or removed.
 public final class WAVDevice: AudioDevice, @unchecked Sendable {
     // Everything below is touched only on the sink thread, except `wakeups` (thread-safe).
+    /// "wav".
     public let name = "wav"
     private let basePath: String
     private let float: Bool
@@ -60,6 +61,7 @@ public final class WAVDevice: AudioDevice, @unchecked Sendable {
     /// The file being written now (changes when the format changes).
     public var currentPath: String { path }
 
+    /// Starts the file (or, after samples of another format, the next numbered file).
     public func open(_ format: AudioFormat) throws(OutputError) {
         if let failure { throw failure }
         guard fd >= 0 else { throw .closed(what: "the WAV output \(path)") }
@@ -70,6 +72,7 @@ public final class WAVDevice: AudioDevice, @unchecked Sendable {
         try start(format)
     }
 
+    /// Writes what the clock has room for to the file and rewrites the header's sizes.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
         if let failure { throw failure }
         guard let header, let base = frames.baseAddress, fd >= 0, let buffer else { throw .writtenBeforeOpen }
@@ -106,7 +109,9 @@ public final class WAVDevice: AudioDevice, @unchecked Sendable {
         return count
     }
 
+    /// The clock's free space and delay.
     public func state() -> DeviceState { clock.state(at: MonotonicClock.now()) }
+    /// Sleeps until the clock frees a quarter of its buffer.
     public func wait(timeoutNanos: Int64) { clock.wait(timeoutNanos: timeoutNanos, wakeup: wakeups) }
     /// Waits until the clock has "played" what was written: the file already holds it.
     @discardableResult
@@ -116,7 +121,9 @@ public final class WAVDevice: AudioDevice, @unchecked Sendable {
         clock.reset()
         _ = wakeups.take()
     }
+    /// Stops or restarts the clock.
     public func setPaused(_ paused: Bool) { clock.setPaused(paused, at: MonotonicClock.now()) }
+    /// Ends a `wait` or `drain` at once.
     public func wakeup() { wakeups.signal() }
 
     /// Finishes the file. A file that never got a header (nothing was played) is removed rather

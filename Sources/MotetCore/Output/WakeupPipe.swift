@@ -10,6 +10,7 @@ package final class WakeupPipe: @unchecked Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
 
+    /// A pipe, both ends non-blocking and close-on-exec.
     package init() {
         var fds: [Int32] = [0, 0]
         let rc = pipe(&fds)
