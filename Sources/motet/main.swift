@@ -64,9 +64,9 @@ guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: 1)
 }
 
-let sink: any AudioSink
+let device: any AudioDevice
 do {
-    sink = try SinkFactory.make(
+    device = try SinkFactory.make(
         settings.output, untimed: settings.untimed, clientName: "Motet",
         notice: { console.message($0) })
 } catch {
@@ -102,7 +102,7 @@ let pluginHost = PluginHost(
             playerReference.player?.send(command, from: .plugin(instance)) ?? .refused("the player is not running")
         }))
 let player = Player(
-    configuration: playerConfiguration, sink: sink,
+    configuration: playerConfiguration, device: device,
     events: { event in
         pluginHost.publish(event)
         console.handle(event)

@@ -1,22 +1,22 @@
 import Glibc
 
 /// CLOCK_MONOTONIC in nanoseconds, and absolute sleeps against it (no drift).
-enum MonotonicClock {
+package enum MonotonicClock {
     /// Nanoseconds since an arbitrary point; never jumps.
-    static func now() -> Int64 {
+    package static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
     /// Sleeps until the absolute time `deadline` (from `now()`), resuming after signals.
-    static func sleep(until deadline: Int64) {
+    package static func sleep(until deadline: Int64) {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     /// Nanoseconds that `frames` last at `rate`.
-    static func nanos(frames: Int64, rate: Int) -> Int64 {
+    package static func nanos(frames: Int64, rate: Int) -> Int64 {
         Int64((Double(frames) * 1_000_000_000 / Double(rate)).rounded())
     }
 }

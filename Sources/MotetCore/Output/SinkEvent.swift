@@ -1,15 +1,17 @@
-/// Something the sound server did to a sink's stream, reported through `AudioSink.onEvent`.
+/// Something the sound server or the device did, reported through `AudioDevice.onEvent`.
 public enum SinkEvent: Sendable, Equatable {
     /// The server asks us to pause (PulseAudio `request-cork`: e.g. a phone-role stream started).
-    /// The player should `pause()` the sink: that is an *interruption began*.
+    /// The player should pause the output: that is an *interruption began*.
     case corkRequested
     /// The server allows us to play again (`request-uncork`): an *interruption ended*.
     case uncorkRequested
-    /// The sound server went away. Writes return 0 until `restored`; the sink retries by itself.
+    /// The sound server or the device went away. The device takes nothing until `restored`; it
+    /// retries by itself.
     case lost
-    /// The sound server is back and the stream was recreated; writing continues.
+    /// The sound server or the device is back; writing continues (what the lost one held was
+    /// never heard).
     case restored
-    /// The device ran dry (an underrun) or was suspended, and the sink recovered by itself:
-    /// a short gap may have been heard; playback goes on. Not an interruption.
+    /// The device ran dry (an underrun) or was suspended, and recovered by itself: a short gap may
+    /// have been heard; playback goes on. Not an interruption.
     case glitch
 }

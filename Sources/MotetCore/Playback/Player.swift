@@ -8,7 +8,7 @@ import MotetOutput
 /// then hands it everything that arrived, in order. `send(_:from:)` may be called from any thread.
 public final class Player: Sendable {
     private let configuration: PlayerConfiguration
-    private let sink: any AudioSink
+    private let device: any AudioDevice
     private let events: @Sendable (PlayerEvent) -> Void
     private let display: @Sendable (PlayerDisplay) -> Void
     private let message: @Sendable (String) -> Void
@@ -29,15 +29,15 @@ public final class Player: Sendable {
     ///     `configuration.displayIntervalMicros` while playing.
     ///   - message: one human line to show the user (errors, notices).
     public init(
-        configuration: PlayerConfiguration, sink: any AudioSink,
+        configuration: PlayerConfiguration, device: any AudioDevice,
         events: @escaping @Sendable (PlayerEvent) -> Void,
         display: @escaping @Sendable (PlayerDisplay) -> Void,
         message: @escaping @Sendable (String) -> Void
     ) {
         var configuration = configuration
-        configuration.outputName = sink.name
+        configuration.outputName = device.name
         self.configuration = configuration
-        self.sink = sink
+        self.device = device
         self.events = events
         self.display = display
         self.message = message
@@ -58,7 +58,7 @@ public final class Player: Sendable {
     /// Plays the queue to its end or until `quit`, on the calling thread.
     public func run() -> Outcome {
         let queue = PlayQueue(files: configuration.files, shuffle: configuration.shuffle, loop: configuration.loop)
-        let engine = WorkerEngine(configuration: configuration, queue: queue, sink: sink, inbox: inbox)
+        let engine = WorkerEngine(configuration: configuration, queue: queue, device: device, inbox: inbox)
         let machine = PlayerStateMachine(
             configuration: configuration, queue: queue, engine: engine, answers: answers, now: monotonicMicros,
             outputs: .init(events: events, display: display, message: message))

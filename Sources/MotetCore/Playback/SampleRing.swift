@@ -70,15 +70,15 @@ final class SampleRing: @unchecked Sendable {
         consumed.store(consumed.load(ordering: .relaxed) + count, ordering: .releasing)
     }
 
-    /// Consumer: copies up to `count` samples out; returns how many were read.
-    func read(into destination: UnsafeMutablePointer<Float>, count: Int) -> Int {
+    /// Consumer: copies the first `count` buffered samples out without releasing them (a frame
+    /// split by the ring's wrap, which the device may not take at once); returns how many.
+    func peek(into destination: UnsafeMutablePointer<Float>, count: Int) -> Int {
         let n = min(count, availableToRead)
         guard n > 0 else { return 0 }
         let start = consumed.load(ordering: .relaxed)
         let first = min(n, capacity - (start & mask))
         destination.update(from: storage + (start & mask), count: first)
         if n > first { (destination + first).update(from: storage, count: n - first) }
-        consumed.store(start + n, ordering: .releasing)
         return n
     }
 
@@ -120,6 +120,9 @@ final class SPSCQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     var count: Int { tail.load(ordering: .acquiring) - head.load(ordering: .acquiring) }
+
+    /// Producer: no room for another value now.
+    var isFull: Bool { tail.load(ordering: .relaxed) - head.load(ordering: .acquiring) >= capacity }
 
     /// Producer. Returns false when full.
     @discardableResult

@@ -5,210 +5,328 @@ import MotetEvents
 import MotetOutput
 import Synchronization
 
-/// The sink thread: moves samples from the ring to the sink. It allocates nothing after start,
-/// takes no lock that the UI or a plugin can hold (only atomics, sem_post and an eventfd), and never
-/// calls a plugin.
+/// The sink thread: moves samples from the ring to an `AudioDevice`, as mpv's
+/// `audio/out/buffer.c` feeds its drivers. It owns what the devices no longer do: blocking (it
+/// writes at most the device's free space, then waits on the device), pausing, the effect of
+/// interruptions on writing, the heard position, draining at the end and format changes (the
+/// device is reopened only when rate or channels change: gapless).
+///
+/// Threads: the sink thread allocates nothing after start, takes no lock that the UI or a plugin
+/// can hold (only atomics, sem_post and a pipe write), and never calls a plugin. The control
+/// thread (the player's) calls everything marked so; `heard()` is for any thread.
 final class SinkWorker: @unchecked Sendable {
+    // The `var`s below belong to the sink thread, and to the control thread while the sink thread
+    // is parked (the gate's atomics order the two); everything shared is an atomic or a queue.
     let ring: SampleRing
     let markers: SPSCQueue<SegmentMarker>
-    let boundaries = SPSCQueue<SegmentBoundary>(capacity: 256)
-    let sink: any AudioSink
-    /// Posted by the decoder when it writes samples and by the control thread to wake us.
+    let device: any AudioDevice
+    /// Posted by the decoder when it writes samples (and by the control thread to wake us).
     let dataReady = CountingSemaphore()
     /// Posted by us when we consume samples (the decoder waits on it when the ring is full).
     let spaceReady: CountingSemaphore
-    private let control: Wakeup
-
+    private let wake: Wakeup
     private let gate = WorkerGate()
-    let paused = Atomic<Bool>(false)
-    /// The end marker was reached and the sink drained.
-    let endReached = Atomic<Bool>(false)
-    /// When the ring ran dry before the end (monotonic µs), 0 while samples flow. The control
-    /// thread calls it a stall only when it lasts: an untimed sink empties the ring all the time.
-    let starvingSince = Atomic<Int64>(0)
-    let epoch = Atomic<Int>(0)
-    /// Frames written to the sink in the current epoch.
-    let framesWritten = Atomic<Int64>(0)
-    /// Volume times ReplayGain is applied here; volume is stored as Float bits.
-    let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
-    /// Bumped when the sink could not be opened for a segment's format.
-    let openFailures = Atomic<Int>(0)
-    /// The format the sink is open with (channels * 1_000_000 + rate), 0 when closed.
-    let openFormat = Atomic<Int>(0)
-    /// Bumped each time the sink throws (open or write); `lastOutputError` holds the last error.
-    let outputErrors = Atomic<Int>(0)
-    /// The sink's last error, for the control thread to show. Only the sink thread and the control
-    /// thread take this lock, each for a copy.
-    let lastOutputError = Locked<OutputError?>(nil)
-    /// The sink threw an error that ends playback: nothing more is read or written.
-    let outputEnded = Atomic<Bool>(false)
+    private let events = OutputEventQueues()
+    private let position = HeardPosition()
+    private let pauseRequested = Atomic<Bool>(false)
+    /// Volume (without ReplayGain) as Float bits.
+    private let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
     private var thread: PosixThread?
 
-    static let chunkFrames = 2048
-    /// Sized for 8 channels; more channels get fewer frames per chunk.
-    static let maxChannels = 8
+    private var epoch = 0
+    /// Frames written to the device in this epoch.
+    private var written: Int64 = 0
+    private var format: AudioFormat?
+    /// The pause the device has been told about.
+    private var paused = false
+    /// An error that ends playback came: nothing more is read or written.
+    private var outputEnded = false
+    /// The end marker was drained in this epoch: an empty ring is no starvation.
+    private var ended = false
+    /// When the ring last ran dry (`MonotonicClock` ns), nil while samples flow.
+    private var drySince: Int64?
+    /// `.starving` was sent and `.fed` not yet.
+    private var starving = false
+    /// Ring sample index up to which volume and gain were applied in place: a device that takes
+    /// only part of a region gets the rest again, unscaled twice.
+    private var scaledThrough = 0
 
-    init(ring: SampleRing, markers: SPSCQueue<SegmentMarker>, sink: any AudioSink, spaceReady: CountingSemaphore, control: Wakeup) {
+    static let chunkFrames = 2048
+    /// Vorbis allows up to 255 channels: room for one frame of them, split by the ring's wrap.
+    static let maxChannels = 255
+    /// How long the ring must stay dry before `.starving`.
+    static let starvingNanos: Int64 = 100_000_000
+    /// The longest the sink thread sleeps before it looks at the device's state again.
+    static let waitNanos: Int64 = 100_000_000
+
+    /// Control thread. `spaceReady` is posted when the ring has room; `wake` when an event is
+    /// queued. Installs the device's event handler (the device must not be open yet).
+    init(ring: SampleRing, markers: SPSCQueue<SegmentMarker>, device: any AudioDevice, spaceReady: CountingSemaphore, wake: Wakeup) {
         self.ring = ring
         self.markers = markers
-        self.sink = sink
+        self.device = device
         self.spaceReady = spaceReady
-        self.control = control
+        self.wake = wake
+        device.onEvent = { [events, wake] event in
+            events.pushFromDevice(event)
+            wake.signal()
+        }
     }
 
+    /// Control thread: starts the sink thread.
     func start() {
         thread = PosixThread(name: "motet-sink") { [self] in run() }
     }
 
+    /// Control thread: asks the sink thread to end (it closes the device on its way out).
+    func stop() {
+        gate.quit()
+        device.wakeup()
+        dataReady.post()
+    }
+
+    /// Control thread: waits for the sink thread to end.
     func join() { thread?.join() }
 
-    /// Control thread: stop the sink thread at a safe point and wait until it is parked.
+    /// Control thread: stops the sink thread at a safe point and waits until it is parked.
     func park() {
         gate.park {
-            sink.interruptWrite()
+            device.wakeup()
             dataReady.post()
         }
     }
 
-    /// Control thread, while parked: forget the sink's buffered audio and start a new epoch.
+    /// Control thread, while parked: drops the device's buffered audio and starts a new epoch.
+    /// Events queued before the park describe the old epoch (an `.ended` among them no longer
+    /// holds): take them before flushing to tell them apart.
     func flushWhileParked() {
-        sink.flush()
-        epoch.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        framesWritten.store(0, ordering: .sequentiallyConsistent)
-        boundaries.reset()
-        endReached.store(false, ordering: .sequentiallyConsistent)
-        starvingSince.store(0, ordering: .sequentiallyConsistent)
+        device.reset()
+        epoch &+= 1
+        written = 0
+        ended = false
+        drySince = nil
+        publishHeard(nil)
     }
 
+    /// Control thread: lets the parked sink thread go on.
     func unpark() { gate.release() }
 
-    func stop() {
-        gate.quit()
-        sink.interruptWrite()
+    /// Control thread: pauses or plays on. Applied on the sink thread soon (it is woken); while
+    /// paused nothing is written and the heard position stands still.
+    func setPaused(_ paused: Bool) {
+        pauseRequested.store(paused, ordering: .releasing)
+        device.wakeup()
         dataReady.post()
     }
 
+    /// Control thread: the volume scale (ReplayGain is applied on top, per segment).
+    func setVolume(_ scale: Float) {
+        volumeBits.store(scale.bitPattern, ordering: .relaxed)
+    }
+
+    /// Any thread, lock-free: what has been heard of the current epoch, to extrapolate.
+    func heard() -> HeardNow { position.load() }
+
+    /// Control thread only: every event since the last call, in the order they happened.
+    func takeEvents(_ body: (OutputEvent) -> Void) { events.take(body) }
+
+    /// Device events dropped because the control thread did not take them in time.
+    var droppedDeviceEvents: Int { events.droppedDeviceEvents }
+
+    // MARK: The sink thread
+
     private func run() {
-        let capacity = Self.chunkFrames * Self.maxChannels
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Self.maxChannels)
         defer { scratch.deallocate() }
         var channels = 2
         var gain: Float = 1
-        var isOpen = false
         while !gate.isQuitting {
             if gate.parkIsRequested {
-                gate.parkHere { control.signal() }
+                gate.parkHere { wake.signal() }
                 continue
             }
-            if paused.load(ordering: .acquiring) || outputEnded.load(ordering: .acquiring) {
+            applyPause()
+            if paused || outputEnded {
                 dataReady.wait(seconds: 0.5)
                 continue
             }
             if let marker = markers.peek(), marker.sampleIndex <= ring.readIndex {
                 _ = markers.pop()
                 if marker.isEnd {
-                    if isOpen { sink.drain() }
-                    endReached.store(true, ordering: .releasing)
-                    control.signal()
+                    if drain() {
+                        ended = true
+                        publishHeard(nil)
+                        emit(.ended)
+                    }
                     continue
                 }
-                let key = marker.channels * 1_000_000 + marker.sampleRate
-                if key != openFormat.load(ordering: .relaxed) {
-                    if isOpen { sink.drain() }
-                    do {
-                        try sink.open(AudioFormat(sampleRate: marker.sampleRate, channels: marker.channels))
-                        isOpen = true
-                        openFormat.store(key, ordering: .releasing)
-                    } catch {
-                        isOpen = false
-                        openFormat.store(0, ordering: .releasing)
-                        openFailures.wrappingAdd(1, ordering: .releasing)
-                        report(error)
-                    }
-                    epoch.wrappingAdd(1, ordering: .releasing)
-                    framesWritten.store(0, ordering: .releasing)
+                let next = AudioFormat(sampleRate: marker.sampleRate, channels: marker.channels)
+                if next != format {
+                    if format != nil, !drain() { continue }  // parked or quitting: the ring is reset
+                    open(next)
                 }
                 channels = marker.channels
                 gain = marker.gain
-                let boundary = SegmentBoundary(
-                    segmentID: marker.segmentID, epoch: epoch.load(ordering: .relaxed),
-                    frame: framesWritten.load(ordering: .relaxed))
-                // A boundary is how the control thread learns that a track was heard: never drop
-                // one. Full (hundreds of tiny tracks while the control thread was descheduled):
-                // wake it and wait for it, as for a full device.
-                while !boundaries.push(boundary) {
-                    if gate.mustStop { break }
-                    control.signal()
-                    dataReady.wait(seconds: 0.01)
-                }
-                control.signal()
+                emit(.segmentWritten(SegmentBoundary(segmentID: marker.segmentID, epoch: epoch, frame: written)))
                 continue
             }
             var limit = ring.availableToRead
             if let marker = markers.peek() { limit = min(limit, marker.sampleIndex - ring.readIndex) }
-            limit = min(limit, (capacity / channels) * channels)
+            limit = min(limit, Self.chunkFrames * channels)
             limit -= limit % channels
             if limit <= 0 {
-                if isOpen && !endReached.load(ordering: .relaxed) && markers.peek() == nil
-                    && starvingSince.load(ordering: .relaxed) == 0
-                {
-                    starvingSince.store(monotonicMicros(), ordering: .releasing)
-                }
-                dataReady.wait(seconds: 0.25)
+                ranDry()
+                publishHeard(format != nil ? device.state() : nil)
+                dataReady.wait(seconds: 0.05)
                 continue
             }
-            if starvingSince.load(ordering: .relaxed) != 0 {
-                starvingSince.store(0, ordering: .releasing)
+            flowing()
+            guard format != nil else {
+                // No device for this format: the samples are dropped, time does not advance.
+                let region = ring.readableRegion()
+                ring.commitRead(region.count >= limit ? limit : region.count - region.count % channels)
+                freedRing()
+                continue
             }
-            // The sink reads the ring in place; only a frame split by the ring's wrap (a channel
-            // count that does not divide its size) is copied out through scratch.
-            let region = ring.readableRegion()
-            let inPlace = region.count >= channels
-            let n: Int
-            let samples: UnsafeMutablePointer<Float>
-            if inPlace {
-                n = min(limit, region.count - region.count % channels)
-                samples = region.baseAddress!
-            } else {
-                n = ring.read(into: scratch, count: limit)
-                samples = scratch
+            let state = device.state()
+            publishHeard(state)
+            if state.freeFrames <= 0 {
+                device.wait(timeoutNanos: Self.waitNanos)
+                continue
             }
-            defer {
-                if inPlace { ring.commitRead(n) }
-                // Wake the decoder when half the ring is free, so it decodes in bursts.
-                if ring.availableToWrite >= ring.capacity / 2 { spaceReady.post() }
-            }
-            if !isOpen { continue }  // no device for this format: the samples are dropped, time does not advance
-            let scale = gain * Float(bitPattern: volumeBits.load(ordering: .relaxed))
-            if scale != 1 {
-                for i in 0..<n { samples[i] *= scale }
-            }
-            var offset = 0
-            while offset < n {
-                let accepted: Int
-                do {
-                    accepted = try sink.write(UnsafeBufferPointer(start: samples + offset, count: n - offset))
-                } catch {
-                    accepted = 0
-                    report(error)
-                }
-                offset += accepted * channels
-                framesWritten.wrappingAdd(Int64(accepted), ordering: .releasing)
-                if accepted == 0 {
-                    if gate.mustStop || outputEnded.load(ordering: .relaxed) { break }
-                    // Paused, corked or the server is away: wait, then carry on with the same samples.
-                    dataReady.wait(seconds: 0.1)
-                }
-            }
+            writeSamples(limit: min(limit, state.freeFrames * channels), channels: channels, gain: gain, scratch: scratch)
         }
+        device.close()
         gate.markExited()
     }
 
-    /// Hands a sink error to the control thread (which shows it, and stops when it ends playback).
-    private func report(_ error: OutputError) {
-        lastOutputError.withLock { $0 = error }
-        if error.endsPlayback { outputEnded.store(true, ordering: .releasing) }
-        outputErrors.wrappingAdd(1, ordering: .releasing)
-        control.signal()
+    /// Writes up to `limit` samples from the ring, in place (volume and gain applied there), or
+    /// one frame split by the ring's wrap through `scratch`; releases what the device took.
+    private func writeSamples(limit: Int, channels: Int, gain: Float, scratch: UnsafeMutablePointer<Float>) {
+        let region = ring.readableRegion()
+        let scale = gain * Float(bitPattern: volumeBits.load(ordering: .relaxed))
+        let samples: UnsafeMutablePointer<Float>
+        let count: Int
+        if region.count >= channels {
+            count = min(limit, region.count - region.count % channels)
+            samples = region.baseAddress!
+            let start = ring.readIndex
+            if scale != 1 {
+                for i in min(count, max(0, scaledThrough - start))..<count { samples[i] *= scale }
+            }
+            scaledThrough = max(scaledThrough, start + count)
+        } else {
+            count = ring.peek(into: scratch, count: channels)
+            samples = scratch
+            if scale != 1 { for i in 0..<count { samples[i] *= scale } }
+        }
+        var accepted = 0
+        do throws(OutputError) {
+            accepted = try device.write(UnsafeBufferPointer(start: samples, count: count))
+        } catch {
+            emit(.failed(error))
+            if error.endsPlayback { outputEnded = true }
+        }
+        if accepted > 0 {
+            ring.commitRead(accepted * channels)
+            written += Int64(accepted)
+            freedRing()
+        } else if !outputEnded {
+            // Full after all, or a write that failed for this stream only: try again later.
+            device.wait(timeoutNanos: Self.waitNanos)
+        }
+    }
+
+    /// Wakes the decoder when half the ring is free, so it decodes in bursts.
+    private func freedRing() {
+        if ring.availableToWrite >= ring.capacity / 2 { spaceReady.post() }
+    }
+
+    /// Opens the device for `next` and starts a new epoch; a failure is reported and the
+    /// segment's samples are dropped.
+    private func open(_ next: AudioFormat) {
+        do throws(OutputError) {
+            try device.open(next)
+            format = next
+        } catch {
+            format = nil
+            emit(.failed(error))
+            if error.endsPlayback { outputEnded = true }
+        }
+        epoch &+= 1
+        written = 0
+        publishHeard(nil)
+    }
+
+    /// Plays out what the device holds. False when a park or quit cut it short; a pause on the
+    /// way is applied and waited out.
+    private func drain() -> Bool {
+        guard format != nil else { return !gate.mustStop }
+        while !device.drain() {
+            if gate.mustStop { return false }
+            applyPause()
+            while paused {
+                if gate.mustStop { return false }
+                dataReady.wait(seconds: 0.5)
+                applyPause()
+            }
+        }
+        return !gate.mustStop
+    }
+
+    /// Tells the device about a pause or play requested since the last look.
+    private func applyPause() {
+        let requested = pauseRequested.load(ordering: .acquiring)
+        guard requested != paused else { return }
+        paused = requested
+        device.setPaused(requested)
+        publishHeard(format != nil ? device.state() : nil)
+    }
+
+    /// The ring is empty: after `starvingNanos` of that (before the end, open, not paused),
+    /// `.starving`, once.
+    private func ranDry() {
+        guard format != nil, !ended, !paused, markers.peek() == nil else { return }
+        let now = MonotonicClock.now()
+        guard let since = drySince else {
+            drySince = now
+            return
+        }
+        if !starving && now - since >= Self.starvingNanos {
+            starving = true
+            emit(.starving(sinceNanos: since))
+        }
+    }
+
+    /// Samples are there: a starvation episode is over.
+    private func flowing() {
+        drySince = nil
+        if starving {
+            starving = false
+            emit(.fed)
+        }
+    }
+
+    /// Publishes heard = written - the device's delay, advancing at the rate while it plays.
+    /// nil: nothing is buffered (everything written counts as heard), standing still.
+    private func publishHeard(_ state: DeviceState?) {
+        let delay = state?.delayFrames ?? 0
+        let rate = state?.playing == true && !paused ? Int64(format?.sampleRate ?? 0) : 0
+        position.publish(
+            HeardNow(
+                epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, atNanos: MonotonicClock.now(),
+                limitFrames: written))
+    }
+
+    /// Queues `event` for the control thread and wakes it. Nothing is dropped: when the queue is
+    /// full (hundreds of tiny tracks while the control thread was descheduled), waits for room,
+    /// unless a park or quit is pending.
+    private func emit(_ event: OutputEvent) {
+        while !events.pushFromWorker(event) {
+            if gate.mustStop { return }
+            wake.signal()
+            dataReady.wait(seconds: 0.01)
+        }
+        wake.signal()
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotetEvents
+import MotetOutput
 import Synchronization
 
 /// A joinable POSIX thread running a closure. Foundation's Thread is not used (memory budget).
@@ -65,51 +65,22 @@ final class CountingSemaphore: @unchecked Sendable {
     func drain() { while sem_trywait(sem) == 0 {} }
 }
 
-/// A self-pipe the control thread sleeps on: writing it never blocks and takes no lock, so any
-/// thread — the sink thread included — can wake the control thread.
-final class Wakeup: @unchecked Sendable {
-    private let readEnd: Int32
-    private let writeEnd: Int32
+/// What the control thread sleeps on: a self-pipe (`WakeupPipe`), so any thread — the sink
+/// thread included — can wake it without a lock.
+final class Wakeup: Sendable {
+    private let pipe = WakeupPipe()
 
-    init() {
-        var fds: [Int32] = [0, 0]
-        let rc = pipe(&fds)
-        precondition(rc == 0, "motet: cannot create a pipe (errno \(errno))")
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-    }
-    deinit {
-        close(readEnd)
-        close(writeEnd)
-    }
-
-    func signal() {
-        var one: UInt8 = 1
-        _ = write(writeEnd, &one, 1)  // a full pipe already means "wake up"
-    }
+    func signal() { pipe.signal() }
 
     /// Sleeps until signalled or `seconds` pass; clears the signal.
     func wait(seconds: Double) {
-        wait(timeoutMillis: Int32(seconds * 1000))
+        pipe.sleep(until: MonotonicClock.now() + Int64(seconds * 1_000_000_000))
     }
 
-    /// Sleeps until signalled or until `deadline` (monotonic µs; nil: no deadline); clears the signal.
+    /// Sleeps until signalled or until `deadline` (monotonic µs; nil: none, an hour at a time);
+    /// clears the signal.
     func wait(untilMicros deadline: Int64?) {
-        guard let deadline else { return wait(timeoutMillis: -1) }
-        let left = max(0, deadline - monotonicMicros())
-        wait(timeoutMillis: Int32(clamping: (left + 999) / 1000))
-    }
-
-    /// Sleeps until signalled or `timeoutMillis` pass (-1: no time-out); clears the signal.
-    private func wait(timeoutMillis: Int32) {
-        var p = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, timeoutMillis)
-        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        while withUnsafeMutableBytes(of: &buffer, { read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+        pipe.sleep(until: deadline.map { $0 * 1000 } ?? MonotonicClock.now() + 3_600_000_000_000)
     }
 }
 

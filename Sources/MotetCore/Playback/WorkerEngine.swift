@@ -9,24 +9,20 @@ import Synchronization
 /// The real `PlaybackEngine`: the decoder thread, the sink worker, the ring between them and the
 /// cursor that tells the decoder what comes next. Used only by the control thread.
 final class WorkerEngine: PlaybackEngine {
-    private let sink: any AudioSink
     private let ring: SampleRing
     private let markers = SPSCQueue<SegmentMarker>(capacity: 64)
     private let sinkWorker: SinkWorker
     private let decodeWorker: DecodeWorker
     private let cursor: Locked<DecodeCursor>
-    private let deviceNews = SPSCQueue<SinkEvent>(capacity: 64)
     private var generation = 0
-    private var endReported = false
-    private var reportedStarving: Int64 = 0
-    private var seenOutputErrors = 0
+    /// The device's news taken while repositioning, handed on with the next `takeEvents`.
+    private var carried: [OutputEvent] = []
 
-    init(configuration: PlayerConfiguration, queue: PlayQueue, sink: any AudioSink, inbox: PlayerInbox) {
-        self.sink = sink
+    init(configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox) {
         // About 1.5 s of 48 kHz stereo: enough to ride out a slow disk, small enough to keep memory low.
         ring = SampleRing(minimumCapacity: 1 << 17)
         let spaceReady = CountingSemaphore()
-        sinkWorker = SinkWorker(ring: ring, markers: markers, sink: sink, spaceReady: spaceReady, control: inbox.wakeup)
+        sinkWorker = SinkWorker(ring: ring, markers: markers, device: device, spaceReady: spaceReady, wake: inbox.wakeup)
         let cursor = Locked(
             DecodeCursor(queue: queue, next: queue.isEmpty ? nil : 0, startMicros: configuration.startMicros))
         self.cursor = cursor
@@ -36,10 +32,6 @@ final class WorkerEngine: PlaybackEngine {
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
             nextTrack: { cursor.withLock { $0.take() } },
             report: { inbox.post($0) })
-        sink.onEvent = { [deviceNews, wakeup = inbox.wakeup] news in
-            deviceNews.push(news)
-            wakeup.signal()
-        }
     }
 
     func start() {
@@ -47,18 +39,25 @@ final class WorkerEngine: PlaybackEngine {
         decodeWorker.start()
     }
 
-    /// Ends both threads and closes the output.
+    /// Ends both threads; the sink worker closes the device on its way out.
     func shutdown() {
         decodeWorker.stop()
         sinkWorker.stop()
         decodeWorker.join()
         sinkWorker.join()
-        sink.close()
     }
 
     func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
         decodeWorker.park()
         sinkWorker.park()
+        // What the sink said before the park is about buffers about to be thrown away (an end,
+        // a boundary, a starvation); only the device's own news still holds.
+        sinkWorker.takeEvents { event in
+            switch event {
+            case .device, .failed: carried.append(event)
+            case .segmentWritten, .starving, .fed, .ended: break
+            }
+        }
         ring.reset()
         markers.reset()
         sinkWorker.flushWhileParked()
@@ -70,8 +69,6 @@ final class WorkerEngine: PlaybackEngine {
             $0.reuseTrackID = reuseTrackID
             $0.generation = generation
         }
-        endReported = false
-        reportedStarving = 0
         if !hold { release() }
         return generation
     }
@@ -81,46 +78,23 @@ final class WorkerEngine: PlaybackEngine {
         sinkWorker.unpark()
     }
 
-    func setPaused(_ paused: Bool) {
-        sinkWorker.paused.store(paused, ordering: .releasing)
-        if paused {
-            sink.pause()
-            sink.interruptWrite()
-        } else {
-            sink.resume()
-            sinkWorker.dataReady.post()
-        }
-    }
+    func setPaused(_ paused: Bool) { sinkWorker.setPaused(paused) }
 
-    func setVolume(_ scale: Float) {
-        sinkWorker.volumeBits.store(scale.bitPattern, ordering: .releasing)
-    }
+    func setVolume(_ scale: Float) { sinkWorker.setVolume(scale) }
 
+    /// The heard position extrapolated to now.
     func heard() -> HeardNow {
-        HeardNow(
-            epoch: sinkWorker.epoch.load(ordering: .acquiring), frames: sink.heardFrames, framesPerSecond: 0,
-            atNanos: monotonicMicros() * 1000)
+        var h = sinkWorker.heard()
+        let now = MonotonicClock.now()
+        h.frames = h.frames(at: now)
+        h.atNanos = now
+        return h
     }
 
     /// Control thread: the output's news since the last call, in order.
     func takeEvents(_ body: (OutputEvent) -> Void) {
-        while let news = deviceNews.pop() { body(.device(news)) }
-        // Read before taking the boundaries: the sink sets it after pushing the last one.
-        let ended = sinkWorker.endReached.load(ordering: .acquiring)
-        while let boundary = sinkWorker.boundaries.pop() { body(.segmentWritten(boundary)) }
-        let errors = sinkWorker.outputErrors.load(ordering: .acquiring)
-        if errors != seenOutputErrors {
-            seenOutputErrors = errors
-            if let error = sinkWorker.lastOutputError.withLock({ $0 }) { body(.failed(error)) }
-        }
-        let starving = sinkWorker.starvingSince.load(ordering: .acquiring)
-        if starving != reportedStarving {
-            body(starving == 0 ? .fed : .starving(sinceNanos: starving * 1000))
-            reportedStarving = starving
-        }
-        if ended && !endReported {
-            endReported = true
-            body(.ended)
-        }
+        for event in carried { body(event) }
+        carried.removeAll()
+        sinkWorker.takeEvents(body)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SinkFactoryTests {
     let notices = NoticeLog()
 
-    func make(_ choice: OutputChoice, untimed: Bool = true) throws -> any AudioSink {
+    func make(_ choice: OutputChoice, untimed: Bool = true) throws -> any AudioDevice {
         try SinkFactory.make(choice, untimed: untimed, clientName: "motet-test") { [notices] in notices.add($0) }
     }
 
@@ -15,9 +15,10 @@ import Testing
         let sink = try make(.null)
         #expect(sink.name == "null")
         try sink.open(AudioFormat(sampleRate: 48000, channels: 2))
-        let elapsed = try seconds { try writeAll(sink, [Float](repeating: 0, count: 48000 * 2 * 5), channels: 2) }
+        let driver = DeviceDriver(sink, channels: 2)
+        let elapsed = try seconds { try driver.play([Float](repeating: 0, count: 48000 * 2 * 5)) }
         #expect(elapsed < 0.2)
-        #expect(sink.heardFrames == 48000 * 5)
+        #expect(driver.heard == 48000 * 5)
         #expect(notices.all.isEmpty)
     }
 
@@ -26,8 +27,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let sink = try make(.wav(path: dir + "/out.wav", float: true))
         #expect(sink.name == "wav")
-        try sink.open(AudioFormat(sampleRate: 44100, channels: 2))
-        try writeAll(sink, [Float](repeating: 0.5, count: 441 * 2), channels: 2)
+        try playAll(sink, [Float](repeating: 0.5, count: 441 * 2), format: AudioFormat(sampleRate: 44100, channels: 2))
         sink.close()
         let w = try ParsedWAV(dir + "/out.wav")
         #expect(w.subFormat == 3 && w.dataSize == 441 * 8)
@@ -38,9 +38,7 @@ import Testing
         defer { rig.stop() }
         let sink = try make(.alsa(device: rig.inlineDevice))
         #expect(sink.name == "alsa")
-        try sink.open(AudioFormat(sampleRate: 44100, channels: 2))
-        try writeAll(sink, [Float](repeating: 0.5, count: 4410 * 2), channels: 2)
-        sink.drain()
+        try playAll(sink, [Float](repeating: 0.5, count: 4410 * 2), format: AudioFormat(sampleRate: 44100, channels: 2))
         sink.close()
         #expect(rig.capturedBytes().prefix(4) == [0x00, 0x40, 0x00, 0x40])
     }

@@ -30,25 +30,71 @@ struct TestSignal {
     }
 }
 
-/// Writes all of `floats` through `sink` in chunks of `chunkFrames`, as the player's sink thread
-/// does; a write that accepts nothing (paused, lost) is retried after 10 ms until `giveUp`.
-@discardableResult
-func writeAll(
-    _ sink: any AudioSink, _ floats: [Float], channels: Int, chunkFrames: Int = 4096, giveUp: Double = 30
-) throws -> Int {
-    let deadline = Date().addingTimeInterval(giveUp)
-    var done = 0
-    let total = floats.count / channels
-    try floats.withUnsafeBufferPointer { all in
-        while done < total, Date() < deadline {
-            let n = min(chunkFrames, total - done)
-            let chunk = UnsafeBufferPointer(rebasing: all[(done * channels)..<((done + n) * channels)])
-            let accepted = try sink.write(chunk)
-            if accepted == 0 { usleep(10_000) }
-            done += accepted
+/// Plays frames through a device on the calling thread, as the player's sink worker does: write
+/// what fits, wait on the device for room. Keeps the count of frames written, so that the heard
+/// position (written minus the device's delay) can be asked for.
+final class DeviceDriver {
+    let device: any AudioDevice
+    let channels: Int
+    /// Frames written since the driver was made or `reset`.
+    private(set) var written: Int64 = 0
+
+    init(_ device: any AudioDevice, channels: Int) {
+        self.device = device
+        self.channels = channels
+    }
+
+    /// Frames heard now: written minus the device's delay.
+    var heard: Int64 { max(0, written - device.state().delayFrames) }
+
+    /// Writes `floats` (again and again when `loop`) until all are written, `until()` holds, or
+    /// `giveUp` seconds pass; returns the frames written. `until` is checked between writes and
+    /// waits (at least every 20 ms).
+    @discardableResult
+    func play(_ floats: [Float], loop: Bool = false, giveUp: Double = 30, until: () -> Bool = { false }) throws -> Int {
+        let deadline = Date().addingTimeInterval(giveUp)
+        let total = floats.count / channels
+        var done = 0
+        try floats.withUnsafeBufferPointer { all in
+            while Date() < deadline, !until() {
+                if done == total {
+                    guard loop else { return }
+                    done = 0
+                }
+                let accepted = try device.write(UnsafeBufferPointer(rebasing: all[(done * channels)...]))
+                done += accepted
+                written += Int64(accepted)
+                if accepted == 0 { device.wait(timeoutNanos: 20_000_000) }
+            }
+        }
+        return done
+    }
+
+    /// Lets the device play on (nothing written) for `seconds`, asking for its state meanwhile.
+    func idle(_ seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            _ = device.state()
+            usleep(10_000)
         }
     }
-    return done
+
+    /// `device.reset()`, and the count of frames written starts again.
+    func reset() {
+        device.reset()
+        written = 0
+    }
+}
+
+/// Opens `device` for `format`, plays all of `floats` through it and drains it; returns the
+/// frames written.
+@discardableResult
+func playAll(_ device: any AudioDevice, _ floats: [Float], format: AudioFormat) throws -> Int {
+    try device.open(format)
+    let driver = DeviceDriver(device, channels: format.channels)
+    let n = try driver.play(floats)
+    device.drain()
+    return n
 }
 
 /// Little-endian readers for parsing what the sinks wrote.

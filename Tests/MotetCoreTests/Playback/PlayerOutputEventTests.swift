@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import MotetCore
@@ -76,10 +77,11 @@ import MotetOutput
     @Test func aFailureThatEndsTheOutputStopsThePlayer() {
         let rig = PlayerRig()
         rig.play(0)
-        rig.output(.failed(OutputError("motet: cannot write song.wav: disk full", endsPlayback: true)))
+        let full = OutputError.cannotWrite(path: "/tmp/song.wav", code: ENOSPC, kept: .removed)
+        rig.output(.failed(full))
         #expect(rig.machine.outputFailed)
         #expect(rig.machine.isFinished)
-        #expect(rig.allMessages == ["motet: cannot write song.wav: disk full"])
+        #expect(rig.allMessages == [full.description])
         #expect(rig.finished.last?.reason == .stopped)
     }
 

@@ -17,7 +17,7 @@ final class ScriptedEngine: PlaybackEngine {
     private(set) var released = 0
     private(set) var volume: Float = 1
     /// What `heard()` answers.
-    var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, atNanos: 0)
+    var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, atNanos: 0, limitFrames: .max)
 
     func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
         repositions.append(Reposition(position: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold))

@@ -8,24 +8,25 @@ import MotetEvents
 /// killed. When the format changes after samples were written (or a file reaches 4 GiB), this file
 /// is finished and writing continues in a numbered sibling (`song.wav` → `song.2.wav`), reported
 /// through `notice`. A pipe (`wav:/dev/stdout`) gets one header with the largest sizes (length
-/// unknown) before the first samples. Paced in real time unless untimed.
+/// unknown) before the first samples. Paced in real time by a `PacingClock` unless untimed: the
+/// file is written as the music would be heard, ~200 ms ahead.
 ///
 /// When a write fails (disk full, read-only file system, I/O error), nothing that reached the disk
 /// is thrown away, but the file must not pass for a complete one: it is cut to its last whole
 /// frame, its header says what it holds, and it is renamed with `.partial` before the extension
 /// (`song.wav` → `song.partial.wav`, `song.2.wav` → `song.2.partial.wav`, replacing an older file
-/// of that name). A file that holds no sound yet is removed instead. The thrown `OutputError`
-/// (`endsPlayback`) is one line naming the file, the reason, what was kept and what to do; every
-/// later `open` or `write` throws it again. Devices and pipes are never renamed or removed.
-public final class WAVSink: AudioSink, @unchecked Sendable {
-    // The file state below is touched only on the sink thread (open/write/flush/drain/close); the
-    // thread-safe calls go to the pacer.
+/// of that name). A file that holds no sound yet is removed instead. The thrown
+/// `OutputError.cannotWrite` (`endsPlayback`) says what was kept; every later `open` or `write`
+/// throws it again. Devices and pipes are never renamed or removed.
+public final class WAVDevice: AudioDevice, @unchecked Sendable {
+    // Everything below is touched only on the sink thread, except `wakeups` (thread-safe).
+    /// "wav".
     public let name = "wav"
     private let basePath: String
     private let float: Bool
     private let notice: @Sendable (String) -> Void
-    private let pacer: RealTimePacer
-    private let events = EventHandler()
+    private var clock: PacingClock
+    private let wakeups = WakeupPipe()
     private var path: String
     private var fileNumber = 1
     private var fd: Int32 = -1
@@ -50,7 +51,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         self.path = path
         self.float = float
         self.notice = notice
-        self.pacer = RealTimePacer(untimed: untimed)
+        self.clock = PacingClock(untimed: untimed)
         fd = try Self.create(path)
         seekable = lseek(fd, 0, SEEK_CUR) >= 0
     }
@@ -60,9 +61,10 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     /// The file being written now (changes when the format changes).
     public var currentPath: String { path }
 
+    /// Starts the file (or, after samples of another format, the next numbered file).
     public func open(_ format: AudioFormat) throws(OutputError) {
         if let failure { throw failure }
-        guard fd >= 0 else { throw OutputError("motet: the WAV output \(path) is already closed") }
+        guard fd >= 0 else { throw .closed(what: "the WAV output \(path)") }
         if let header, header.format == format { return }
         if header != nil, framesInFile > 0 {
             try continueInNextFile(reason: "the format changed to \(format)")
@@ -70,48 +72,59 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         try start(format)
     }
 
+    /// Writes what the clock has room for to the file and rewrites the header's sizes.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
         if let failure { throw failure }
-        guard let header, let base = frames.baseAddress, fd >= 0, let buffer else {
-            throw OutputError("motet: the WAV output was written before it was opened")
-        }
+        guard let header, let base = frames.baseAddress, fd >= 0, let buffer else { throw .writtenBeforeOpen }
         let channels = header.format.channels
-        return try pacer.write(frames: frames.count / channels) { (offset, count) throws(OutputError) in
-            if !pendingHeader.isEmpty {
-                let count = pendingHeader.count
-                let written = pendingHeader.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress, count) }
-                guard written == count else { throw abandon(errno: written < 0 ? errno : ENOSPC) }
-                pendingHeader.removeAll(keepingCapacity: true)
-            }
-            var done = 0
-            while done < count {
-                if seekable, framesInFile >= self.header!.maximumFrames {
-                    try continueInNextFile(reason: "\(path) reached the 4 GiB limit of WAV")
-                    try start(header.format, restartingClock: false)
-                }
-                let n = min(count - done, Self.chunkFrames, seekable ? Int(self.header!.maximumFrames - framesInFile) : .max)
-                let samples = n * channels
-                let source = base + (offset + done) * channels
-                if float {
-                    buffer.copyMemory(from: source, byteCount: samples * 4)
-                } else {
-                    SampleConversion.int16(
-                        from: source, to: buffer.assumingMemoryBound(to: Int16.self), count: samples)
-                }
-                try writeAll(buffer, byteCount: samples * header.bytesPerSample)
-                framesInFile += Int64(n)
-                done += n
-            }
-            try updateSizes()
+        let now = MonotonicClock.now()
+        let count = min(frames.count / channels, clock.state(at: now).freeFrames)
+        guard count > 0 else { return 0 }
+        if !pendingHeader.isEmpty {
+            let bytes = pendingHeader.count
+            let written = pendingHeader.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress, bytes) }
+            guard written == bytes else { throw abandon(errno: written < 0 ? errno : ENOSPC) }
+            pendingHeader.removeAll(keepingCapacity: true)
         }
+        var done = 0
+        while done < count {
+            if seekable, framesInFile >= self.header!.maximumFrames {
+                try continueInNextFile(reason: "\(path) reached the 4 GiB limit of WAV")
+                try start(header.format, restartingClock: false)
+            }
+            let n = min(count - done, Self.chunkFrames, seekable ? Int(self.header!.maximumFrames - framesInFile) : .max)
+            let samples = n * channels
+            let source = base + done * channels
+            if float {
+                buffer.copyMemory(from: source, byteCount: samples * 4)
+            } else {
+                SampleConversion.int16(from: source, to: buffer.assumingMemoryBound(to: Int16.self), count: samples)
+            }
+            try writeAll(buffer, byteCount: samples * header.bytesPerSample)
+            framesInFile += Int64(n)
+            done += n
+        }
+        try updateSizes()
+        clock.wrote(count, at: now)
+        return count
     }
 
-    public func interruptWrite() { pacer.interrupt() }
-    public func pause() { pacer.pause() }
-    public func resume() { pacer.resume() }
-    public func flush() { pacer.flush() }
-    public func drain() { pacer.drain() }
-    public var heardFrames: Int64 { pacer.heardFrames }
+    /// The clock's free space and delay.
+    public func state() -> DeviceState { clock.state(at: MonotonicClock.now()) }
+    /// Sleeps until the clock frees a quarter of its buffer.
+    public func wait(timeoutNanos: Int64) { clock.wait(timeoutNanos: timeoutNanos, wakeup: wakeups) }
+    /// Waits until the clock has "played" what was written: the file already holds it.
+    @discardableResult
+    public func drain() -> Bool { clock.drain(wakeup: wakeups) }
+    /// A file cannot take back what it holds: only the clock forgets.
+    public func reset() {
+        clock.reset()
+        _ = wakeups.take()
+    }
+    /// Stops or restarts the clock.
+    public func setPaused(_ paused: Bool) { clock.setPaused(paused, at: MonotonicClock.now()) }
+    /// Ends a `wait` or `drain` at once.
+    public func wakeup() { wakeups.signal() }
 
     /// Finishes the file. A file that never got a header (nothing was played) is removed rather
     /// than left as 0 bytes that no program can read as WAV.
@@ -129,11 +142,8 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         buffer = nil
     }
 
-    /// Never called: nothing interrupts a file.
-    public var onEvent: (@Sendable (SinkEvent) -> Void)? {
-        get { events.handler }
-        set { events.handler = newValue }
-    }
+    /// Never called: nothing interrupts a file (a failed write is thrown).
+    public var onEvent: (@Sendable (SinkEvent) -> Void)?
 
     // MARK: The file
 
@@ -154,10 +164,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
     private static func create(_ path: String) throws(OutputError) -> Int32 {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            let code = errno
-            throw OutputError(
-                "motet: cannot create the WAV file \(path): \(OutputError.text(errno: code)); \(advice(code))",
-                endsPlayback: true)
+            throw .cannotCreate(path: path, code: errno)
         }
         return fd
     }
@@ -180,7 +187,7 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
         buffer?.deallocate()
         buffer = UnsafeMutableRawPointer.allocate(
             byteCount: Self.chunkFrames * format.channels * header.bytesPerSample, alignment: 16)
-        if restartingClock { pacer.start(rate: format.sampleRate) }
+        if restartingClock { clock.start(rate: format.sampleRate) }
     }
 
     /// Finishes the current file and opens the next numbered one (`song.wav` → `song.2.wav`).
@@ -248,12 +255,11 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
 
     /// After a failed write: keeps the whole frames that reached the file (`partialBytes` of the
     /// chunk being written count too), makes the header say so, renames the file `….partial.wav`
-    /// (or removes it when it holds no sound), closes it, and returns the line for the user. Every
+    /// (or removes it when it holds no sound), closes it, and returns the error to throw. Every
     /// later `open` and `write` throws the same error.
     private func abandon(errno code: Int32, partialBytes: Int = 0) -> OutputError {
         if let failure { return failure }
-        let reason = OutputError.text(errno: code)
-        var outcome = ""
+        var kept = OutputError.PartialFile.leftAlone
         var info = stat()
         if fd >= 0, seekable, isOurRegularFile(&info) {
             if let header {
@@ -263,34 +269,20 @@ public final class WAVSink: AudioSink, @unchecked Sendable {
                 try? updateSizes()
             }
             if let header, framesInFile > 0 {
-                let kept = Self.partial(path)
+                let partial = Self.partial(path)
                 let length = Self.seconds(frames: framesInFile, rate: header.format.sampleRate)
-                if rename(path, kept) == 0 {
-                    outcome = "; the \(length) written so far are kept as \(kept)"
-                } else {
-                    outcome = "; it holds only the first \(length) (could not rename it to \(kept))"
-                }
+                kept = rename(path, partial) == 0
+                    ? .renamed(path: partial, seconds: length) : .notRenamed(path: partial, seconds: length)
             } else {
                 unlink(path)
-                outcome = "; removed it (it held no sound yet)"
+                kept = .removed
             }
         }
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
-        let error = OutputError(
-            "motet: cannot write the WAV file \(path): \(reason)\(outcome); \(Self.advice(code))", endsPlayback: true)
+        let error = OutputError.cannotWrite(path: path, code: code, kept: kept)
         failure = error
         return error
-    }
-
-    /// What the user can do about `code`.
-    private static func advice(_ code: Int32) -> String {
-        switch code {
-        case ENOSPC, EDQUOT: "free some space or choose another path"
-        case EIO: "check the disk or choose another path"
-        case EPIPE: "the program reading it has stopped"
-        default: "choose a writable path"
-        }
     }
 
     /// `frames` at `rate` as seconds, rounded to one decimal ("12.3 s").

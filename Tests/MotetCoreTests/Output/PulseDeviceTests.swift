@@ -5,13 +5,13 @@ import MotetTestSupport
 import Synchronization
 import Testing
 
-/// PulseSink against a real, private PulseAudio server (PulseRig) whose real-time pipe sink
-/// captures what was played.
-@Suite(.serialized) struct PulseSinkTests {
-    func makeSink(_ rig: PulseRig, events: EventLog? = nil) throws -> PulseSink {
-        let sink = try PulseSink(clientName: "motet-test", server: rig.serverAddress, device: PulseRig.sinkName)
-        sink.onEvent = events?.handler
-        return sink
+/// PulseDevice against a real, private PulseAudio server (PulseRig) whose real-time pipe sink
+/// captures what was played. The tests drive the device on one thread, as the sink worker does.
+@Suite(.serialized) struct PulseDeviceTests {
+    func makeDevice(_ rig: PulseRig, events: EventLog? = nil) throws -> PulseDevice {
+        let device = try PulseDevice(clientName: "motet-test", server: rig.serverAddress, device: PulseRig.sinkName)
+        device.onEvent = events?.handler
+        return device
     }
 
     /// The captured frames from the first to the last non-silent one.
@@ -21,21 +21,21 @@ import Testing
         return Array(bytes[(r.lowerBound * frameBytes)..<(r.upperBound * frameBytes)])
     }
 
-
     @Test func aSweepArrivesBitExactWithTheExactFrameCount() throws {
         let rig = try PulseRig()
         defer { rig.stop() }
         let signal = try TestSignal(seconds: 2)
-        let sink = try makeSink(rig)
-        try sink.open(signal.format)
+        let device = try makeDevice(rig)
+        try device.open(signal.format)
+        let driver = DeviceDriver(device, channels: 2)
         var accepted = 0
         let elapsed = try seconds {
-            accepted = try writeAll(sink, signal.floats, channels: 2)
-            sink.drain()
+            accepted = try driver.play(signal.floats)
+            #expect(device.drain())
         }
         #expect(accepted == signal.frames)
-        #expect(sink.heardFrames == Int64(signal.frames))
-        sink.close()
+        #expect(driver.heard == Int64(signal.frames))
+        device.close()
         #expect(elapsed > 1.9 && elapsed < 3.0, "playing 2 s took \(elapsed) s")
         let expected = nonSilent(signal.bytes)
         let captured = nonSilent(rig.captureAfterSound() ?? [])
@@ -50,11 +50,9 @@ import Testing
         // A different tone on every channel: a swapped pair would not compare equal.
         let tones = (0..<channels).flatMap { ["sine", "\(300 + 100 * $0)-\(900 + 150 * $0)"] }
         let signal = try TestSignal(seconds: 0.5, channels: channels, synth: tones)
-        let sink = try makeSink(rig)
-        try sink.open(signal.format)
-        #expect(try writeAll(sink, signal.floats, channels: channels) == signal.frames)
-        sink.drain()
-        sink.close()
+        let device = try makeDevice(rig)
+        #expect(try playAll(device, signal.floats, format: signal.format) == signal.frames)
+        device.close()
         let captured = nonSilent(rig.captureAfterSound() ?? [], channels: channels)
         #expect(captured.count == nonSilent(signal.bytes, channels: channels).count)
         #expect(difference(captured, nonSilent(signal.bytes, channels: channels), frameBytes: 2 * channels) == nil)
@@ -64,95 +62,81 @@ import Testing
         let rig = try PulseRig(roleCork: true)
         defer { rig.stop() }
         let events = EventLog()
-        let sink = try makeSink(rig, events: events)
+        let device = try makeDevice(rig, events: events)
         let tone = try TestSignal(seconds: 1, synth: ["sine", "440"])
-        try sink.open(tone.format)
-        let stop = Atomic<Bool>(false)
-        let writer = Thread {
-            while !stop.load(ordering: .relaxed) { _ = try? writeAll(sink, tone.floats, channels: 2, giveUp: 0.5) }
-        }
-        writer.start()
-        defer { stop.store(true, ordering: .relaxed) }
-        usleep(500_000)
+        try device.open(tone.format)
+        let driver = DeviceDriver(device, channels: 2)
+        try driver.play(tone.floats, loop: true, giveUp: 0.5)
         let phone = Thread { try? rig.playPhoneStream(seconds: 1) }
         phone.start()
-        #expect(events.wait(for: .corkRequested, timeout: 5), "events: \(events.all)")
+        try driver.play(tone.floats, loop: true, giveUp: 5) { events.all.contains(.corkRequested) }
+        #expect(events.all.contains(.corkRequested), "events: \(events.all)")
         // The player's answer to an interruption: pause (PulseAudio only uncorks a client that corked).
-        sink.pause()
-        let heardAtCork = sink.heardFrames
-        usleep(300_000)
-        #expect(abs(sink.heardFrames - heardAtCork) < 441)
+        device.setPaused(true)
+        let heardAtCork = driver.heard
+        driver.idle(0.3)
+        #expect(abs(driver.heard - heardAtCork) < 441)
         #expect(events.wait(for: .uncorkRequested, timeout: 10), "events: \(events.all)")
-        sink.resume()
-        let resumedAt = sink.heardFrames
-        #expect(try Shell.waitUntil(timeout: 3) { sink.heardFrames > resumedAt + 4410 })
+        device.setPaused(false)
+        let resumedAt = driver.heard
+        try driver.play(tone.floats, loop: true, giveUp: 3) { driver.heard > resumedAt + 4410 }
+        #expect(driver.heard > resumedAt + 4410)
         #expect(events.all == [.corkRequested, .uncorkRequested])
-        stop.store(true, ordering: .relaxed)
-        sink.interruptWrite()
-        _ = try Shell.waitUntil(timeout: 2) { writer.isFinished }
-        sink.close()
+        device.close()
     }
 
     @Test func losingTheServerIsReportedAndPlaybackResumesWhenItIsBack() throws {
         let rig = try PulseRig()
         defer { rig.stop() }
         let events = EventLog()
-        let sink = try makeSink(rig, events: events)
+        let device = try makeDevice(rig, events: events)
         let tone = try TestSignal(seconds: 0.5, synth: ["sine", "440"])
-        try sink.open(tone.format)
-        let stop = Atomic<Bool>(false)
-        let zeroWrites = Atomic<Int>(0)
-        let writer = Thread {
-            while !stop.load(ordering: .relaxed) {
-                let n = (try? tone.floats.withUnsafeBufferPointer { try sink.write($0) }) ?? -1
-                if n == 0 {
-                    zeroWrites.add(1, ordering: .relaxed)
-                    usleep(20_000)
-                }
-            }
-            sink.drain()
-        }
-        writer.start()
-        usleep(700_000)
+        try device.open(tone.format)
+        let driver = DeviceDriver(device, channels: 2)
+        try driver.play(tone.floats, loop: true, giveUp: 0.7)
         rig.kill()
-        #expect(events.wait(for: .lost, timeout: 3), "events: \(events.all)")
-        usleep(300_000)
-        #expect(zeroWrites.load(ordering: .relaxed) > 0, "writes while lost should return 0")
+        try driver.play(tone.floats, loop: true, giveUp: 3) { events.all.contains(.lost) }
+        #expect(events.all.contains(.lost), "events: \(events.all)")
+        #expect(device.state().lost && device.state().freeFrames == 0)
+        #expect(try tone.floats.withUnsafeBufferPointer { try device.write($0) } == 0, "writes while lost take nothing")
+        let heardAtLoss = driver.heard
         try rig.restart()
-        #expect(events.wait(for: .restored, timeout: 10), "events: \(events.all)")
+        try driver.play(tone.floats, loop: true, giveUp: 10) { events.all.contains(.restored) }
+        #expect(events.all.contains(.restored), "events: \(events.all)")
+        // What the dead stream held is never heard: the heard position carries on from the loss.
+        #expect(driver.heard >= heardAtLoss && driver.heard < heardAtLoss + 4410)
         // Writing continues into the new server.
-        let afterRestore = sink.heardFrames
-        #expect(try Shell.waitUntil(timeout: 3) { sink.heardFrames > afterRestore + 4410 })
-        stop.store(true, ordering: .relaxed)
-        sink.interruptWrite()
-        #expect(try Shell.waitUntil(timeout: 3) { writer.isFinished })
+        let afterRestore = driver.heard
+        try driver.play(tone.floats, loop: true, giveUp: 3) { driver.heard > afterRestore + 4410 }
+        #expect(driver.heard > afterRestore + 4410)
+        #expect(device.drain())
         #expect(events.all == [.lost, .restored])
 
         // And what is written now arrives bit-exact.
         usleep(300_000)  // the FIFO reader catches up with the drained tone
         let mark = rig.capturedByteCount
         let sweep = try TestSignal(seconds: 1)
-        #expect(try writeAll(sink, sweep.floats, channels: 2) == sweep.frames)
-        sink.drain()
-        sink.close()
+        #expect(try driver.play(sweep.floats) == sweep.frames)
+        device.drain()
+        device.close()
         let captured = nonSilent(rig.captureAfterSound(from: mark) ?? [])
         #expect(difference(captured, nonSilent(sweep.bytes)) == nil)
     }
 
-    @Test func heardFramesFollowsRealTimeAndStopsWhenPaused() throws {
+    @Test func heardFollowsRealTimeAndStandsStillWhenPaused() throws {
         let rig = try PulseRig()
         defer { rig.stop() }
-        let sink = try makeSink(rig)
+        let device = try makeDevice(rig)
         let tone = try TestSignal(seconds: 3, synth: ["sine", "440"])
-        try sink.open(tone.format)
-        #expect(sink.heardFrames == 0)
-        let writer = Thread { _ = try? writeAll(sink, tone.floats, channels: 2, giveUp: 10) }
+        try device.open(tone.format)
+        let driver = DeviceDriver(device, channels: 2)
+        #expect(driver.heard == 0)
         let start = Date()
-        writer.start()
         var samples: [(elapsed: Double, heard: Double)] = []
-        for _ in 0..<4 {
-            usleep(400_000)
-            samples.append((Date().timeIntervalSince(start), Double(sink.heardFrames) / 44100))
+        try driver.play(tone.floats, giveUp: 10) {
+            let elapsed = Date().timeIntervalSince(start)
+            if elapsed >= 0.4 * Double(samples.count + 1) { samples.append((elapsed, Double(driver.heard) / 44100)) }
+            return samples.count == 4
         }
         for s in samples {
             // Heard lags real time by the stream's latency (~200 ms target), never leads it.
@@ -161,54 +145,57 @@ import Testing
         }
         let rates = zip(samples, samples.dropFirst()).map { ($1.heard - $0.heard) / ($1.elapsed - $0.elapsed) }
         for r in rates { #expect(r > 0.85 && r < 1.15, "heard clock ran at \(r)× real time") }
-        sink.pause()
-        usleep(100_000)
-        let paused = sink.heardFrames
-        usleep(400_000)
-        #expect(abs(sink.heardFrames - paused) < 441, "heard moved while paused")
-        sink.resume()
-        sink.interruptWrite()
-        _ = try Shell.waitUntil(timeout: 3) { writer.isFinished }
-        sink.flush()
-        #expect(sink.heardFrames == 0)
-        sink.close()
+        device.setPaused(true)
+        driver.idle(0.1)
+        let paused = driver.heard
+        #expect(!device.state().playing)
+        driver.idle(0.4)
+        #expect(abs(driver.heard - paused) < 441, "heard moved while paused")
+        device.setPaused(false)
+        driver.reset()
+        #expect(driver.heard == 0)
+        device.close()
     }
 
     @Test func aTrackShorterThanTheBufferIsPlayedOutByDrain() throws {
         let rig = try PulseRig()
         defer { rig.stop() }
         let signal = try TestSignal(seconds: 0.1)
-        let sink = try makeSink(rig)
-        try sink.open(signal.format)
-        #expect(try writeAll(sink, signal.floats, channels: 2) == signal.frames)
-        let elapsed = seconds { sink.drain() }
-        #expect(elapsed < 1.0, "drain took \(elapsed) s")
-        #expect(sink.heardFrames == Int64(signal.frames))
-        sink.close()
+        let device = try makeDevice(rig)
+        try device.open(signal.format)
+        let driver = DeviceDriver(device, channels: 2)
+        #expect(try driver.play(signal.floats) == signal.frames)
+        var completed = false
+        let elapsed = seconds { completed = device.drain() }
+        #expect(completed && elapsed < 1.0, "drain took \(elapsed) s")
+        #expect(driver.heard == Int64(signal.frames))
+        device.close()
         #expect(difference(nonSilent(rig.captureAfterSound() ?? []), nonSilent(signal.bytes)) == nil)
     }
 
-    @Test func interruptWriteAndPauseEndABlockedWriteSoon() throws {
+    @Test func wakeupEndsAWaitSoonAndAPausedDeviceTakesNothing() throws {
         let rig = try PulseRig()
         defer { rig.stop() }
-        let sink = try makeSink(rig)
+        let device = try makeDevice(rig)
         let tone = try TestSignal(seconds: 3, synth: ["sine", "440"])
-        try sink.open(tone.format)
-        let stops: [@Sendable () -> Void] = [{ sink.interruptWrite() }, { sink.pause() }]
-        for stop in stops {
-            Thread {
-                usleep(400_000)
-                stop()
-            }.start()
-            var accepted = 0
-            let elapsed = try seconds { accepted = try tone.floats.withUnsafeBufferPointer { try sink.write($0) } }
-            #expect(elapsed > 0.3 && elapsed < 0.7, "write returned after \(elapsed) s")
-            #expect(accepted > 0 && accepted < tone.frames)
-        }
-        // Paused: a write fills what is left of the buffer and returns instead of blocking.
-        let elapsed = try seconds { _ = try tone.floats.withUnsafeBufferPointer { try sink.write($0) } }
-        #expect(elapsed < 0.1)
-        sink.close()
+        try device.open(tone.format)
+        let driver = DeviceDriver(device, channels: 2)
+        try driver.play(tone.floats, giveUp: 0.5)
+        // Corked and full: no write request will come, only the wakeup ends the wait.
+        device.setPaused(true)
+        try driver.play(tone.floats, giveUp: 0.2)
+        #expect(device.state().freeFrames == 0)
+        Thread {
+            usleep(400_000)
+            device.wakeup()
+        }.start()
+        let waited = seconds { device.wait(timeoutNanos: 3_000_000_000) }
+        #expect(waited > 0.3 && waited < 0.7, "wait returned after \(waited) s")
+        // Draining a paused device returns at once, keeping what it holds.
+        let delay = device.state().delayFrames
+        #expect(!device.drain())
+        #expect(device.state().delayFrames >= delay - 441)
+        device.close()
     }
 
     @Test func aServerThatNeverAnswersFailsAfterAFewSeconds() throws {
@@ -231,7 +218,7 @@ import Testing
         var thrown: OutputError?
         let elapsed = seconds {
             do throws(OutputError) {
-                _ = try PulseSink(clientName: "motet-test", server: "unix:" + path)
+                _ = try PulseDevice(clientName: "motet-test", server: "unix:" + path)
             } catch {
                 thrown = error
             }
@@ -244,7 +231,7 @@ import Testing
         let dir = try Paths.temporaryDirectory("motet-nopulse")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect {
-            _ = try PulseSink(clientName: "motet-test", server: "unix:\(dir)/native")
+            _ = try PulseDevice(clientName: "motet-test", server: "unix:\(dir)/native")
         } throws: { error in
             let text = (error as? OutputError)?.description ?? ""
             return text.contains("PulseAudio") && text.contains("--output") && !text.contains("\n")

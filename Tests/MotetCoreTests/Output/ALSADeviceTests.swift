@@ -4,16 +4,17 @@ import MotetOutput
 import MotetTestSupport
 import Testing
 
-@Suite struct ALSASinkTests {
+@Suite struct ALSADeviceTests {
     @Test func aSweepThroughAFilePCMIsBitExact() throws {
         let rig = try ALSARig()
         defer { rig.stop() }
         let signal = try TestSignal(seconds: 1)
-        let sink = try ALSASink(device: rig.inlineDevice)
+        let sink = try ALSADevice(device: rig.inlineDevice)
         try sink.open(signal.format)
-        #expect(try writeAll(sink, signal.floats, channels: 2) == signal.frames)
-        sink.drain()
-        #expect(sink.heardFrames == Int64(signal.frames))
+        let driver = DeviceDriver(sink, channels: 2)
+        #expect(try driver.play(signal.floats) == signal.frames)
+        #expect(sink.drain())
+        #expect(driver.heard == Int64(signal.frames))
         sink.close()
         let captured = rig.capturedBytes()
         #expect(captured.count >= signal.bytes.count)
@@ -29,10 +30,8 @@ import Testing
         // Channel c of every frame (WAV order FL FR FC LFE BL BR) carries the value c + 1.
         let frames = 4096
         let floats = (0..<(frames * 6)).map { Float($0 % 6 + 1) / 32768 }
-        let sink = try ALSASink(device: rig.inlineDevice)
-        try sink.open(AudioFormat(sampleRate: 48000, channels: 6))
-        try writeAll(sink, floats, channels: 6)
-        sink.drain()
+        let sink = try ALSADevice(device: rig.inlineDevice)
+        try playAll(sink, floats, format: AudioFormat(sampleRate: 48000, channels: 6))
         sink.close()
         let captured = rig.capturedBytes()
         #expect(captured.count >= frames * 12)
@@ -46,12 +45,12 @@ import Testing
         defer { rig.stop() }
         let first = try TestSignal(seconds: 0.3)
         let second = try TestSignal(seconds: 0.3, rate: 48000, synth: ["sine", "300-900"])
-        let sink = try ALSASink(device: rig.inlineDevice)
+        let sink = try ALSADevice(device: rig.inlineDevice)
         try sink.open(first.format)
-        #expect(try writeAll(sink, first.floats, channels: 2) == first.frames)
-        try sink.open(second.format)
-        #expect(sink.heardFrames == 0)
-        #expect(try writeAll(sink, second.floats, channels: 2) == second.frames)
+        #expect(try DeviceDriver(sink, channels: 2).play(first.floats) == first.frames)
+        try sink.open(second.format)  // plays out the first stream, then reconfigures
+        #expect(sink.state().delayFrames == 0)
+        #expect(try DeviceDriver(sink, channels: 2).play(second.floats) == second.frames)
         sink.drain()
         sink.close()
         // The file PCM pads each stream's end with silence: both signals, in order, intact.
@@ -72,7 +71,7 @@ import Testing
 
     @Test func aMissingDeviceFailsWithOneClearLine() throws {
         #expect {
-            _ = try ALSASink(device: "hw:97")
+            _ = try ALSADevice(device: "hw:97")
         } throws: { error in
             let text = (error as? OutputError)?.description ?? ""
             return text.contains("hw:97") && !text.contains("\n")

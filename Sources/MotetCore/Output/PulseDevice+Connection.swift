@@ -2,9 +2,9 @@ import CPulse
 import Glibc
 import MotetEvents
 
-/// The context and stream lifecycle of `PulseSink`: connecting, callbacks, losing the server and
+/// The context and stream lifecycle of `PulseDevice`: connecting, callbacks, losing the server and
 /// reconnecting. Everything here runs with the main loop's lock held.
-extension PulseSink {
+extension PulseDevice {
     /// Runs `body` with the main loop locked (directly when already on the loop's thread).
     func withLock(_ body: () -> Void) {
         if pa_threaded_mainloop_in_thread(mainloop) != 0 {
@@ -16,7 +16,7 @@ extension PulseSink {
         }
     }
 
-    /// Wakes the sink thread waiting in `write`, `open` or `drain`.
+    /// Wakes the sink thread waiting in `wait`, `open` or `drain`.
     func signal() {
         pa_threaded_mainloop_signal(mainloop, 0)
     }
@@ -32,7 +32,7 @@ extension PulseSink {
         let timer = api.pointee.time_new(
             api, &tv,
             { _, _, _, ud in
-                let sink = PulseSink.sink(ud)
+                let sink = PulseDevice.device(ud)
                 sink.deadlinePassed = true
                 sink.signal()
             }, userdata)
@@ -46,8 +46,8 @@ extension PulseSink {
 
     var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    static func sink(_ userdata: UnsafeMutableRawPointer?) -> PulseSink {
-        Unmanaged<PulseSink>.fromOpaque(userdata!).takeUnretainedValue()
+    static func device(_ userdata: UnsafeMutableRawPointer?) -> PulseDevice {
+        Unmanaged<PulseDevice>.fromOpaque(userdata!).takeUnretainedValue()
     }
 
     /// Creates a context and starts connecting it; false when libpulse refuses at once.
@@ -60,7 +60,7 @@ extension PulseSink {
         let api = pa_threaded_mainloop_get_api(mainloop)!
         guard let context = pa_context_new_with_proplist(api, clientName, props) else { return false }
         self.context = context
-        pa_context_set_state_callback(context, { c, ud in PulseSink.sink(ud).contextStateChanged(c) }, userdata)
+        pa_context_set_state_callback(context, { c, ud in PulseDevice.device(ud).contextStateChanged(c) }, userdata)
         return pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0
     }
 
@@ -75,10 +75,10 @@ extension PulseSink {
         guard let stream = pa_stream_new_with_proplist(context, "Music", &spec, &map, props) else { return false }
         self.stream = stream
         streamWritten = 0
-        pa_stream_set_state_callback(stream, { s, ud in PulseSink.sink(ud).streamStateChanged(s) }, userdata)
-        pa_stream_set_write_callback(stream, { _, _, ud in PulseSink.sink(ud).signal() }, userdata)
-        pa_stream_set_latency_update_callback(stream, { _, ud in PulseSink.sink(ud).updateHeardLocked() }, userdata)
-        pa_stream_set_event_callback(stream, { _, name, _, ud in PulseSink.sink(ud).streamEvent(name) }, userdata)
+        drained = false
+        pa_stream_set_state_callback(stream, { s, ud in PulseDevice.device(ud).streamStateChanged(s) }, userdata)
+        pa_stream_set_write_callback(stream, { _, _, ud in PulseDevice.device(ud).signal() }, userdata)
+        pa_stream_set_event_callback(stream, { _, name, _, ud in PulseDevice.device(ud).streamEvent(name) }, userdata)
         // The server asks for more every quarter of the target (~50 ms): few wake-ups.
         var attr = pa_buffer_attr(
             maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(Self.latencyMicros, &spec)), prebuf: UInt32.max,
@@ -127,7 +127,6 @@ extension PulseSink {
         guard let stream else { return }
         pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_write_callback(stream, nil, nil)
-        pa_stream_set_latency_update_callback(stream, nil, nil)
         pa_stream_set_event_callback(stream, nil, nil)
         if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
             pa_stream_disconnect(stream)
@@ -180,23 +179,21 @@ extension PulseSink {
     func streamEvent(_ name: UnsafePointer<CChar>?) {
         guard let name else { return }
         if strcmp(name, "request-cork") == 0 {
-            events.emit(.corkRequested)
+            handler?(.corkRequested)
         } else if strcmp(name, "request-uncork") == 0 {
-            events.emit(.uncorkRequested)
+            handler?(.uncorkRequested)
         }
     }
 
-    /// The server (or our stream on it) is gone: freeze the heard clock, drop what it held
-    /// unheard, tell the player once, and try again in 500 ms.
+    /// The server (or our stream on it) is gone: what the stream held unheard stays in the
+    /// delay (it will never be heard), the owner is told once, and we try again in 500 ms.
     func serverLost() {
         if !lost {
             lost = true
-            let heard = position.heard()
-            heardBefore = heard
+            lostDelay += streamDelay
+            streamDelay = 0
             streamWritten = 0
-            position.setWritten(heard)
-            position.publish(heard: heard, at: MonotonicClock.now(), advancingAt: 0)
-            events.emit(.lost)
+            handler?(.lost)
         }
         scheduleReconnect()
         signal()
@@ -204,7 +201,7 @@ extension PulseSink {
 
     func restored() {
         lost = false
-        events.emit(.restored)
+        handler?(.restored)
     }
 
     func scheduleReconnect() {
@@ -217,7 +214,7 @@ extension PulseSink {
             api.time_restart(reconnectTimer, &tv)
         } else {
             reconnectTimer = api.time_new(
-                pa_threaded_mainloop_get_api(mainloop), &tv, { _, _, _, ud in PulseSink.sink(ud).reconnect() }, userdata)
+                pa_threaded_mainloop_get_api(mainloop), &tv, { _, _, _, ud in PulseDevice.device(ud).reconnect() }, userdata)
         }
     }
 
@@ -228,34 +225,27 @@ extension PulseSink {
         if !connectContext() { scheduleReconnect() }
     }
 
-    /// Blocks until the server has played everything written (or the server is lost, the stream
-    /// corked, or `interruptWrite` called).
-    func drainLocked() {
-        guard let stream, !lost, !corked, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-        guard let operation = pa_stream_drain(stream, { _, _, ud in PulseSink.sink(ud).signal() }, userdata) else { return }
+    /// Blocks until the server has played everything written (true; also when the server is lost
+    /// or the device closed), or until the stream is corked or `wakeup` is called (false).
+    func drainLocked() -> Bool {
+        if corked { return false }
+        guard let stream, !lost, pa_stream_get_state(stream) == PA_STREAM_READY else { return true }
+        guard let operation = pa_stream_drain(stream, { _, _, ud in PulseDevice.device(ud).signal() }, userdata) else {
+            return true
+        }
         defer { pa_operation_unref(operation) }
         while pa_operation_get_state(operation) == PA_OPERATION_RUNNING, !lost, !closed {
-            if interrupted.exchange(false, ordering: .acquiringAndReleasing) {
+            if woken || corked {
+                woken = false
                 pa_operation_cancel(operation)
-                return
+                return false
             }
             pa_threaded_mainloop_wait(mainloop)
         }
         if pa_operation_get_state(operation) == PA_OPERATION_DONE {
-            position.publish(heard: position.written, at: MonotonicClock.now(), advancingAt: 0)
+            streamDelay = 0
+            drained = true
         }
-    }
-
-    /// Publishes heard = written - latency (from the stream's interpolated timing info).
-    func updateHeardLocked() {
-        guard let stream, let format, !lost, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-        var latency: pa_usec_t = 0
-        var negative: Int32 = 0
-        guard pa_stream_get_latency(stream, &latency, &negative) == 0 else { return }
-        var latencyFrames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
-        if negative != 0 { latencyFrames = -latencyFrames }
-        let heard = heardBefore + max(0, min(streamWritten, streamWritten - latencyFrames))
-        let playing = !corked && (pa_stream_get_timing_info(stream)?.pointee.playing ?? 0) != 0
-        position.publish(heard: heard, at: MonotonicClock.now(), advancingAt: playing ? Int64(format.sampleRate) : 0)
+        return true
     }
 }

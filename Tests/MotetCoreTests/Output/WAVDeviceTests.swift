@@ -5,22 +5,22 @@ import MotetTestSupport
 import Synchronization
 import Testing
 
-@Suite final class WAVSinkTests {
+@Suite final class WAVDeviceTests {
     let dir: String
     let notices = NoticeLog()
 
     init() throws { dir = try Paths.temporaryDirectory("motet-wav") }
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
-    func sink(_ name: String, float: Bool = false) throws -> WAVSink {
-        try WAVSink(path: dir + "/" + name, float: float, untimed: true) { [notices] line in notices.add(line) }
+    func sink(_ name: String, float: Bool = false) throws -> WAVDevice {
+        try WAVDevice(path: dir + "/" + name, float: float, untimed: true) { [notices] line in notices.add(line) }
     }
 
     @Test func stereoIsPlainPCMWithTheSamplesOvReadWouldGive() throws {
         let signal = try TestSignal(seconds: 1)
         let wav = try sink("song.wav")
         try wav.open(signal.format)
-        #expect(try writeAll(wav, signal.floats, channels: 2) == signal.frames)
+        #expect(try DeviceDriver(wav, channels: 2).play(signal.floats) == signal.frames)
         wav.close()
         let w = try ParsedWAV(dir + "/song.wav")
         #expect(w.formatTag == 1)
@@ -52,7 +52,7 @@ import Testing
         let signal = try TestSignal(seconds: 0.2, channels: 6)
         let wav = try sink("surround.wav")
         try wav.open(signal.format)
-        try writeAll(wav, signal.floats, channels: 6)
+        try DeviceDriver(wav, channels: 6).play(signal.floats)
         wav.close()
         let w = try ParsedWAV(dir + "/surround.wav")
         #expect(w.formatTag == 0xFFFE)
@@ -67,7 +67,7 @@ import Testing
         let signal = try TestSignal(seconds: 0.2)
         let wav = try sink("float.wav", float: true)
         try wav.open(signal.format)
-        try writeAll(wav, signal.floats, channels: 2)
+        try DeviceDriver(wav, channels: 2).play(signal.floats)
         wav.close()
         let w = try ParsedWAV(dir + "/float.wav")
         #expect(w.formatTag == 0xFFFE && w.subFormat == 3)
@@ -83,10 +83,10 @@ import Testing
         let second = try TestSignal(seconds: 0.3, rate: 22050, channels: 1, synth: ["sine", "300"])
         let wav = try sink("song.wav")
         try wav.open(first.format)
-        try writeAll(wav, first.floats, channels: 2)
+        try DeviceDriver(wav, channels: 2).play(first.floats)
         try wav.open(first.format)  // same format: same file
         try wav.open(second.format)
-        try writeAll(wav, second.floats, channels: 1)
+        try DeviceDriver(wav, channels: 1).play(second.floats)
         wav.close()
         let a = try ParsedWAV(dir + "/song.wav")
         let b = try ParsedWAV(dir + "/song.2.wav")
@@ -105,7 +105,7 @@ import Testing
     @Test func anUnwritablePathFailsWithOneClearLine() throws {
         let path = dir + "/no-such-dir/song.wav"
         #expect {
-            _ = try WAVSink(path: path, float: false, untimed: true) { _ in }
+            _ = try WAVDevice(path: path, float: false, untimed: true) { _ in }
         } throws: { error in
             let text = (error as? OutputError)?.description ?? ""
             return text.contains(path) && text.contains("No such file or directory") && !text.contains("\n")
@@ -116,21 +116,21 @@ import Testing
     /// "out.wav" behind, a file no program can read as WAV.
     @Test func aSinkClosedBeforeAnySamplesLeavesNoFile() throws {
         let path = dir + "/nothing.wav"
-        let wav = try WAVSink(path: path, float: false, untimed: true) { _ in }
+        let wav = try WAVDevice(path: path, float: false, untimed: true) { _ in }
         #expect(FileManager.default.fileExists(atPath: path))
         wav.close()
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func aSinkClosedBeforeAnySamplesLeavesADeviceAlone() throws {
-        let wav = try WAVSink(path: "/dev/null", float: false, untimed: true) { _ in }
+        let wav = try WAVDevice(path: "/dev/null", float: false, untimed: true) { _ in }
         wav.close()
         var info = stat()
         #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
     }
 
     @Test func aFullDiskFailsWithOneClearLine() throws {
-        let wav = try WAVSink(path: "/dev/full", float: false, untimed: true) { _ in }
+        let wav = try WAVDevice(path: "/dev/full", float: false, untimed: true) { _ in }
         #expect {
             try wav.open(AudioFormat(sampleRate: 44100, channels: 2))
         } throws: { error in
@@ -147,7 +147,7 @@ import Testing
         let signal = try TestSignal(seconds: 0.3)
         let wav = try sink("pipe.wav")
         try wav.open(signal.format)
-        #expect(try writeAll(wav, signal.floats, channels: 2) == signal.frames)
+        #expect(try DeviceDriver(wav, channels: 2).play(signal.floats) == signal.frames)
         wav.close()
         #expect(reader.wait(timeout: 5))
         let w = try ParsedWAV(dir + "/piped.wav")
@@ -157,9 +157,12 @@ import Testing
     }
 
     @Test func pacedWritingTakesRealTime() throws {
-        let wav = try WAVSink(path: dir + "/paced.wav", float: false, untimed: false) { _ in }
+        let wav = try WAVDevice(path: dir + "/paced.wav", float: false, untimed: false) { _ in }
         try wav.open(AudioFormat(sampleRate: 48000, channels: 2))
-        let elapsed = try seconds { try writeAll(wav, [Float](repeating: 0.1, count: 48000), channels: 2) }
+        let elapsed = try seconds {
+            try DeviceDriver(wav, channels: 2).play([Float](repeating: 0.1, count: 48000))
+            wav.drain()
+        }
         #expect(elapsed >= 0.48 && elapsed < 0.7, "took \(elapsed) s")
         wav.close()
         #expect(try ParsedWAV(dir + "/paced.wav").dataSize == 48000 * 2)

@@ -1,0 +1,340 @@
+import CAudioLibraries
+import CALSA
+import Glibc
+import MotetEvents
+
+/// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a ~200 ms buffer,
+/// recovery from underruns and suspend.
+///
+/// The PCM is non-blocking; `wait` sleeps in `snd_pcm_wait` in 20 ms slices, so `wakeup` is seen
+/// within one slice. Channels beyond stereo are reordered from WAV order to ALSA's default
+/// (FL FR RL RR FC LFE SL SR).
+///
+/// Recovery (tested against a fault-injecting ioplug device, Tests/ALSAFault):
+/// - An underrun (-EPIPE) or a suspend (-ESTRPIPE) goes through `snd_pcm_recover` and sends
+///   `.glitch`. A device left suspended by it (an ioplug device without a resume callback:
+///   alsa-lib's `snd_pcm_resume` then returns 0 and changes nothing) is prepared. When the
+///   recovery prepared the device, the frames it held unplayed are written again from a copy of
+///   the last buffer's worth of output, so no frame of the music is lost or repeated: a fault
+///   costs a gap of silence, not samples. A pause on a device that cannot pause does the same.
+/// - Any other error (the device is gone: -ENODEV, -EBADFD...) sends `.lost` once; the device
+///   then takes nothing and `wait` tries to reopen it once a second; when that works, `.restored`
+///   is sent and writes wait (at most a second) for the owner's `reset` back to the heard
+///   position.
+public final class ALSADevice: AudioDevice, @unchecked Sendable {
+    // Everything is used on the sink thread only, except `wakeups` (thread-safe) and `onEvent`
+    // (set before the sink thread starts).
+    /// "alsa".
+    public let name = "alsa"
+    let device: String
+    var pcm: OpaquePointer?
+    var format: AudioFormat?
+    var periodFrames = 1024
+    var deviceBufferFrames = 0
+    var buffer: UnsafeMutablePointer<Int16>?
+    var bufferFrames = 0
+    var order: UnsafeMutablePointer<Int>?
+    /// The last `historyFrames` frames written, as the device got them (ring), for re-sending what
+    /// a recovery dropped.
+    var history: UnsafeMutablePointer<Int16>?
+    var historyFrames = 0
+    /// Frames appended to `history` since the last open or reset.
+    var historyEnd = 0
+    /// The device failed beyond recovery; `wait` retries opening it.
+    var lost = false
+    var lastReopenAttempt: Int64 = 0
+    /// After `.restored`: writes take nothing until this time (monotonic ns) or a `reset`, so that
+    /// the owner can go back to what was heard before anything newer reaches the new device.
+    var holdUntil: Int64 = 0
+    var paused = false
+    /// Frames a pause dropped unplayed (the device could not pause): written again on resume.
+    var droppedForPause: Int?
+    /// The device's delay when last measured; kept while it is lost.
+    var lastDelay: Int64 = 0
+    /// Frames that lost devices took away unheard, since the last open or reset.
+    var lostDelay: Int64 = 0
+    let wakeups = WakeupPipe()
+    /// Target buffer length in microseconds.
+    static let latencyMicros: UInt32 = 200_000
+    /// How often a lost device is tried again, in nanoseconds.
+    static let reopenNanos: Int64 = 1_000_000_000
+    /// The longest `snd_pcm_wait` between looks at `wakeup`, in milliseconds.
+    static let sliceMillis: Int64 = 20
+
+    /// `.glitch` after a recovery, `.lost` when the device fails beyond recovery, `.restored` when
+    /// it could be reopened; all sent from the sink thread.
+    public var onEvent: (@Sendable (SinkEvent) -> Void)?
+
+    /// Opens `device` ("default" when nil) now, so that a machine without a card fails early.
+    public init(device: String?) throws(OutputError) {
+        self.device = device ?? "default"
+        guard motet_load_alsa() == 0 else {
+            throw .libraryMissing(.alsa, library: String(cString: motet_audio_library_error()))
+        }
+        var handle: OpaquePointer?
+        let rc = Self.quietly { snd_pcm_open(&handle, self.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK) }
+        guard rc >= 0, let handle else { throw .deviceUnavailable(device: self.device, why: Self.text(rc)) }
+        pcm = handle
+    }
+
+    deinit { close() }
+
+    /// Sets the device up for `format` (what it holds is played out first).
+    public func open(_ format: AudioFormat) throws(OutputError) {
+        guard let pcm else { throw .closed(what: "the ALSA output \(device)") }
+        if self.format == format { return }
+        if self.format != nil { _ = drain() }
+        let rc = configure(pcm, for: format)
+        guard rc >= 0 else { throw .formatRefused(device: device, format, why: Self.text(rc)) }
+        self.format = format
+        order?.deallocate()
+        let map = Self.alsaOrder(channels: format.channels)
+        order = .allocate(capacity: format.channels)
+        for c in 0..<format.channels { order![c] = map[c] }
+        droppedForPause = nil
+        historyEnd = 0
+        lastDelay = 0
+        lostDelay = 0
+    }
+
+    /// Sets `handle` up for `format` and sizes the conversion and history buffers for its period
+    /// and buffer. Returns alsa-lib's status.
+    func configure(_ handle: OpaquePointer, for format: AudioFormat) -> Int32 {
+        let rc = Self.quietly {
+            snd_pcm_set_params(
+                handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channels),
+                UInt32(format.sampleRate), 1, Self.latencyMicros)
+        }
+        guard rc >= 0 else { return rc }
+        var bufferSize: snd_pcm_uframes_t = 0
+        var periodSize: snd_pcm_uframes_t = 0
+        if snd_pcm_get_params(handle, &bufferSize, &periodSize) >= 0, periodSize > 0 {
+            periodFrames = Int(periodSize)
+            deviceBufferFrames = Int(bufferSize)
+        }
+        let frames = max(periodFrames, 1024)
+        if buffer == nil || frames != bufferFrames || format.channels != self.format?.channels {
+            buffer?.deallocate()
+            bufferFrames = frames
+            buffer = .allocate(capacity: bufferFrames * format.channels)
+        }
+        let keep = max(deviceBufferFrames, bufferFrames)
+        if history == nil || keep != historyFrames || format.channels != self.format?.channels {
+            history?.deallocate()
+            historyFrames = keep
+            history = .allocate(capacity: historyFrames * format.channels)
+            historyEnd = 0
+        }
+        return rc
+    }
+
+    /// Converts to S16 in ALSA channel order and writes what the device has room for, recovering
+    /// from an underrun or a suspend on the way.
+    public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
+        guard !lost, !paused, !isHeld else { return 0 }
+        guard let pcm, let format, let buffer, let order, let base = frames.baseAddress else { return 0 }
+        let channels = format.channels
+        let total = frames.count / channels
+        var done = 0
+        while done < total {
+            let avail = snd_pcm_avail_update(pcm)
+            if avail < 0 {
+                if recover(Int32(avail)) { continue }
+                break
+            }
+            let n = min(Int(avail), total - done, bufferFrames)
+            if n == 0 { break }
+            SampleConversion.int16(from: base + done * channels, to: buffer, frames: n, channels: channels, order: order)
+            let wrote = snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(n))
+            if wrote < 0 {
+                if wrote == -Int(EAGAIN) { break }
+                if recover(Int32(wrote)) { continue }
+                break
+            }
+            remember(buffer, frames: Int(wrote), channels: channels)
+            done += Int(wrote)
+        }
+        return done
+    }
+
+    /// Free space from `snd_pcm_avail_update` (0 below a period while the device runs: a prepared
+    /// device starts only when its buffer is full, so it is filled to the last frame), the delay
+    /// from `snd_pcm_delay`.
+    public func state() -> DeviceState {
+        guard !lost, let pcm else {
+            return DeviceState(freeFrames: 0, delayFrames: lostDelay + lastDelay, playing: false, lost: lost)
+        }
+        var avail = snd_pcm_avail_update(pcm)
+        if avail < 0 && recover(Int32(avail)) { avail = snd_pcm_avail_update(pcm) }
+        guard !lost else { return state() }
+        var delay: snd_pcm_sframes_t = 0
+        if snd_pcm_delay(pcm, &delay) >= 0 { lastDelay = Int64(max(0, delay)) }
+        let running = snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING
+        var free = max(0, Int(avail))
+        if paused || isHeld || (running && free < periodFrames) { free = 0 }
+        return DeviceState(freeFrames: free, delayFrames: lostDelay + lastDelay, playing: running && !paused)
+    }
+
+    /// In `snd_pcm_wait` slices until a period is free; while lost or held, asleep until the next
+    /// reopen attempt (which it makes) or the end of the hold.
+    public func wait(timeoutNanos: Int64) {
+        let now = MonotonicClock.now()
+        let deadline = now + max(0, timeoutNanos)
+        if lost || isHeld {
+            wakeups.sleep(until: min(deadline, lost ? lastReopenAttempt + Self.reopenNanos : holdUntil))
+            if lost { reopenIfDue() }
+            return
+        }
+        guard let pcm, !paused else {
+            wakeups.sleep(until: deadline)
+            return
+        }
+        while !wakeups.take() {
+            let left = (deadline - MonotonicClock.now()) / 1_000_000
+            if left <= 0 { return }
+            let rc = snd_pcm_wait(pcm, Int32(min(Self.sliceMillis, left)))
+            if rc < 0 { _ = recover(rc) }
+            if rc != 0 { return }
+        }
+    }
+
+    /// Plays out what the device holds, recovering from an underrun or a suspend on the way like
+    /// `write` does, and seeing `wakeup` within 25 ms.
+    ///
+    /// `snd_pcm_drain` is called only for the last period (or to start a device that never
+    /// filled its buffer): alsa-lib 1.2.8's ioplug drain blocks even on a non-blocking PCM and
+    /// drops what is left when the device faults meanwhile, so the rest is waited for here.
+    @discardableResult
+    public func drain() -> Bool {
+        if paused { return false }
+        guard let pcm, let format, !lost else { return true }
+        let rate = Int64(format.sampleRate)
+        let deadline = MonotonicClock.now() + 3_000_000_000 + 2 * Int64(deviceBufferFrames) * 1_000_000_000 / rate
+        var drainCalls = 0
+        draining: while true {
+            if lost { return true }
+            // Woken: what is left stays buffered (the owner resets it when it means to drop it).
+            if wakeups.take() { return false }
+            if MonotonicClock.now() > deadline {
+                snd_pcm_drop(pcm)
+                break
+            }
+            let avail = snd_pcm_avail_update(pcm)  // moves the pointer; alsa-lib notices the end here
+            if avail < 0 {
+                guard recover(Int32(avail)) else { return true }
+                drainCalls = 0
+                continue
+            }
+            let left = max(0, deviceBufferFrames - Int(avail))
+            switch snd_pcm_state(pcm) {
+            case SND_PCM_STATE_SETUP:
+                break draining
+            case SND_PCM_STATE_RUNNING where left > periodFrames:
+                let micros = Int64(left - periodFrames) * 1_000_000 / rate
+                usleep(UInt32(min(25_000, max(1_000, micros))))
+            case SND_PCM_STATE_PREPARED, SND_PCM_STATE_RUNNING:
+                // Starts a prepared device (and flushes what a plugin such as `file` keeps back,
+                // even when the device says it holds nothing). Non-blocking on a kernel device
+                // (-EAGAIN: draining has begun).
+                if drainCalls >= 3 { break draining }
+                drainCalls += 1
+                let rc = snd_pcm_drain(pcm)
+                if rc < 0 && rc != -EAGAIN && snd_pcm_state(pcm) != SND_PCM_STATE_SETUP && !recover(rc) { return true }
+            case SND_PCM_STATE_DRAINING:
+                // A kernel device that has finished wakes us with POLLERR (-EIO): the state says.
+                if snd_pcm_wait(pcm, 25) < 0 && snd_pcm_state(pcm) == SND_PCM_STATE_DRAINING { usleep(10_000) }
+            case SND_PCM_STATE_XRUN:
+                if !recover(-EPIPE) { return true }
+                drainCalls = 0
+            case SND_PCM_STATE_SUSPENDED:
+                if !recover(-ESTRPIPE) { return true }
+                drainCalls = 0
+            case SND_PCM_STATE_PAUSED:
+                return false
+            default:  // disconnected
+                _ = recover(-ENODEV)
+                return true
+            }
+        }
+        snd_pcm_prepare(pcm)
+        lastDelay = 0
+        return true
+    }
+
+    /// Drops what the device holds (`snd_pcm_drop`, then prepare) and ends a hold after a reopen.
+    public func reset() {
+        _ = wakeups.take()
+        holdUntil = 0
+        historyEnd = 0
+        lastDelay = 0
+        lostDelay = 0
+        droppedForPause = nil
+        guard let pcm, !lost else { return }
+        snd_pcm_drop(pcm)
+        snd_pcm_prepare(pcm)
+    }
+
+    /// Pauses with `snd_pcm_pause`; a device that cannot pause (or has not started) is stopped
+    /// instead, and what it held unplayed is written again on resume.
+    public func setPaused(_ paused: Bool) {
+        guard paused != self.paused else { return }
+        self.paused = paused
+        guard let pcm, format != nil, !lost else { return }
+        if paused {
+            if snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, snd_pcm_pause(pcm, 1) >= 0 { return }
+            droppedForPause = unplayedFrames(pcm)
+            snd_pcm_drop(pcm)
+        } else if let dropped = droppedForPause {
+            droppedForPause = nil
+            snd_pcm_prepare(pcm)
+            if dropped > 0 { resend(dropped, to: pcm) }
+        } else {
+            snd_pcm_pause(pcm, 0)
+        }
+    }
+
+    /// Closes the PCM and frees the buffers.
+    public func close() {
+        if let pcm { snd_pcm_close(pcm) }
+        pcm = nil
+        buffer?.deallocate()
+        buffer = nil
+        order?.deallocate()
+        order = nil
+        history?.deallocate()
+        history = nil
+    }
+
+    /// Ends a `wait` or `drain` within a slice (20–25 ms).
+    public func wakeup() { wakeups.signal() }
+
+    /// Writes are held back after a reopen (see `holdUntil`).
+    var isHeld: Bool {
+        if holdUntil == 0 { return false }
+        if MonotonicClock.now() < holdUntil { return true }
+        holdUntil = 0
+        return false
+    }
+
+    /// For output channel `c`, the WAV-order input channel it takes (ALSA's default layouts).
+    static func alsaOrder(channels: Int) -> [Int] {
+        switch channels {
+        case 5: [0, 1, 3, 4, 2]  // FL FR RL RR FC  <- FL FR FC BL BR
+        case 6: [0, 1, 4, 5, 2, 3]  // FL FR RL RR FC LFE  <- FL FR FC LFE BL BR
+        case 8: [0, 1, 4, 5, 2, 3, 6, 7]  // FL FR RL RR FC LFE SL SR  <- FL FR FC LFE BL BR SL SR
+        default: Array(0..<channels)
+        }
+    }
+
+    /// Runs `body` with alsa-lib's error printing silenced on this thread: its "ALSA lib …
+    /// cannot find card '0'" lines would bury our one-line message (the error code carries it).
+    static func quietly<T>(_ body: () -> T) -> T {
+        let previous = snd_lib_error_set_local { _, _, _, _, _, _ in }
+        defer { snd_lib_error_set_local(previous) }
+        return body()
+    }
+
+    static func text(_ code: some BinaryInteger) -> String {
+        String(cString: snd_strerror(Int32(code)))
+    }
+}

@@ -1,0 +1,95 @@
+import MotetEvents
+
+/// A place where PCM goes: PulseAudio, ALSA, a WAV file or nowhere at all (`null`), seen as a
+/// buffer that the device plays from. Shaped like mpv's `audio/out/internal.h` driver: small and
+/// single-threaded; the player's sink worker owns blocking, pausing, interruptions, the heard
+/// position and draining.
+///
+/// Frames arrive as interleaved 32-bit floats in WAV (WAVEFORMATEXTENSIBLE / SMPTE) channel order,
+/// the shape described by `AudioFormat`. A device converts them to what it takes.
+///
+/// Threads:
+/// - **[sink thread]** requirements are called by one thread at a time, the sink worker's (before
+///   the worker starts and after it is joined, by the thread that owns the worker). They never
+///   allocate in the steady state (a device's library may) and take no lock that the UI or a plugin
+///   can hold.
+/// - **[thread-safe]** requirements (`wakeup`, and the `onEvent` handler the device calls) may be
+///   used from any thread.
+public protocol AudioDevice: AnyObject, Sendable {
+    /// The output's name as the user chooses it: "pulse", "alsa", "wav" or "null". [thread-safe]
+    var name: String { get }
+
+    /// Opens the device for `format`, or reopens it when the format really changes (call `drain`
+    /// first to play out what was written, or `reset` to drop it). Opening with the format already
+    /// open does nothing. [sink thread]
+    func open(_ format: AudioFormat) throws(OutputError)
+
+    /// Takes at most `state().freeFrames` of `frames` (count = frames.count / channels) and returns
+    /// how many it took. Never blocks: 0 when the device is full, paused, lost or not open.
+    /// [sink thread]
+    func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int
+
+    /// Free space, delay and whether the device is playing or lost, now. Cheap: the worker asks
+    /// after every write and wait. [sink thread]
+    func state() -> DeviceState
+
+    /// Blocks until there is room worth writing, the device's state changes, `wakeup()` is called
+    /// or `timeoutNanos` pass, whichever comes first. May return early for no reason. A `wakeup()`
+    /// that came while nobody waited makes the next `wait` (or `drain`) return at once.
+    /// [sink thread]
+    func wait(timeoutNanos: Int64)
+
+    /// Plays out what was written. Blocks until all of it has been heard and returns true (true
+    /// too when it never can be: the device is lost or closed), or returns false soon (within
+    /// 50 ms) after `wakeup()`, or at once when the device is paused; what is buffered stays.
+    /// [sink thread]
+    @discardableResult
+    func drain() -> Bool
+
+    /// Drops what is buffered and not yet heard (seek, skip, stop): the delay becomes 0. Also
+    /// forgets a pending `wakeup()`. [sink thread]
+    func reset()
+
+    /// Pauses (corks) the device, keeping what it holds, or plays on. While paused the device
+    /// plays nothing and its delay stands still. [sink thread]
+    func setPaused(_ paused: Bool)
+
+    /// Releases the device (and finalises a file). Further writes are refused. [sink thread]
+    func close()
+
+    /// Makes a running `wait` or `drain` return soon, or the next one return at once.
+    /// [thread-safe] Never blocks for long, never allocates.
+    func wakeup()
+
+    /// Set once, before `open`, by the device's owner. The device calls it from its own threads
+    /// (PulseAudio's main loop) or the sink thread, one call at a time, in the order things
+    /// happened. The handler must only enqueue. [thread-safe]
+    var onEvent: (@Sendable (SinkEvent) -> Void)? { get set }
+}
+
+/// A device's buffer as `AudioDevice.state()` sees it.
+public struct DeviceState: Sendable, Equatable {
+    /// Frames `write` would take now. A device may say 0 below its own granularity (an ALSA
+    /// period while it runs) so that the worker sleeps instead of writing a trickle.
+    public var freeFrames: Int
+    /// Frames written and not yet heard. After a loss it includes what the lost stream took away
+    /// (never to be heard) until `reset`.
+    public var delayFrames: Int64
+    /// The device clock runs: what is buffered is being heard right now.
+    public var playing: Bool
+    /// The device or server is gone; the device tries to come back by itself (`.lost`, then
+    /// `.restored`, through `onEvent`).
+    public var lost: Bool
+    /// True when the sound server paused us on its own, false when it did not, nil when the device
+    /// cannot tell (every device today: PulseAudio only *asks* us to cork).
+    public var pausedByServer: Bool?
+
+    /// A state with everything spelled out.
+    public init(freeFrames: Int, delayFrames: Int64, playing: Bool, lost: Bool = false, pausedByServer: Bool? = nil) {
+        self.freeFrames = freeFrames
+        self.delayFrames = delayFrames
+        self.playing = playing
+        self.lost = lost
+        self.pausedByServer = pausedByServer
+    }
+}

@@ -1,0 +1,305 @@
+import CAudioLibraries
+import CPulse
+import Glibc
+import MotetEvents
+import Synchronization
+
+/// Plays through a PulseAudio server (or PipeWire's pipewire-pulse) with the asynchronous API.
+///
+/// A `pa_threaded_mainloop` thread runs libpulse; `wait` sleeps on that loop's condition, which
+/// the server's write requests, state changes, a timer and `wakeup` signal, so no thread polls.
+/// The stream has role `music`, S16LE samples rounded as `ov_read` does, the WAVE-EX channel map
+/// and a ~200 ms latency target.
+///
+/// Events: `request-cork` / `request-uncork` stream events become `.corkRequested` /
+/// `.uncorkRequested`. When the server goes away, `.lost` is sent, writes take nothing, and a timer
+/// on the loop reconnects every 500 ms; once the stream is back, `.restored` is sent. All are sent
+/// from the main loop's thread.
+///
+/// All mutable state is guarded by the main loop's lock (held implicitly inside callbacks).
+public final class PulseDevice: AudioDevice, @unchecked Sendable {
+    /// "pulse".
+    public let name = "pulse"
+    let clientName: String
+    let server: String?
+    let device: String?
+    let mainloop: OpaquePointer
+    var context: OpaquePointer?
+    var stream: OpaquePointer?
+    var reconnectTimer: OpaquePointer?
+    /// Ends a `wait` that nothing else ends; made once, restarted by each `wait`.
+    var waitTimer: OpaquePointer?
+    var format: AudioFormat?
+    var frameBytes = 4
+    /// Paused by `setPaused`: the stream is (or will be created) corked.
+    var corked = false
+    /// The server is gone; the reconnect timer is running.
+    var lost = false
+    /// The context reached READY once: later failures are losses, not connection errors.
+    var everConnected = false
+    var closing = false
+    var closed = false
+    /// `wakeup()` was called and no `wait` or `drain` has returned for it yet.
+    var woken = false
+    /// Frames written to the current PulseAudio stream since it was created or flushed.
+    var streamWritten: Int64 = 0
+    /// The current stream's delay when `state()` last measured it.
+    var streamDelay: Int64 = 0
+    /// Frames that lost streams took away unheard, since the last open or reset.
+    var lostDelay: Int64 = 0
+    /// A drain completed and nothing was written since: everything has been heard, whatever the
+    /// interpolated latency says.
+    var drained = false
+    /// The event handler (`onEvent`), called on the main loop's thread.
+    var handler: (@Sendable (SinkEvent) -> Void)?
+    /// The latency target (tlength), in microseconds.
+    static let latencyMicros: UInt64 = 200_000
+    /// How long to wait for the server to answer a connection or a new stream, in microseconds.
+    static let answerMicros: UInt64 = 5_000_000
+    /// Set by the timer of `waitLocked(timeoutMicros:)`.
+    var deadlinePassed = false
+    /// The delay between reconnection attempts, in microseconds.
+    static let reconnectMicros: UInt64 = 500_000
+
+    /// Connects to the server (`server`, e.g. "unix:/run/user/1000/pulse/native", or the default
+    /// one when nil) as `clientName`; streams go to sink `device` (the default sink when nil).
+    /// Throws when no server answers within a few seconds.
+    public init(clientName: String, server: String? = nil, device: String? = nil) throws(OutputError) {
+        self.clientName = clientName
+        self.server = server
+        self.device = device
+        guard motet_load_pulse() == 0 else {
+            throw .libraryMissing(.pulse, library: String(cString: motet_audio_library_error()))
+        }
+        guard let loop = pa_threaded_mainloop_new() else { throw .mainLoopFailed(starting: false) }
+        mainloop = loop
+        pa_threaded_mainloop_set_name(loop, "motet-pulse")
+        guard pa_threaded_mainloop_start(loop) >= 0 else {
+            closed = true
+            throw .mainLoopFailed(starting: true)
+        }
+        var failure: String?
+        withLock {
+            guard connectContext() else {
+                failure = "cannot create a context"
+                return
+            }
+            let answered = waitLocked(timeoutMicros: Self.answerMicros) {
+                guard let context else { return true }
+                let state = pa_context_get_state(context)
+                return state == PA_CONTEXT_READY || state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED
+            }
+            if let context, pa_context_get_state(context) == PA_CONTEXT_READY {
+                everConnected = true
+            } else if !answered {
+                failure = "the server did not answer within \(Self.answerMicros / 1_000_000) s"
+            } else {
+                failure = context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "no context"
+            }
+        }
+        if let failure {
+            close()
+            throw .serverUnreachable(server: server, why: failure)
+        }
+    }
+
+    deinit {
+        close()
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    /// Creates the stream for `format` (what the previous stream holds is played out first).
+    public func open(_ format: AudioFormat) throws(OutputError) {
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(clamping: format.sampleRate),
+                                  channels: UInt8(clamping: format.channels))
+        guard format.channels <= Int(PA_CHANNELS_MAX), format.channels > 0, pa_sample_spec_valid(&spec) != 0 else {
+            throw .tooManyChannels(format, maximumChannels: Int(PA_CHANNELS_MAX))
+        }
+        var failure: OutputError?
+        withLock {
+            guard !closed else {
+                failure = .closed(what: "the PulseAudio output")
+                return
+            }
+            if format == self.format, stream != nil || lost { return }
+            if stream != nil {
+                _ = drainLocked()
+                dropStream()
+            }
+            self.format = format
+            frameBytes = 2 * format.channels
+            streamWritten = 0
+            streamDelay = 0
+            lostDelay = 0
+            if lost { return }  // the stream is created when the server is back
+            guard createStream() else {
+                failure = .streamRefused(
+                    format, why: context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "no connection")
+                return
+            }
+            let answered = waitLocked(timeoutMicros: Self.answerMicros) {
+                guard let stream else { return true }
+                let state = pa_stream_get_state(stream)
+                return state != PA_STREAM_CREATING && state != PA_STREAM_UNCONNECTED
+            }
+            if let stream, pa_stream_get_state(stream) != PA_STREAM_READY, !lost {
+                failure = .streamRefused(
+                    format,
+                    why: answered
+                        ? context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "stream failed"
+                        : "the server did not answer within \(Self.answerMicros / 1_000_000) s")
+                dropStream()
+                self.format = nil
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Converts to S16 straight into libpulse's buffer (`pa_stream_begin_write`), as much as the
+    /// server asks for.
+    public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
+        guard let source = frames.baseAddress else { return 0 }
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let format, !lost, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
+        let channels = format.channels
+        let total = frames.count / channels
+        var done = 0
+        while done < total {
+            let writable = pa_stream_writable_size(stream)
+            guard writable > 0, writable != -1 else { break }
+            var bytes = min(writable / frameBytes, total - done) * frameBytes
+            var data: UnsafeMutableRawPointer?
+            guard bytes > 0, pa_stream_begin_write(stream, &data, &bytes) >= 0, let data else { break }
+            let n = bytes / frameBytes
+            if n == 0 {
+                pa_stream_cancel_write(stream)
+                break
+            }
+            SampleConversion.int16(
+                from: source + done * channels, to: data.assumingMemoryBound(to: Int16.self), count: n * channels)
+            guard pa_stream_write(stream, data, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0 else { break }
+            done += n
+            streamWritten += Int64(n)
+            drained = false
+        }
+        return done
+    }
+
+    /// Free space from `pa_stream_writable_size`, the delay from the stream's interpolated
+    /// latency (never more than the stream was given), plus what lost streams took away.
+    public func state() -> DeviceState {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let stream, let format, !lost, !closed, pa_stream_get_state(stream) == PA_STREAM_READY else {
+            return DeviceState(freeFrames: 0, delayFrames: lostDelay + streamDelay, playing: false, lost: lost)
+        }
+        var latency: pa_usec_t = 0
+        var negative: Int32 = 0
+        if drained {
+            streamDelay = 0
+        } else if pa_stream_get_latency(stream, &latency, &negative) == 0 {
+            let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
+            streamDelay = negative != 0 ? 0 : min(streamWritten, frames)
+        } else {
+            streamDelay = streamWritten  // no timing yet: nothing has been heard
+        }
+        let writable = pa_stream_writable_size(stream)
+        let playing = !corked && (pa_stream_get_timing_info(stream)?.pointee.playing ?? 0) != 0
+        return DeviceState(
+            freeFrames: writable == -1 ? 0 : writable / frameBytes, delayFrames: lostDelay + streamDelay,
+            playing: playing && streamDelay > 0)
+    }
+
+    /// Sleeps on the main loop's condition until it is signalled (room, a state change, `wakeup`)
+    /// or the timeout passes.
+    public func wait(timeoutNanos: Int64) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        if woken || closed {
+            woken = false
+            return
+        }
+        var tv = timeval()
+        gettimeofday(&tv, nil)
+        pa_timeval_add(&tv, pa_usec_t(max(0, timeoutNanos) / 1000))
+        let api = pa_threaded_mainloop_get_api(mainloop)!
+        if let waitTimer {
+            api.pointee.time_restart(waitTimer, &tv)
+        } else {
+            waitTimer = api.pointee.time_new(api, &tv, { _, _, _, ud in PulseDevice.device(ud).signal() }, userdata)
+        }
+        pa_threaded_mainloop_wait(mainloop)
+        woken = false
+    }
+
+    @discardableResult
+    public func drain() -> Bool {
+        var done = true
+        withLock { done = drainLocked() }
+        return done
+    }
+
+    /// Flushes the stream (`pa_stream_flush`): what the server holds is dropped.
+    public func reset() {
+        withLock {
+            woken = false
+            drained = false
+            if let stream, !lost { pa_operation_unref(pa_stream_flush(stream, nil, nil)) }
+            streamWritten = 0
+            streamDelay = 0
+            lostDelay = 0
+        }
+    }
+
+    /// Corks or uncorks the stream (a stream made while lost starts corked).
+    public func setPaused(_ paused: Bool) {
+        withLock {
+            guard corked != paused else { return }
+            corked = paused
+            if let stream, !lost { pa_operation_unref(pa_stream_cork(stream, paused ? 1 : 0, nil, nil)) }
+            signal()
+        }
+    }
+
+    /// Disconnects from the server and stops the main loop thread.
+    public func close() {
+        var stop = false
+        withLock {
+            guard !closed else { return }
+            closing = true
+            let api = pa_threaded_mainloop_get_api(mainloop).pointee
+            if let reconnectTimer {
+                api.time_free(reconnectTimer)
+                self.reconnectTimer = nil
+            }
+            if let waitTimer {
+                api.time_free(waitTimer)
+                self.waitTimer = nil
+            }
+            dropContext()
+            closed = true
+            stop = true
+            signal()  // a wait or drain still running sees `closed` and returns
+        }
+        if stop { pa_threaded_mainloop_stop(mainloop) }
+    }
+
+    /// Signals the main loop's condition: a `wait` or `drain` returns at once.
+    public func wakeup() {
+        withLock {
+            woken = true
+            signal()
+        }
+    }
+
+    /// Called on the main loop's thread with the loop's lock held.
+    public var onEvent: (@Sendable (SinkEvent) -> Void)? {
+        get {
+            var h: (@Sendable (SinkEvent) -> Void)?
+            withLock { h = handler }
+            return h
+        }
+        set { withLock { handler = newValue } }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import MotetEvents
+import MotetOutput
+import MotetTestSupport
+import Testing
+
+@Suite struct NullDeviceTests {
+    let format = AudioFormat(sampleRate: 44100, channels: 2)
+    var oneSecond: [Float] { [Float](repeating: 0.25, count: 44100 * 2) }
+
+    @Test func playingOneSecondTakesOneSecondWhenPaced() throws {
+        let device = NullDevice(untimed: false)
+        try device.open(format)
+        let driver = DeviceDriver(device, channels: 2)
+        var accepted = 0
+        let elapsed = try seconds {
+            accepted = try driver.play(oneSecond)
+            // Written at most one buffer (~200 ms) ahead of what is heard.
+            #expect(driver.heard >= 44100 - 44100 / 4 && driver.heard <= 44100)
+            #expect(device.drain())
+        }
+        #expect(accepted == 44100)
+        #expect(elapsed >= 0.97 && elapsed < 1.25, "took \(elapsed) s")
+        #expect(driver.heard == 44100)
+    }
+
+    @Test func untimedTakesEverythingAtOnceAndCountsAllAsHeard() throws {
+        let device = NullDevice(untimed: true)
+        try device.open(format)
+        let driver = DeviceDriver(device, channels: 2)
+        var accepted = 0
+        let elapsed = try seconds {
+            for _ in 0..<10 { accepted += try driver.play(oneSecond) }
+        }
+        #expect(accepted == 441_000)
+        #expect(elapsed < 0.2, "took \(elapsed) s")
+        #expect(driver.heard == 441_000)
+        #expect(device.state().delayFrames == 0 && !device.state().playing)
+    }
+
+    @Test func heardFollowsTheClockAndStandsStillWhenPaused() throws {
+        let device = NullDevice(untimed: false)
+        try device.open(format)
+        let driver = DeviceDriver(device, channels: 2)
+        let threeSeconds = [Float](repeating: 0.1, count: 44100 * 2 * 3)
+        let start = Date()
+        try driver.play(threeSeconds, giveUp: 0.6)
+        let heard = Double(driver.heard) / 44100
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(abs(heard - elapsed) < 0.1, "heard \(heard) s after \(elapsed) s")
+        #expect(device.state().playing)
+        device.setPaused(true)
+        let atPause = driver.heard
+        #expect(device.state().freeFrames == 0 && !device.state().playing)
+        usleep(300_000)
+        #expect(driver.heard == atPause)
+        device.setPaused(false)
+        try driver.play(threeSeconds, giveUp: 0.3)
+        #expect(driver.heard > atPause + 44100 / 5)
+        driver.reset()
+        #expect(driver.heard == 0 && device.state().delayFrames == 0)
+    }
+
+    @Test func wakeupEndsAWaitAndADrainSoon() throws {
+        let device = NullDevice(untimed: false)
+        try device.open(format)
+        let driver = DeviceDriver(device, channels: 2)
+        try driver.play([Float](repeating: 0, count: 44100 * 2), giveUp: 0.3)
+        device.setPaused(true)  // full, and no room will come while paused
+        Thread {
+            usleep(200_000)
+            device.wakeup()
+        }.start()
+        let waited = seconds { device.wait(timeoutNanos: 2_000_000_000) }
+        #expect(waited > 0.15 && waited < 0.35, "wait returned after \(waited) s")
+        device.setPaused(false)
+        Thread {
+            usleep(50_000)
+            device.wakeup()
+        }.start()
+        var completed = true
+        let drained = seconds { completed = device.drain() }
+        #expect(!completed && drained < 0.15, "drain returned \(completed) after \(drained) s")
+        // A wakeup that nobody waited for ends the next wait at once.
+        device.wakeup()
+        #expect(seconds { device.wait(timeoutNanos: 1_000_000_000) } < 0.05)
+    }
+}
