@@ -57,7 +57,7 @@ extension PluginHost {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
-    private static func sortedFiles(_ directory: String) -> [String] {
+    static func sortedFiles(_ directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
