@@ -27,6 +27,13 @@ let lean: [SwiftSetting] = strict + leanFlags
 /// The kit: Swift 6 mode and lean imports, no warnings-as-errors.
 let kit: [SwiftSetting] = swift6 + leanFlags
 
+/// Every delegate built on the kit (ours and other people's) finds the Swift runtime libraries the
+/// Debian package keeps privately (`/usr/lib/motet/swift`, PLUGINS.md): beside an installed
+/// plugin (`$ORIGIN/../swift`, i.e. in `/usr/lib/motet/plugins`) or from anywhere else.
+let kitLinker: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../swift", "-Xlinker", "-rpath", "-Xlinker", "/usr/lib/motet/swift"])
+]
+
 /// The bundled log, json and notify delegates export only `motet_plugin_entry`.
 let pluginExports: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/plugin-exports.map"])
@@ -123,7 +130,12 @@ let package = Package(
         ),
 
         // MARK: The plugin author's kit and the bundled delegates
-        .target(name: "MotetPluginKit", dependencies: ["MotetPluginABI"], swiftSettings: kit),
+        .target(
+            name: "MotetPluginKit",
+            dependencies: ["MotetPluginABI"],
+            swiftSettings: kit,
+            linkerSettings: kitLinker
+        ),
         .target(
             name: "LogDelegate",
             dependencies: ["MotetPluginKit"],
