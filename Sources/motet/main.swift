@@ -57,7 +57,8 @@ case .help:
     Console.write(1, Options.helpText)
     exit(0)
 case .version:
-    Console.write(1, "motet \(motetVersion) (plugin ABI \(MOTET_ABI_MAJOR).\(MOTET_ABI_MINOR))\n")
+    Console.write(
+        1, "motet \(motetVersion) (plugin ABI \(MOTET_ABI_MAJOR).\(MOTET_ABI_MINOR), Swift \(PluginHost.swiftToolchain))\n")
     exit(0)
 case .listPlugins:
     Console.write(1, PluginHost.listing(searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins))

@@ -19,3 +19,9 @@ enum SwiftToolchain {
         #endif
     }()
 }
+
+extension PluginHost {
+    /// The Swift compiler this host was built with ("6.3"): a Swift plugin must be built with the
+    /// same one (`motet --version` says which).
+    public static let swiftToolchain = SwiftToolchain.version
+}
