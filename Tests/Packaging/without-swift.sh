@@ -138,6 +138,8 @@ complete_words() {  # WORDS...: what bash offers for the last word
 }
 outputs=$(complete_words "$root/usr/bin/motet" --output w | sort | tr '\n' ' ')
 [ "$outputs" = "wav-float: wav: " ] && pass "bash completes --output values" || fail "bash --output w offered: $outputs"
+outputs=$(complete_words "$root/usr/bin/motet" --output = w | sort | tr '\n' ' ')
+[ "$outputs" = "wav-float: wav: " ] && pass "bash completes --output=values" || fail "bash --output=w offered: $outputs"
 names=$(complete_words "$root/usr/bin/motet" --plugin "" | sort | tr '\n' ' ')
 [ "$names" = "hello-installed hello-tree json log mpris notify tripwire " ] && pass "bash completes plugin names from the search path" \
   || fail "bash --plugin offered: $names"
