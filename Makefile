@@ -10,6 +10,10 @@ TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-t
 	dbus-daemon xvfb dunst playerctl alsa-utils python3-jsonschema libglib2.0-bin tmux systemd
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
+# make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
+# man page and checks the zsh and fish completions, and runs the player in a D-Bus session.
+DEB_PACKAGES := $(BUILD_PACKAGES) dpkg-dev debhelper patchelf lintian man-db groff-base
+DEB_TEST_PACKAGES := $(DEB_PACKAGES) gcc make dbus dbus-bin dbus-daemon util-linux zsh fish
 
 # Installs each missing package once; apt-get update only when something is missing.
 define apt_install
@@ -30,7 +34,8 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all deps deps-test deps-bench deps-fuzz build release demo test test-unit test-tsan test-asan install bench fuzz fuzz-ci test-fuzz clean soak
+.PHONY: all deps deps-test deps-bench deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
+	test-asan install install-player install-dev deb test-deb bench fuzz fuzz-ci test-fuzz clean soak
 
 all: build
 
@@ -46,11 +51,19 @@ deps-bench:
 deps-fuzz:
 	$(call apt_install,$(FUZZ_PACKAGES))
 
+deps-deb:
+	$(call apt_install,$(DEB_PACKAGES))
+
+deps-deb-test:
+	$(call apt_install,$(DEB_TEST_PACKAGES))
+
 build: deps
 	$(SWIFT) build
 
+# Our own strictness (warnings as errors) for every target, the plugin kit included: the kit's
+# target in Package.swift does not impose it on the packages that depend on it.
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
 
 # Plays the bundled demo track with the log, JSON and notification delegates. Works without a
 # sound card (falls back to the null output) and without a desktop (notify says so and steps aside).
@@ -58,11 +71,13 @@ demo: release
 	$(RELEASE_BIN)/motet --plugin log --plugin json --plugin notify Examples/demo/motet-demo.ogg
 
 # Every test: the debug suite, the same suite under ThreadSanitizer, then every fuzz target for a
-# fixed number of executions with a fixed seed (deterministic; see FUZZING.md).
+# fixed number of executions with a fixed seed (deterministic; see FUZZING.md), then the Debian
+# packages installed and run with the Swift toolchain hidden.
 test: deps-test
 	$(MAKE) test-unit
 	$(MAKE) test-tsan
 	$(MAKE) test-fuzz
+	$(MAKE) test-deb
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -78,24 +93,64 @@ test-asan: deps-test
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path) MOTET_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --skip-build $(ASAN_FLAGS)
 
-# Installs the player, the bundled delegates (as lib/motet/plugins/NAME.so), the public plugin
-# header, its pkg-config file, and the docs with the example C plugin. PREFIX=/usr/local and
-# DESTDIR as usual. BIN=DIR installs products already built in DIR instead of building a
-# release (the tests install their debug build that way).
+# Installs the player, the bundled delegates (as lib/motet/plugins/NAME.so), the man pages and the
+# shell completions (generated from the option table by the motet just built), the docs and the
+# systemd unit example (install-player); and the public plugin header, its pkg-config file, the
+# example C plugin and the Swift kit as a package (install-dev; the header is all there is to the
+# ABI, so motet-plugin.pc goes to share/pkgconfig). PREFIX=/usr/local and DESTDIR as
+# usual. BIN=DIR installs products already built in DIR instead of building a release (the tests
+# install their debug build that way).
 INSTALL_BIN = $(or $(BIN),$(RELEASE_BIN))
-install: $(if $(BIN),,release)
+PLUGIN_READMES := Plugins/Log/README.md Plugins/JSONFile/README.md Plugins/Notify/README.md Plugins/MPRIS/README.md
+install: install-player install-dev
+
+install-player: $(if $(BIN),,release)
 	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/motet/plugins \
-	  $(DESTDIR)$(PREFIX)/include/motet $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/doc/motet/examples/systemd
 	install -m 755 $(INSTALL_BIN)/motet $(DESTDIR)$(PREFIX)/bin/motet
 	for p in log json notify mpris; do \
 	  install -m 755 $(INSTALL_BIN)/libmotet-$$p.so $(DESTDIR)$(PREFIX)/lib/motet/plugins/$$p.so || exit 1; done
+	$(INSTALL_BIN)/motet --generate man > $(DESTDIR)$(PREFIX)/share/man/man1/motet.1
+	$(INSTALL_BIN)/motet --generate plugins-man $(PLUGIN_READMES) > $(DESTDIR)$(PREFIX)/share/man/man7/motet-plugins.7
+	$(INSTALL_BIN)/motet --generate bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/motet
+	$(INSTALL_BIN)/motet --generate zsh > $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_motet
+	$(INSTALL_BIN)/motet --generate fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/motet.fish
+	chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/motet.1 $(DESTDIR)$(PREFIX)/share/man/man7/motet-plugins.7 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/motet $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_motet \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/motet.fish
+	install -m 644 README.md PLUGINS.md Examples/motet.conf $(DESTDIR)$(PREFIX)/share/doc/motet/
+	install -m 644 Examples/systemd/motet-station.service $(DESTDIR)$(PREFIX)/share/doc/motet/examples/systemd/
+
+KIT_DIR = $(DESTDIR)$(PREFIX)/share/motet/swift-kit
+install-dev:
+	install -d -m 755 $(DESTDIR)$(PREFIX)/include/motet $(DESTDIR)$(PREFIX)/share/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin \
+	  $(KIT_DIR)/Sources/MotetPluginABI/include/motet $(KIT_DIR)/Sources/MotetPluginKit
 	install -m 644 Sources/MotetPluginABI/include/motet/plugin.h $(DESTDIR)$(PREFIX)/include/motet/plugin.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' Sources/MotetPluginABI/motet-plugin.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/motet-plugin.pc
-	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/motet-plugin.pc
-	install -m 644 README.md PLUGINS.md Examples/motet.conf $(DESTDIR)$(PREFIX)/share/doc/motet/
+	  > $(DESTDIR)$(PREFIX)/share/pkgconfig/motet-plugin.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/share/pkgconfig/motet-plugin.pc
 	install -m 644 Examples/c-plugin/plugin.c Examples/c-plugin/Makefile $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin/
+	install -m 644 packaging/swift-kit/Package.swift $(KIT_DIR)/Package.swift
+	install -m 644 Sources/MotetPluginABI/include/motet/plugin.h $(KIT_DIR)/Sources/MotetPluginABI/include/motet/plugin.h
+	install -m 644 Sources/MotetPluginABI/abi.c $(KIT_DIR)/Sources/MotetPluginABI/abi.c
+	install -m 644 Sources/MotetPluginKit/*.swift $(KIT_DIR)/Sources/MotetPluginKit/
+
+# The Debian packages motet_VERSION_ARCH.deb and motet-plugin-dev_VERSION_ARCH.deb in .build/deb,
+# from the one release build, checked by lintian (packaging/build-deb.sh says how).
+DEB_DIR := $(CURDIR)/.build/deb
+deb: deps-deb release
+	rm -f $(DEB_DIR)/*.deb
+	packaging/build-deb.sh $(RELEASE_BIN) $(DEB_DIR)
+	lintian --fail-on error,warning $(DEB_DIR)/*.deb
+
+# The packages installed into a scratch root and run with /opt/swift hidden and a clean
+# environment: the demo with the four bundled delegates, a C and a Swift plugin built against the
+# dev package, the man page, the completions (Tests/Packaging/without-swift.sh).
+test-deb: deps-deb-test deb
+	Tests/Packaging/without-swift.sh $(DEB_DIR) $(CURDIR)
 
 # Motet against the C decoding limit, oggdec, ogg123 and mpv (untimed and real time, a private
 # PulseAudio null sink); prints the medians and writes bench/out/summary.md (see bench/RESULTS.md).

@@ -1,18 +1,37 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // Motet: an Ogg Vorbis player for Linux with delegate plugins. See README.md and ../shared/DESIGN.md.
 import PackageDescription
 
-/// Swift 6 language mode and warnings as errors, everywhere.
-let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
+/// Swift 6 language mode everywhere.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
-/// The player and the delegates also leave out the two modules Swift imports implicitly: neither is
+/// The player and the delegates leave out the two modules Swift imports implicitly: neither is
 /// used, and loading libswift_StringProcessing, libswift_RegexParser, libswift_Concurrency and
-/// libdispatch costs 1.6 MiB of resident memory (bench/RESULTS.md).
-let lean: [SwiftSetting] = strict + [
+/// libdispatch costs 1.6 MiB of resident memory (bench/RESULTS.md). Only the kit's own module is
+/// compiled this way: a package that depends on the kit keeps its implicit imports.
+let leanFlags: [SwiftSetting] = [
     .unsafeFlags([
         "-Xfrontend", "-disable-implicit-string-processing-module-import",
         "-Xfrontend", "-disable-implicit-concurrency-module-import",
     ])
+]
+
+/// Warnings as errors: our own strictness, for our targets only. The kit (a product other people's
+/// packages depend on) does not impose it on their builds; `make release` (and so `make deb`)
+/// builds everything with `-warnings-as-errors`, the kit included.
+let strict: [SwiftSetting] = swift6 + [.unsafeFlags(["-warnings-as-errors"])]
+
+/// Our strictness and the lean imports: the player and the bundled delegates.
+let lean: [SwiftSetting] = strict + leanFlags
+
+/// The kit: Swift 6 mode and lean imports, no warnings-as-errors.
+let kit: [SwiftSetting] = swift6 + leanFlags
+
+/// Every delegate built on the kit (ours and other people's) finds the Swift runtime libraries the
+/// Debian package keeps privately (`/usr/lib/motet/swift`, PLUGINS.md): beside an installed
+/// plugin (`$ORIGIN/../swift`, i.e. in `/usr/lib/motet/plugins`) or from anywhere else.
+let kitLinker: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../swift", "-Xlinker", "-rpath", "-Xlinker", "/usr/lib/motet/swift"])
 ]
 
 /// The bundled log, json and notify delegates export only `motet_plugin_entry`.
@@ -29,6 +48,9 @@ let package = Package(
         .library(name: "motet-json", type: .dynamic, targets: ["JSONFileDelegate"]),
         .library(name: "motet-notify", type: .dynamic, targets: ["NotifyDelegate"]),
         .library(name: "motet-mpris", type: .dynamic, targets: ["MPRISDelegate"]),
+        // The Swift plugin author's kit: a third-party package depends on this product and builds
+        // its own `.library(type: .dynamic)` delegate (PLUGINS.md, "Hello world in Swift").
+        .library(name: "MotetPluginKit", targets: ["MotetPluginKit"]),
     ],
     targets: [
         // MARK: C libraries (Debian packages) and the public plugin header
@@ -108,7 +130,12 @@ let package = Package(
         ),
 
         // MARK: The plugin author's kit and the bundled delegates
-        .target(name: "MotetPluginKit", dependencies: ["MotetPluginABI"], swiftSettings: lean),
+        .target(
+            name: "MotetPluginKit",
+            dependencies: ["MotetPluginABI"],
+            swiftSettings: kit,
+            linkerSettings: kitLinker
+        ),
         .target(
             name: "LogDelegate",
             dependencies: ["MotetPluginKit"],

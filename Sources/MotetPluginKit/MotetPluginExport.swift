@@ -68,7 +68,8 @@ public enum MotetPluginExport {
                 destroy: { instance in
                     guard let instance else { return }
                     Unmanaged<DelegateBox>.fromOpaque(instance).release()
-                }))
+                },
+                swift_toolchain: UnsafePointer(strdup(SwiftToolchain.version))))
         return p
     }
 

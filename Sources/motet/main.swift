@@ -21,9 +21,29 @@ func fail(_ text: String, code: Int32) -> Never {
     exit(code)
 }
 
+// Hidden, for the build and the shell: `--generate man|plugins-man README…|bash|zsh|fish` prints a
+// document generated from the option table (make install, make deb); `--complete-plugin-names`
+// lists the names on the search path without loading any plugin (the completion scripts).
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--generate" {
+    guard arguments.count >= 2, let kind = GeneratedDocument(rawValue: arguments[1]) else {
+        fail("motet: --generate takes one of: \(GeneratedDocument.allCases.map(\.rawValue).joined(separator: ", "))", code: 64)
+    }
+    switch kind.render(version: motetVersion, inputFiles: Array(arguments.dropFirst(2))) {
+    case .success(let text): Console.write(1, text)
+    case .failure(let error): fail(error.description, code: 1)
+    }
+    exit(0)
+}
+if arguments == [GeneratedDocument.pluginNamesFlag] {
+    let searchPath = PluginSearchPath(pluginDirectories: [], environment: environment, executablePath: ProcessEnvironment.executablePath())
+    for name in PluginHost.names(searchPath: searchPath) { Console.write(1, name + "\n") }
+    exit(0)
+}
+
 let invocation: Invocation
 do {
-    invocation = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
+    invocation = try Options.parse(arguments, environment: environment)
 } catch {
     fail(error.description, code: error.exitCode)
 }
@@ -37,7 +57,8 @@ case .help:
     Console.write(1, Options.helpText)
     exit(0)
 case .version:
-    Console.write(1, "motet \(motetVersion) (plugin ABI \(MOTET_ABI_MAJOR).\(MOTET_ABI_MINOR))\n")
+    Console.write(
+        1, "motet \(motetVersion) (plugin ABI \(MOTET_ABI_MAJOR).\(MOTET_ABI_MINOR), Swift \(PluginHost.swiftToolchain))\n")
     exit(0)
 case .listPlugins:
     Console.write(1, PluginHost.listing(searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins))

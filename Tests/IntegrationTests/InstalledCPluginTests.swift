@@ -19,16 +19,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: prefix) }
         for file in [
             "bin/motet", "lib/motet/plugins/log.so", "lib/motet/plugins/json.so", "lib/motet/plugins/notify.so",
-            "lib/motet/plugins/mpris.so", "include/motet/plugin.h", "lib/pkgconfig/motet-plugin.pc",
+            "lib/motet/plugins/mpris.so", "include/motet/plugin.h", "share/pkgconfig/motet-plugin.pc",
             "share/doc/motet/PLUGINS.md", "share/doc/motet/examples/c-plugin/plugin.c",
         ] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "missing \(file)")
         }
         let flags = try Shell.check(
-            ["pkg-config", "--cflags", "motet-plugin"], environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
+            ["pkg-config", "--cflags", "motet-plugin"], environment: ["PKG_CONFIG_PATH": prefix + "/share/pkgconfig"])
         #expect(flags.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "-I\(prefix)/include")
         let dir = try Shell.check(
-            ["pkg-config", "--variable=plugindir", "motet-plugin"], environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
+            ["pkg-config", "--variable=plugindir", "motet-plugin"], environment: ["PKG_CONFIG_PATH": prefix + "/share/pkgconfig"])
         #expect(dir.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(prefix)/lib/motet/plugins")
     }
 
@@ -47,7 +47,7 @@ import Testing
                 atPath: Paths.packageRoot + "/Examples/c-plugin/" + file, toPath: checkout + "/" + file)
         }
         let build = try Shell.run(
-            ["make", "-C", checkout], environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
+            ["make", "-C", checkout], environment: ["PKG_CONFIG_PATH": prefix + "/share/pkgconfig"])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         #expect(build.stdout.contains("-I\(prefix)/include"), "not built against the installed header: \(build.stdout)")
         let plugin = checkout + "/hello.so"

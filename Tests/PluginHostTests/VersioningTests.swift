@@ -47,4 +47,37 @@ import Testing
         #expect(harness.log.first?.hasPrefix(
             "motet: plugin two: \(file): built for plugin ABI 2.1, but this host has ABI 1.0 (the major versions differ") == true)
     }
+
+    @Test func aSwiftPluginBuiltByAnotherSwiftCompilerIsRefusedInOneLine() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        let file = try ProbePlugin.build(
+            in: harness.directory, fileName: "stale.so", defines: ["PROBE_SWIFT_TOOLCHAIN=\"5.9\""])
+        #expect(harness.load([harness.probeRequest("stale")]) == 0)
+        #expect(harness.log.count == 1)
+        #expect(harness.log.first?.hasPrefix(
+            "motet: plugin stale: \(file): refused: built with Swift 5.9, but this motet runs Swift \(PluginHost.swiftToolchain)'s runtime") == true)
+        #expect(!FileManager.default.fileExists(atPath: harness.output("stale")))  // never created
+    }
+
+    @Test func aSwiftPluginBuiltByTheHostsCompilerLoads() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(
+            in: harness.directory, fileName: "fresh.so",
+            defines: ["PROBE_SWIFT_TOOLCHAIN=\"\(PluginHost.swiftToolchain)\""])
+        #expect(harness.load([harness.probeRequest("fresh")]) == 1)
+        #expect(harness.log.isEmpty)
+    }
+
+    @Test func aPluginWithThe10BaselineDescriptorIsNotReadPastItsSize() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        // 72 bytes: the stamp that follows is not the plugin's, and must not be read.
+        try ProbePlugin.build(
+            in: harness.directory, fileName: "baseline.so",
+            defines: ["PROBE_STRUCT_SIZE=72u", "PROBE_SWIFT_TOOLCHAIN=\"5.9\""])
+        #expect(harness.load([harness.probeRequest("baseline")]) == 1)
+        #expect(harness.log.isEmpty)
+    }
 }

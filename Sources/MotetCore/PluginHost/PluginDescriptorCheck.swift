@@ -33,6 +33,16 @@ enum PluginDescriptorCheck {
         if !missing.isEmpty {
             return .invalidDescriptor("no \(missing.joined(separator: ", ")) function")
         }
+        // A Swift plugin shares this process's one Swift runtime: only the same compiler will do.
+        if size >= MOTET_DESCRIPTOR_SIZE_SWIFT_TOOLCHAIN,
+            let stamp = UnsafeRawPointer(d).load(
+                fromByteOffset: Int(MOTET_DESCRIPTOR_SIZE_1_0), as: UnsafePointer<CChar>?.self)
+        {
+            let plugin = LogText.fromPlugin(stamp)
+            if plugin != SwiftToolchain.version {
+                return .swiftToolchainMismatch(plugin: plugin, host: SwiftToolchain.version)
+            }
+        }
         return nil
     }
 }

@@ -40,13 +40,15 @@ extension PluginHost {
         case .failure(let failure):
             return "  \(name)  cannot load: \(LogText.escaped(file)): \(LogText.escaped(failure.reason))\n"
         case .success(let d):
-            let p = d.pointee
-            let version = LogText.fromPlugin(p.version)
-            let title = LogText.fromPlugin(p.name)
-            let description = LogText.fromPlugin(p.description)
-            let id = LogText.fromPlugin(p.id)
-            return "  \(name)  \(version)  \(title) (\(id)), ABI \(p.abi_major).\(p.abi_minor),"
-                + " needs host ABI \(p.abi_major).\(p.min_host_minor)+\n"
+            // Field by field, never a copy of the whole struct: a plugin's descriptor may be
+            // shorter than this header's (only struct_size bytes are the plugin's).
+            let version = LogText.fromPlugin(d.pointee.version)
+            let title = LogText.fromPlugin(d.pointee.name)
+            let description = LogText.fromPlugin(d.pointee.description)
+            let id = LogText.fromPlugin(d.pointee.id)
+            let (major, minor, minimum) = (d.pointee.abi_major, d.pointee.abi_minor, d.pointee.min_host_minor)
+            return "  \(name)  \(version)  \(title) (\(id)), ABI \(major).\(minor),"
+                + " needs host ABI \(major).\(minimum)+\n"
                 + "      \(description)\n"
                 + "      \(LogText.escaped(file))\n"
         }
@@ -57,7 +59,7 @@ extension PluginHost {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
-    private static func sortedFiles(_ directory: String) -> [String] {
+    static func sortedFiles(_ directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []

@@ -25,6 +25,8 @@ enum PluginLoadFailure: Error, Equatable {
     case abiMajorMismatch(pluginMajor: UInt32, pluginMinor: UInt32, hostMajor: UInt32, hostMinor: UInt32)
     /// Needs a newer host minor than this one.
     case needsNewerHost(pluginMajor: UInt32, minimumMinor: UInt32, hostMajor: UInt32, hostMinor: UInt32)
+    /// A Swift plugin built by another Swift compiler than the host's (descriptor `swift_toolchain`).
+    case swiftToolchainMismatch(plugin: String, host: String)
     /// The entry function returned NULL.
     case declined(hostMajor: UInt32, hostMinor: UInt32)
     /// create returned an error.
@@ -59,6 +61,9 @@ enum PluginLoadFailure: Error, Equatable {
         case .noEntryFunction:
             return "no entry function: the file does not export \(pluginEntrySymbol)"
                 + " (mark it __attribute__((visibility(\"default\"))) or @_cdecl(\"\(pluginEntrySymbol)\") public)"
+        case .swiftToolchainMismatch(let plugin, let host):
+            return "refused: built with Swift \(plugin), but this motet runs Swift \(host)'s runtime"
+                + " (a Swift plugin shares it; rebuild the plugin with Swift \(host))"
         case .invalidDescriptor(let detail):
             return "invalid descriptor: \(detail)"
         case .abiMajorMismatch(let pluginMajor, let pluginMinor, let hostMajor, let hostMinor):

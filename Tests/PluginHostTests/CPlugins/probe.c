@@ -24,7 +24,9 @@
  *
  * Compile-time variants (-D): PROBE_ABI_MAJOR, PROBE_ABI_MINOR, PROBE_MIN_HOST_MINOR,
  * PROBE_DECLINE (entry returns NULL), PROBE_NO_ENTRY (the entry has the wrong name),
- * PROBE_UNRESOLVED (calls a function nothing defines; built without -z defs).
+ * PROBE_UNRESOLVED (calls a function nothing defines; built without -z defs),
+ * PROBE_SWIFT_TOOLCHAIN="6.3" (stamps the descriptor as a Swift plugin's kit would),
+ * PROBE_STRUCT_SIZE (the descriptor size it declares, e.g. 72u for a 1.0-baseline plugin).
  */
 #include <motet/plugin.h>
 
@@ -291,8 +293,12 @@ static void probe_destroy(void *instance) {
     free(p);
 }
 
+#ifndef PROBE_STRUCT_SIZE
+#define PROBE_STRUCT_SIZE sizeof(motet_plugin_descriptor)
+#endif
+
 __attribute__((unused)) static const motet_plugin_descriptor descriptor = {
-    .struct_size = sizeof(motet_plugin_descriptor),
+    .struct_size = PROBE_STRUCT_SIZE,
     .abi_major = PROBE_ABI_MAJOR,
     .abi_minor = PROBE_ABI_MINOR,
     .min_host_minor = PROBE_MIN_HOST_MINOR,
@@ -303,6 +309,9 @@ __attribute__((unused)) static const motet_plugin_descriptor descriptor = {
     .create = probe_create,
     .on_event = probe_event,
     .destroy = probe_destroy,
+#ifdef PROBE_SWIFT_TOOLCHAIN
+    .swift_toolchain = PROBE_SWIFT_TOOLCHAIN,
+#endif
 };
 
 #ifdef PROBE_NO_ENTRY

@@ -322,6 +322,16 @@ typedef struct motet_plugin_descriptor {
      * Called once, after MOTET_EVENT_SHUTDOWN. The host may give up waiting after a bounded time.
      */
     void (*destroy)(void *instance);
+
+    /* ---- Past the 1.0 baseline: read only when struct_size covers it. ---- */
+
+    /**
+     * The Swift compiler the plugin was built with ("6.3"), or NULL for a plugin that contains no
+     * Swift (C: leave it out). MotetPluginKit fills it in. A Swift plugin shares the host's one
+     * Swift runtime (there is no stable Swift ABI on Linux), so the host refuses a plugin whose
+     * compiler differs from its own, in one line naming both, instead of crashing later.
+     */
+    const char *swift_toolchain;
 } motet_plugin_descriptor;
 
 /**
@@ -342,6 +352,8 @@ typedef const motet_plugin_descriptor *(*motet_plugin_entry_fn)(uint32_t host_ab
 #define MOTET_DECODE_ERROR_SIZE_1_0 48u
 #define MOTET_INTERRUPTION_SIZE_1_0 16u
 #define MOTET_DESCRIPTOR_SIZE_1_0 72u
+/* The descriptor with swift_toolchain. */
+#define MOTET_DESCRIPTOR_SIZE_SWIFT_TOOLCHAIN 80u
 
 #ifdef __cplusplus
 }

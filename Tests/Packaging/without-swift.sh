@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# The Debian packages on a machine without Swift (issue 14), run by `make test-deb` (part of
+# `make test`). Usage: Tests/Packaging/without-swift.sh DEB_DIR PACKAGE_ROOT
+#
+# Installs the contents of motet_*.deb and motet-plugin-dev_*.deb into a scratch root, builds
+# against the dev package a C plugin (its example), a C plugin stamped with a foreign Swift
+# version, and two Swift plugin packages outside the tree (one depending on the installed kit by
+# path, one on the Motet source tree), then, in a mount namespace where /opt/swift is an empty
+# directory and with a clean environment, plays the demo with the four bundled delegates and those
+# plugins, renders `man motet`, and tries the completions. Any missing piece is a failure.
+set -euo pipefail
+debs=$(realpath "$1")
+src=$(realpath "$2")
+work=$(mktemp -d "${TMPDIR:-/tmp}/motet-without-swift.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+started=$SECONDS
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+need() { command -v "$1" >/dev/null || { echo "FAIL: $1 is missing (make deps-deb-test installs it)" >&2; exit 1; }; }
+for tool in dpkg-deb unshare mount cc pkg-config swift dbus-run-session man zsh fish; do need "$tool"; done
+[ "$(id -u)" = 0 ] || { echo "FAIL: needs root (unshare -m and mount hide /opt/swift)" >&2; exit 1; }
+
+# 1. Install the packages' contents.
+shopt -s nullglob
+player_debs=("$debs"/motet_*.deb) dev_debs=("$debs"/motet-plugin-dev_*.deb)
+[ ${#player_debs[@]} = 1 ] && [ ${#dev_debs[@]} = 1 ] || { echo "FAIL: expected one motet and one motet-plugin-dev package in $debs" >&2; exit 1; }
+dpkg-deb -x "${player_debs[0]}" "$root"
+dpkg-deb -x "${dev_debs[0]}" "$root"
+plugins=$root/usr/lib/motet/plugins
+mkdir -p "$work/home" "$work/run" && chmod 700 "$work/run"
+
+# 2. A C plugin from the dev package's example, through its motet-plugin.pc (sysroot: the scratch
+# root stands for /).
+export PKG_CONFIG_PATH=$root/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
+cp -r "$root/usr/share/doc/motet/examples/c-plugin" "$work/c-plugin"
+make -s -C "$work/c-plugin" >/dev/null
+# The same example, its descriptor stamped as if built with another Swift compiler.
+sed 's|\.destroy = hello_destroy,|.destroy = hello_destroy,\n    .swift_toolchain = "5.9",|' "$work/c-plugin/plugin.c" > "$work/c-plugin/stale.c"
+grep -q 'swift_toolchain = "5.9"' "$work/c-plugin/stale.c" || fail "could not stamp the example"
+cc -shared -fPIC -fvisibility=hidden -Wl,-z,defs $(pkg-config --cflags motet-plugin) -o "$work/c-plugin/stale.so" "$work/c-plugin/stale.c"
+unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+
+# 3. Two Swift plugin packages outside the tree: `.library(type: .dynamic)` depending on the kit's
+# product, one on the installed dev package by path, one on the source tree by path.
+swift_package() {  # NAME KIT_PATH
+  local dir=$work/$1
+  mkdir -p "$dir/Sources"
+  cp -r "$src/Tests/Packaging/SwiftPlugin/Sources/HelloSwift" "$dir/Sources/HelloSwift"
+  cat > "$dir/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+let package = Package(
+    name: "$1",
+    products: [.library(name: "$1", type: .dynamic, targets: ["HelloSwift"])],
+    dependencies: [.package(path: "$2")],
+    targets: [
+        .target(name: "HelloSwift", dependencies: [.product(name: "MotetPluginKit", package: "$(basename "$2")")]),
+    ]
+)
+SWIFT
+  (cd "$dir" && swift build -c release 2>&1 | tail -3) || return 1
+  [ -f "$dir/.build/release/lib$1.so" ] || return 1
+  install -m 755 "$dir/.build/release/lib$1.so" "$plugins/$1.so"
+}
+# The installed kit is read-only to a plugin author: building must not write into it.
+chmod -R a-w "$root/usr/share/motet/swift-kit"
+if swift_package hello-installed "$root/usr/share/motet/swift-kit"; then pass "a Swift plugin package builds against the installed dev package"; else fail "the Swift plugin package against the installed kit does not build"; fi
+ln -s "$src" "$work/motet"
+if swift_package hello-tree "$work/motet"; then pass "a Swift plugin package builds against the source tree"; else fail "the Swift plugin package against the source tree does not build"; fi
+needed=$(readelf -d "$plugins/hello-installed.so" | grep NEEDED || true)
+grep -q libswift_Concurrency <<<"$needed" || fail "the Swift plugin does not need libswift_Concurrency (not an ordinary plugin?): $needed"
+
+# 4. The player with /opt/swift hidden and a clean environment.
+hidden_run() {  # COMMAND... : runs in a private mount namespace where /opt/swift is empty
+  unshare -m --propagation private -- /bin/sh -c '
+    mkdir -p /opt/swift && mount -t tmpfs -o size=64k,mode=755 none /opt/swift || exit 97
+    [ -z "$(ls -A /opt/swift)" ] || exit 98
+    home=$0 runtime=$1; shift
+    exec env -i PATH=/usr/bin:/bin HOME="$home" XDG_RUNTIME_DIR="$runtime" LANG=C.UTF-8 "$@"' \
+    "$work/home" "$work/run" "$@"
+}
+seen=$(hidden_run /bin/sh -c 'echo "entries=$(ls -A /opt/swift | wc -l)"; command -v swift swiftc' 2>&1 || true)
+[ "$seen" = "entries=0" ] && pass "/opt/swift is hidden (empty, no swift on PATH)" || fail "the toolchain is still visible in the namespace: $seen"
+
+demo=$src/Examples/demo/motet-demo.ogg
+hidden_run /bin/sh -c 'exec "$@" 2>"$0"' "$work/motet.err" \
+  dbus-run-session -- "$root/usr/bin/motet" --no-config --output null --untimed --status events \
+  --plugin log:path="$work/log.txt" --plugin json:path="$work/state.json",events="$work/events.jsonl" --plugin notify --plugin mpris \
+  --plugin "$work/c-plugin/hello.so:out=$work/c.txt" --plugin "$work/c-plugin/stale.so" \
+  --plugin hello-installed:out="$work/installed.txt" --plugin hello-tree:out="$work/tree.txt" "$demo" \
+  && status=0 || status=$?
+err=$(cat "$work/motet.err")
+[ "$status" = 0 ] && pass "the installed motet plays the demo without Swift" || fail "motet exited $status: $err"
+grep -q 'now-playing title="Motet Demo"' "$work/log.txt" 2>/dev/null && pass "log delegate" || fail "log delegate wrote: $(cat "$work/log.txt" 2>&1)"
+grep -q '"Motet Demo"' "$work/events.jsonl" 2>/dev/null && [ -s "$work/state.json" ] && pass "json delegate" \
+  || fail "json delegate wrote: $(cat "$work/events.jsonl" 2>&1)"
+# The host names each plugin it could not start ("motet: plugin NAME: FILE: reason").
+for p in log json notify mpris hello hello-installed hello-tree; do
+  grep -q "^motet: plugin $p:" <<<"$err" && fail "plugin $p did not start: $err"
+done
+# notify has no notification server here (a private session bus, no display): it says so in one
+# line and steps aside; mpris takes its name on that bus.
+grep -q "^notify: warning: desktop notifications are off" <<<"$err" && pass "notify delegate loaded" || fail "notify said: $err"
+grep -q "^mpris: MPRIS: on the session bus" <<<"$err" && pass "mpris delegate loaded" || fail "mpris said: $err"
+grep -q "now playing: title=Motet Demo" "$work/c.txt" 2>/dev/null && pass "C plugin built against the dev package" || fail "C plugin wrote: $(cat "$work/c.txt" 2>&1)"
+for p in installed tree; do
+  grep -q "now playing: The Motet Players — Motet Demo" "$work/$p.txt" 2>/dev/null && grep -q "shutting down" "$work/$p.txt" \
+    && pass "Swift plugin (kit from the $p package) loaded and ran" || fail "Swift plugin hello-$p wrote: $(cat "$work/$p.txt" 2>&1); motet said: $err"
+done
+# One Swift runtime in the process: the host's private copy, shared by both Swift plugins.
+for p in installed tree; do
+  runtimes=$(grep "^swift runtime: " "$work/$p.txt" 2>/dev/null | sed 's/^swift runtime: //' | tr '\n' ' ')
+  [ "$runtimes" = "$root/usr/lib/motet/swift/libswiftCore.so " ] && pass "hello-$p shares the host's one Swift runtime" \
+    || fail "hello-$p sees Swift runtimes: $runtimes"
+done
+refusals=$(grep -c "refused: built with Swift 5.9" <<<"$err" || true)
+[ "$refusals" = 1 ] && pass "a plugin stamped with another Swift version is refused in one line" || fail "stale plugin: expected one refusal line, got: $err"
+
+# 5. The man pages render, without Swift too.
+for page in "motet" "7 motet-plugins"; do
+  hidden_run env MANPATH="$root/usr/share/man" MANWIDTH=80 man -P cat $page > "$work/man.txt" 2>&1 || true
+  grep -q "SYNOPSIS\|DESCRIPTION" "$work/man.txt" && pass "man $page renders" || fail "man $page: $(head -5 "$work/man.txt")"
+done
+grep -q -- "--plugin-dir" <(hidden_run env MANPATH="$root/usr/share/man" man -P cat motet 2>/dev/null) || fail "motet(1) lacks --plugin-dir"
+
+# 6. Completions: bash offers outputs and plugin names; zsh and fish parse. TAB loads no plugin: a
+# plugin whose constructor would leave a mark sits in the plugin directory meanwhile.
+cat > "$work/tripwire.c" <<C
+#include <stdio.h>
+__attribute__((constructor)) static void loaded(void) { FILE *f = fopen("$work/tripped", "w"); if (f) fclose(f); }
+C
+cc -shared -fPIC -o "$plugins/tripwire.so" "$work/tripwire.c"
+complete_words() {  # WORDS...: what bash offers for the last word
+  hidden_run /bin/bash -c 'source "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _motet; printf "%s\n" "${COMPREPLY[@]}"' \
+    "$root/usr/share/bash-completion/completions/motet" "$@"
+}
+outputs=$(complete_words "$root/usr/bin/motet" --output w | sort | tr '\n' ' ')
+[ "$outputs" = "wav-float: wav: " ] && pass "bash completes --output values" || fail "bash --output w offered: $outputs"
+outputs=$(complete_words "$root/usr/bin/motet" --output = w | sort | tr '\n' ' ')
+[ "$outputs" = "wav-float: wav: " ] && pass "bash completes --output=values" || fail "bash --output=w offered: $outputs"
+names=$(complete_words "$root/usr/bin/motet" --plugin "" | sort | tr '\n' ' ')
+[ "$names" = "hello-installed hello-tree json log mpris notify tripwire " ] && pass "bash completes plugin names from the search path" \
+  || fail "bash --plugin offered: $names"
+[ ! -e "$work/tripped" ] && pass "completing loaded no plugin" || fail "completion loaded a plugin"
+fish_names=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C '$root/usr/bin/motet --plugin '" | cut -f1 | sort | tr '\n' ' ')
+[ "$fish_names" = "hello-installed hello-tree json log mpris notify tripwire " ] && pass "fish completes plugin names" || fail "fish --plugin offered: $fish_names"
+[ ! -e "$work/tripped" ] && pass "completing loaded no plugin" || fail "completion loaded a plugin"
+rm -f "$plugins/tripwire.so"
+zsh -n "$root/usr/share/zsh/vendor-completions/_motet" && pass "zsh completion parses" || fail "zsh completion does not parse"
+fish -n "$root/usr/share/fish/vendor_completions.d/motet.fish" && pass "fish completion parses" || fail "fish completion does not parse"
+fish_outputs=$(fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C 'motet --output w'" 2>&1 | cut -f1 | sort | tr '\n' ' ')
+[ "$fish_outputs" = "wav-float: wav: " ] && pass "fish completes --output values" || fail "fish --output w offered: $fish_outputs"
+
+echo "without-swift: $((SECONDS - started)) s, $failures failure(s)"
+[ "$failures" = 0 ]
