@@ -11,7 +11,7 @@ import MotetPluginHost
 let motetVersion = "0.1.0"
 
 // Signals are taken by one thread (sigwait), so block them before any thread starts.
-SignalWatcher.blockStopSignals()
+SignalWatcher.blockHandledSignals()
 signal(SIGPIPE, SIG_IGN)
 
 let environment = ProcessEnvironment.current()
@@ -53,7 +53,7 @@ let consoleMode: Console.Mode =
     case .events: .events
     case .quiet: .quiet
     }
-let console = Console(mode: consoleMode)
+let console = Console(mode: consoleMode, environment: environment)
 for warning in invocation.warnings { console.message(warning) }
 
 let (expanded, inputWarnings) = InputExpander.expand(settings.inputs)
@@ -120,20 +120,45 @@ if !settings.noPlugins && !settings.plugins.isEmpty {
         }, searchPath: searchPath)
 }
 
-SignalWatcher.start { count in
-    if count > 1 {
-        console.finish()
-        _exit(130)
-    }
-    player.send(.quit, from: .user)
-}
+let terminalMode = TerminalMode()
 let keyboard = KeyboardInput()
+SignalWatcher.start { event in
+    switch event {
+    case .stop(let count):
+        if count > 1 {
+            terminalMode.restore()
+            console.finish()
+            _exit(130)
+        }
+        player.send(.quit, from: .user)
+    case .suspend:
+        console.suspend()
+        terminalMode.suspend()
+    case .resume:
+        terminalMode.resume()
+        console.resume()
+    case .resize:
+        console.resize()
+    }
+}
 if consoleMode == .line {
-    keyboard.start(send: { player.send($0, from: .user) })
+    terminalMode.start()
+    keyboard.start(
+        send: { player.send($0, from: .user) },
+        console: { key in
+            switch key {
+            case .help: console.message(KeyboardInput.keys)
+            case .redraw: console.redrawAll()
+            }
+        },
+        foreground: {
+            terminalMode.resume()
+            console.resume()
+        })
 }
 
 let outcome = player.run()
-keyboard.restore()
+terminalMode.restore()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
 _ = abandoned  // the host has already named each plugin it gave up on
