@@ -56,6 +56,9 @@ let consoleMode: Console.Mode =
 let console = Console(mode: consoleMode, environment: environment)
 for warning in invocation.warnings { console.message(warning) }
 
+if settings.inputs.contains("-") && isatty(0) == 1 {
+    console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
+}
 let (expanded, inputWarnings) = InputExpander.expand(settings.inputs)
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs).
 let files = expanded.map(ProcessEnvironment.absolutePath)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// motet in a real terminal (a detached tmux session on a private server socket), so a test can
-/// press the player's keys: space pause, n next, l like, d dislike, q quit.
+/// press the player's keys (space pause, n next, l like, d dislike, q quit), resize the window, and
+/// run job control through an interactive shell.
 public final class PlayerTerminal {
     public let socket: String
 
