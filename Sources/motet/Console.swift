@@ -5,27 +5,52 @@ import MotetCore
 
 /// Everything the person sees: on a terminal, a status line redrawn in place (and messages above
 /// it); otherwise plain one-line events. Title, artist and album are always shown, plugins or not.
+///
+/// The status line is drawn only while Motet is the terminal's foreground job (a background job
+/// must leave the shell's screen alone); it is laid out by `StatusLine` for the terminal's width,
+/// measured in columns. On `TERM=dumb` no escape sequence is sent: the line is overwritten with
+/// spaces instead.
 final class Console: Sendable {
     enum Mode: Sendable { case line, events, quiet }
 
+    /// How long a notice (volume, like) stays on the status line.
+    static let noticeSeconds = 3.0
+
     let mode: Mode
+    private let dumb: Bool
     private let state = Locked(State())
 
     private struct State {
+        /// The status line as drawn (empty when none is on the screen), its width in columns, and
+        /// the terminal's width then.
         var lastLine = ""
+        var lastLineColumns = 0
+        var terminalColumns = 0
+        /// What the status line shows, kept to redraw it on a resize, Ctrl-L or `fg`.
+        var display: PlayerDisplay?
+        var notice: (text: String, until: Double)?
+        var lastVolume: Int?
+        var lastRating: (trackID: UInt64, liked: Bool, disliked: Bool)?
+        // Events mode.
         var lastTrackID: UInt64 = 0
         var lastStatus: PlaybackStatus?
         var lastFlags = (liked: false, disliked: false)
     }
 
-    init(mode: Mode) { self.mode = mode }
+    init(mode: Mode, environment: [String: String] = [:]) {
+        self.mode = mode
+        dumb = environment["TERM"] == "dumb"
+    }
 
     /// One message line (errors, notices) on stderr, above the status line.
     func message(_ text: String) {
         state.withLock { s in
-            if mode == .line && !s.lastLine.isEmpty { Self.write(2, "\r\u{1b}[K") }
-            Self.write(2, text + "\n")
-            if mode == .line && !s.lastLine.isEmpty { Self.write(2, s.lastLine) }
+            let redraw = mode == .line && !s.lastLine.isEmpty && TerminalMode.isForeground(2)
+            Self.write(2, (redraw ? erase(s) : "") + text + "\n")
+            if redraw {
+                s.lastLine = ""
+                draw(&s)
+            }
         }
     }
 
@@ -45,8 +70,12 @@ final class Console: Sendable {
                     s.lastFlags = flags
                     let rating = np.liked ? " [liked]" : np.disliked ? " [disliked]" : ""
                     let line = "Playing: " + Self.describe(track) + rating
-                    if mode == .line { s.lastLine = "" ; Self.write(2, "\r\u{1b}[K") }
-                    Self.write(mode == .events ? 1 : 2, line + "\n")
+                    if mode == .events {
+                        Self.write(1, line + "\n")
+                    } else if TerminalMode.isForeground(2) {
+                        Self.write(2, erase(s) + line + "\n")
+                        s.lastLine = ""
+                    }
                 } else if flags != s.lastFlags, mode == .events {
                     s.lastFlags = flags
                     Self.write(1, np.liked ? "Liked\n" : np.disliked ? "Disliked\n" : "Rating cleared\n")
@@ -71,47 +100,98 @@ final class Console: Sendable {
         }
     }
 
-    /// The status line, on a terminal.
+    /// The status line, on a terminal. A volume or rating change is also shown for a few seconds
+    /// right after the like mark, so it is seen in a narrow window.
     func show(_ d: PlayerDisplay) {
         guard mode == .line else { return }
-        let np = d.nowPlaying
-        var line: String
-        if let track = np.track {
-            let symbol = switch d.status {
-            case .playing: "▶"
-            case .paused: "⏸"
-            case .interrupted: "⏸ interrupted"
-            case .stalled: "… stalled"
-            default: "■"
-            }
-            let elapsed = np.elapsedMicros ?? 0
-            var bar = ""
-            if let duration = track.durationMicros, duration > 0 {
-                let width = 20
-                let filled = Int(min(Int64(width), elapsed * Int64(width) / duration))
-                bar = " [" + String(repeating: "=", count: filled) + String(repeating: "-", count: width - filled) + "]"
-            }
-            line = "\(symbol) \(Self.describe(track))  \(TerminalText.time(elapsed)) / \(TerminalText.time(track.durationMicros))\(bar)"
-            if np.liked { line += "  ♥ liked" }
-            if np.disliked { line += "  ✗ disliked" }
-            if let left = d.skipsLeft { line += "  skips left: \(left)" }
-            if !np.nextEnabled { line += "  (no skip)" }
-            if d.volume != 100 { line += "  vol \(d.volume)%" }
-        } else {
-            line = d.status == .complete ? "■ done" : "■ \(d.status.name)"
-        }
-        let width = Self.terminalWidth()
-        if line.count > width - 1 { line = String(line.prefix(max(10, width - 2))) + "…" }
         state.withLock { s in
-            guard line != s.lastLine else { return }
-            s.lastLine = line
-            Self.write(2, "\r\u{1b}[K" + line)
+            let np = d.nowPlaying
+            if let last = s.lastVolume, last != d.volume { notify(&s, "vol \(d.volume)%") }
+            s.lastVolume = d.volume
+            if let last = s.lastRating, last.trackID == np.trackID, (last.liked, last.disliked) != (np.liked, np.disliked) {
+                notify(&s, np.liked ? "liked" : np.disliked ? "disliked" : "rating cleared")
+            }
+            s.lastRating = (np.trackID, np.liked, np.disliked)
+            s.display = d
+            draw(&s)
         }
+    }
+
+    /// After a resize (SIGWINCH). A terminal that reflows its lines (tmux, VTE, kitty…) has split
+    /// a status line wider than the new width over several rows: they are cleared before the line
+    /// is drawn again for the new width.
+    func resize() {
+        guard mode == .line else { return }
+        state.withLock { s in
+            guard !s.lastLine.isEmpty, TerminalMode.isForeground(2) else { return }
+            let columns = Self.terminalColumns()
+            var prefix = erase(s)
+            let extraRows = (s.lastLineColumns - 1) / columns
+            if !dumb, columns < s.terminalColumns, extraRows > 0 { prefix = "\r\u{1b}[\(extraRows)A\u{1b}[J" }
+            s.lastLine = ""
+            draw(&s, prefix: prefix)
+        }
+    }
+
+    /// Ctrl-L: clears the screen and draws the status line again, as shells do.
+    func redrawAll() {
+        guard mode == .line else { return }
+        state.withLock { s in
+            guard TerminalMode.isForeground(2) else { return }
+            s.lastLine = ""
+            draw(&s, prefix: dumb ? "\n" : "\u{1b}[H\u{1b}[2J")
+        }
+    }
+
+    /// Before the process stops (Ctrl-Z): the status line stays, the shell writes below it.
+    func suspend() {
+        guard mode == .line else { return }
+        state.withLock { s in
+            if !s.lastLine.isEmpty, TerminalMode.isForeground(2) { Self.write(2, "\n") }
+            s.lastLine = ""
+        }
+    }
+
+    /// After SIGCONT, or back in the foreground: draws the status line again (on the cursor's row,
+    /// which is a fresh one after the shell's `fg`).
+    func resume() {
+        guard mode == .line else { return }
+        state.withLock { s in draw(&s, prefix: dumb ? "\r" : "\r\u{1b}[K") }
     }
 
     /// Leaves the terminal tidy at exit.
     func finish() {
-        if mode == .line { state.withLock { s in if !s.lastLine.isEmpty { Self.write(2, "\n") } } }
+        if mode == .line {
+            state.withLock { s in if !s.lastLine.isEmpty, TerminalMode.isForeground(2) { Self.write(2, "\n") } }
+        }
+    }
+
+    private func notify(_ s: inout State, _ text: String) {
+        s.notice = (text, Self.now() + Self.noticeSeconds)
+    }
+
+    /// Draws the status line when it changed (or after `prefix`, which must leave the cursor at
+    /// the start of an empty row).
+    private func draw(_ s: inout State, prefix: String? = nil) {
+        guard let d = s.display, TerminalMode.isForeground(2) else { return }
+        if let notice = s.notice, notice.until < Self.now() { s.notice = nil }
+        let columns = Self.terminalColumns()
+        let line = StatusLine.text(d, columns: columns, notice: s.notice?.text)
+        guard line != s.lastLine || prefix != nil else { return }
+        let width = ColumnWidth.of(line)
+        var output = prefix ?? erase(s)
+        output += line
+        if dumb, prefix == nil { output += String(repeating: " ", count: max(0, s.lastLineColumns - width)) }
+        Self.write(2, output)
+        s.lastLine = line
+        s.lastLineColumns = width
+        s.terminalColumns = columns
+    }
+
+    /// Returns to the start of the status line's row, emptied.
+    private func erase(_ s: State) -> String {
+        guard !s.lastLine.isEmpty else { return "" }
+        return dumb ? "\r" + String(repeating: " ", count: s.lastLineColumns) + "\r" : "\r\u{1b}[K"
     }
 
     static func describe(_ track: TrackInfo) -> String {
@@ -137,9 +217,15 @@ final class Console: Sendable {
         }
     }
 
-    static func terminalWidth() -> Int {
+    static func terminalColumns() -> Int {
         var ws = winsize()
         if ioctl(2, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
         return 80
+    }
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

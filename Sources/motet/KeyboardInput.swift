@@ -3,28 +3,32 @@ import Glibc
 #endif
 import MotetCore
 
-/// Reads keys from a terminal in raw mode and turns them into player commands:
-/// space pause, n next, p previous, l like, d dislike, u unlike, ← → seek 5 s, + - volume, q quit.
+/// Reads keys from the terminal and turns them into player commands (see `keys`), or into what
+/// the console does itself: `?`/`h` list the keys, Ctrl-L redraws.
 ///
-/// Not Sendable: the saved terminal settings are touched only by the main thread (start, restore);
-/// the reader thread gets its own `Reader`, which holds nothing but thread-safe closures.
-final class KeyboardInput {
-    private var saved = termios()
-    private var active = false
+/// It reads only while Motet is the terminal's foreground job: a read from the background would
+/// take the shell's input (or stop the process with SIGTTIN). SIGTTIN is blocked, so a read that
+/// races a move to the background fails with EIO instead, and the reader waits. It also notices
+/// when Motet comes back to the foreground (`fg` of a running job sends no SIGCONT) and says so
+/// through `foreground`, so that raw mode and the status line come back.
+final class KeyboardInput: Sendable {
+    /// What a key asks of the console rather than of the player.
+    enum ConsoleKey: Sendable { case help, redraw }
 
-    /// Puts stdin in raw mode (no echo, no line buffering) when it is a terminal.
-    func start(send: @escaping @Sendable (PlayerCommand) -> Void) {
-        guard isatty(0) == 1, tcgetattr(0, &saved) == 0 else { return }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(0, TCSANOW, &raw)
-        active = true
+    /// The keys, as `?` lists them and the README and `--help` document them. `Q` is `q` (caps
+    /// lock); Esc alone does nothing, since it also starts the arrow keys' sequences.
+    static let keys =
+        "keys: space pause · n next · p previous · ← → seek 5 s · + - volume · l like · d dislike · "
+        + "u unlike · ? or h keys · Ctrl-L redraw · q quit"
+
+    /// Starts the reader thread when stdin is a terminal.
+    func start(
+        send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
+        foreground: @escaping @Sendable () -> Void
+    ) {
+        guard isatty(0) == 1 else { return }
         var thread = pthread_t()
-        let box = Unmanaged.passRetained(Reader(send: send)).toOpaque()
+        let box = Unmanaged.passRetained(Reader(send: send, console: console, foreground: foreground)).toOpaque()
         pthread_create(&thread, nil, { raw in
             Unmanaged<Reader>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
@@ -32,45 +36,74 @@ final class KeyboardInput {
         pthread_detach(thread)
     }
 
-    /// Gives the terminal back as it was.
-    func restore() {
-        if active { tcsetattr(0, TCSANOW, &saved) }
-        active = false
-    }
-
-    private final class Reader: Sendable {
+    private final class Reader {
         let send: @Sendable (PlayerCommand) -> Void
-        init(send: @escaping @Sendable (PlayerCommand) -> Void) {
+        let console: @Sendable (ConsoleKey) -> Void
+        let foreground: @Sendable () -> Void
+        var escape: [UInt8] = []
+
+        init(
+            send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
+            foreground: @escaping @Sendable () -> Void
+        ) {
             self.send = send
+            self.console = console
+            self.foreground = foreground
         }
 
         func run() {
-            var escape: [UInt8] = []
-            var byte: UInt8 = 0
-            while read(0, &byte, 1) == 1 {
-                if !escape.isEmpty || byte == 0x1b {
-                    escape.append(byte)
-                    if escape.count == 3 {
-                        if escape == [0x1b, 0x5b, 0x43] { send(.seekRelative(5_000_000)) }
-                        if escape == [0x1b, 0x5b, 0x44] { send(.seekRelative(-5_000_000)) }
-                        escape.removeAll()
-                    } else if escape.count == 2 && escape[1] != 0x5b {
-                        escape.removeAll()
-                    }
+            var bytes = [UInt8](repeating: 0, count: 64)
+            var wasInForeground = TerminalMode.isForeground(0)
+            while true {
+                guard TerminalMode.isForeground(0) else {
+                    wasInForeground = false
+                    usleep(200_000)
                     continue
                 }
-                switch byte {
-                case UInt8(ascii: " "): send(.toggle)
-                case UInt8(ascii: "n"): send(.next)
-                case UInt8(ascii: "p"): send(.previous)
-                case UInt8(ascii: "l"): send(.like)
-                case UInt8(ascii: "d"): send(.dislike)
-                case UInt8(ascii: "u"): send(.unlike)
-                case UInt8(ascii: "+"), UInt8(ascii: "="): send(.changeVolume(5))
-                case UInt8(ascii: "-"): send(.changeVolume(-5))
-                case UInt8(ascii: "q"): send(.quit)
-                default: break
+                if !wasInForeground {
+                    wasInForeground = true
+                    foreground()
                 }
+                var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                // A timeout, so that a move to the background is noticed without a key.
+                guard poll(&input, 1, 500) > 0 else { continue }
+                guard TerminalMode.isForeground(0) else { continue }
+                let n = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+                if n == 0 { return }  // the terminal is gone
+                if n < 0 {
+                    if errno == EINTR || errno == EAGAIN || errno == EIO { continue }
+                    return
+                }
+                for byte in bytes[0..<n] { take(byte) }
+            }
+        }
+
+        func take(_ byte: UInt8) {
+            // Arrows: ESC [ C / D, or ESC O C / D (application cursor mode). ESC followed by
+            // anything else was a lone Esc (ignored): that byte is an ordinary key.
+            if byte == 0x1b || escape.count == 2 || (escape.count == 1 && (byte == 0x5b || byte == 0x4f)) {
+                escape.append(byte)
+                if escape.count == 3 {
+                    if escape[2] == 0x43 { send(.seekRelative(5_000_000)) }
+                    if escape[2] == 0x44 { send(.seekRelative(-5_000_000)) }
+                    escape.removeAll()
+                }
+                return
+            }
+            escape.removeAll()
+            switch byte {
+            case UInt8(ascii: " "): send(.toggle)
+            case UInt8(ascii: "n"): send(.next)
+            case UInt8(ascii: "p"): send(.previous)
+            case UInt8(ascii: "l"): send(.like)
+            case UInt8(ascii: "d"): send(.dislike)
+            case UInt8(ascii: "u"): send(.unlike)
+            case UInt8(ascii: "+"), UInt8(ascii: "="): send(.changeVolume(5))
+            case UInt8(ascii: "-"): send(.changeVolume(-5))
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"): send(.quit)
+            case UInt8(ascii: "?"), UInt8(ascii: "h"): console(.help)
+            case 0x0c: console(.redraw)  // Ctrl-L
+            default: break
             }
         }
     }

@@ -11,7 +11,7 @@ import MotetPluginHost
 let motetVersion = "0.1.0"
 
 // Signals are taken by one thread (sigwait), so block them before any thread starts.
-SignalWatcher.blockStopSignals()
+SignalWatcher.blockHandledSignals()
 signal(SIGPIPE, SIG_IGN)
 
 let environment = ProcessEnvironment.current()
@@ -74,9 +74,12 @@ let consoleMode: Console.Mode =
     case .events: .events
     case .quiet: .quiet
     }
-let console = Console(mode: consoleMode)
+let console = Console(mode: consoleMode, environment: environment)
 for warning in invocation.warnings { console.message(warning) }
 
+if settings.inputs.contains("-") && isatty(0) == 1 {
+    console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
+}
 let (expanded, inputWarnings) = InputExpander.expand(settings.inputs)
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs).
 let files = expanded.map(ProcessEnvironment.absolutePath)
@@ -136,25 +139,45 @@ if !settings.noPlugins && !settings.plugins.isEmpty {
     pluginHost.load(settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
 }
 
-SignalWatcher.start { count in
-    if count > 1 {
-        console.finish()
-        _exit(130)
+let terminalMode = TerminalMode()
+let keyboard = KeyboardInput()
+SignalWatcher.start { event in
+    switch event {
+    case .stop(let count):
+        if count > 1 {
+            terminalMode.restore()
+            console.finish()
+            _exit(130)
+        }
+        player.send(.quit, from: .user)
+    case .suspend:
+        console.suspend()
+        terminalMode.suspend()
+    case .resume:
+        terminalMode.resume()
+        console.resume()
+    case .resize:
+        console.resize()
     }
-    player.send(.quit, from: .user)
 }
-/// Plays, with the keys on while the status line is shown; the terminal is given back after. The
-/// keyboard is a local: only this (the main) thread touches it.
-func playWithKeys() -> Player.Outcome {
-    let keyboard = KeyboardInput()
-    if consoleMode == .line {
-        keyboard.start(send: { player.send($0, from: .user) })
-    }
-    defer { keyboard.restore() }
-    return player.run()
+if consoleMode == .line {
+    terminalMode.start()
+    keyboard.start(
+        send: { player.send($0, from: .user) },
+        console: { key in
+            switch key {
+            case .help: console.message(KeyboardInput.keys)
+            case .redraw: console.redrawAll()
+            }
+        },
+        foreground: {
+            terminalMode.resume()
+            console.resume()
+        })
 }
 
-let outcome = playWithKeys()
+let outcome = player.run()
+terminalMode.restore()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
 _ = abandoned  // the host has already named each plugin it gave up on

@@ -100,4 +100,26 @@ import Testing
         #expect(r.stdout.contains("Playing: Motet Demo — The Motet Players — Demo Sessions"))
         #expect(r.stdout.contains("Finished: Motet Demo (ok, completed)"))
     }
+
+    @Test func aDashReadsTheFilesToPlayFromStandardInput() throws {
+        let run = try MotetRun()
+        for (i, title) in ["Piped A", "Piped B"].enumerated() {
+            try Fixtures.oggVorbis(run.path("\(i).ogg"), seconds: 0.2, tags: .init(title: title), serial: i + 1)
+        }
+        let r = try Shell.run(
+            [Paths.motet, "--output", "null", "--untimed", "--no-config", "--status", "events", "-"], environment: run.environment,
+            stdin: "1.ogg\n\(run.path("0.ogg"))\n", currentDirectory: run.home)
+        #expect(r.status == 0, "\(r.stderr)")
+        let b = r.stdout.range(of: "Playing: Piped B"), a = r.stdout.range(of: "Playing: Piped A")
+        #expect(b != nil && a != nil && b!.lowerBound < a!.lowerBound, "\(r.stdout)")
+    }
+
+    @Test func emptyTagsAreMissingOnTheStatusLineNotBlank() throws {
+        let run = try MotetRun()
+        let f = run.path("song.ogg")
+        try Fixtures.oggVorbis(f, seconds: 0.2)
+        try Fixtures.replaceComments(f, [Array("TITLE=".utf8), Array("ARTIST=".utf8), Array("ALBUM=".utf8)])
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", f])
+        #expect(r.stdout.contains("Playing: song.ogg — Unknown artist — Unknown album"), "\(r.stdout)")
+    }
 }

@@ -19,6 +19,19 @@ import Testing
         #expect(wav.data == reference)
     }
 
+    @Test func aFileWithoutTheEndOfStreamFlagFinishesOkAndBitExact() throws {
+        let run = try MotetRun()
+        let ogg = run.path("whole.ogg"), eosless = run.path("no-eos.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 2, synth: ["pinknoise"], tags: .init(title: "Open End"))
+        try Fixtures.withoutEndOfStream(of: ogg, to: eosless)
+        let out = run.path("out.wav")
+        let r = try run.run(["--output", "wav:\(out)", "--untimed", "--no-config", "--status", "events", eosless])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Open End (ok, completed)"), "\(r.stdout)")
+        #expect(!r.stderr.contains("ends early"), "\(r.stderr)")
+        #expect(try wavData(out).data == Fixtures.referenceDecode(ogg))
+    }
+
     @Test func tracksOfTheSameFormatJoinWithoutAGapOrOverlap() throws {
         let run = try MotetRun()
         var reference: [UInt8] = []

@@ -166,6 +166,17 @@ extension Fixtures {
     /// The 19-byte identification header of an Ogg Opus stream (RFC 7845), stereo 48 kHz.
     public static let opusHead: [UInt8] = Array("OpusHead".utf8) + [1, 2, 0x38, 0x01, 0x80, 0xbb, 0, 0, 0, 0, 0]
 
+    /// Copies `source` to `path` with the end-of-stream flag cleared on its last page (and that
+    /// page's checksum fixed): a complete file as many encoders in the wild write it.
+    public static func withoutEndOfStream(of source: String, to path: String) throws {
+        var pages = OggPage.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
+        guard !pages.isEmpty else { throw TestError.failed("\(source) holds no Ogg page") }
+        pages[pages.count - 1].headerType &= ~4
+        var data = Data()
+        for page in pages { data.append(contentsOf: page.bytes) }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
     /// Copies `source` to `path` keeping only its first `bytes` bytes (a truncated download).
     public static func truncatedCopy(of source: String, to path: String, bytes: Int) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: source))

@@ -1,16 +1,19 @@
 import Foundation
 
 /// motet in a real terminal (a detached tmux session on a private server socket), so a test can
-/// press the player's keys: space pause, n next, l like, d dislike, q quit.
+/// press the player's keys (space pause, n next, l like, d dislike, q quit), resize the window, and
+/// run job control through an interactive shell.
 public final class PlayerTerminal {
     public let socket: String
 
-    public init(command: [String], environment: [String: String]) throws {
+    /// `command` in a terminal `columns` wide; for job control (Ctrl-Z, `fg`, `CMD &`) run
+    /// `bash --norc -i` and `type` the player's command line into it.
+    public init(command: [String], environment: [String: String], columns: Int = 200, rows: Int = 30) throws {
         socket = "motet-dt-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let env = environment.map { "\($0.key)=\($0.value)" }
         // Started through SpawnedProcess: the tmux server it forks must not inherit a test's pipes.
         let client = try SpawnedProcess(
-            ["tmux", "-L", socket, "new-session", "-d", "-x", "200", "-y", "30", "env"] + env + command)
+            ["tmux", "-L", socket, "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env"] + env + command)
         guard client.wait(timeout: 10) else { throw TestError.failed("tmux new-session did not return") }
     }
 
@@ -19,6 +22,29 @@ public final class PlayerTerminal {
     public func screen() -> String { (try? Shell.run(["tmux", "-L", socket, "capture-pane", "-p"]).stdout) ?? "" }
     public func press(_ keys: String) throws { try Shell.check(["tmux", "-L", socket, "send-keys", "-l", keys]) }
     public var isRunning: Bool { (try? Shell.run(["tmux", "-L", socket, "has-session"]).status) == 0 }
+
+    /// The screen's non-empty rows, top to bottom.
+    public func rows() -> [String] { screen().split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) } }
+    /// The row the cursor is on (the status line's, while a player draws it) and the cursor's column.
+    public func cursor() -> (row: String, column: Int) {
+        let position = (try? Shell.run(["tmux", "-L", socket, "display", "-p", "#{cursor_x} #{cursor_y}"]).stdout) ?? ""
+        let numbers = position.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard numbers.count == 2 else { return ("", -1) }
+        let lines = screen().split(separator: "\n", omittingEmptySubsequences: false)
+        return (numbers[1] < lines.count ? String(lines[numbers[1]]) : "", numbers[0])
+    }
+    /// Presses named keys (`C-z`, `C-l`, `Enter`, `Escape`).
+    public func pressKey(_ names: String...) throws { try Shell.check(["tmux", "-L", socket, "send-keys"] + names) }
+    /// Types a line into a shell and presses Enter.
+    public func type(_ line: String) throws {
+        try press(line)
+        try pressKey("Enter")
+    }
+    public func resize(columns: Int) throws { try Shell.check(["tmux", "-L", socket, "resize-window", "-x", "\(columns)"]) }
+    /// Copies every byte the programs write to the terminal from now on into `path`.
+    public func record(to path: String) throws {
+        try Shell.check(["tmux", "-L", socket, "pipe-pane", "-o", "cat > '\(path)'"])
+    }
 
     /// Waits until the screen shows `text`; false after `timeout` seconds.
     public func waitFor(_ text: String, timeout: Double = 10) throws -> Bool {

@@ -41,17 +41,27 @@ enum OggFileInspection {
         return "an Ogg file of an unknown kind"
     }
 
-    /// Whether the file is cut short: its last Ogg page ends past the end of the file, or the last
-    /// complete page does not close its stream (no end-of-stream flag). Trailing bytes that hold no
-    /// page (e.g. a tag appended by some tool) do not count.
-    static func isTruncated(fd: Int32, fileSize: Int64) -> Bool {
+    /// How a file's last Ogg page ends it.
+    enum Ending: Equatable {
+        /// A whole page with the end-of-stream flag (or no page could be found to judge by).
+        case whole
+        /// A whole page without the end-of-stream flag. Not damage: many encoders and muxers in
+        /// the wild never set it (`ogginfo` says only "EOS not set"), and every frame decodes.
+        case withoutEndOfStream
+        /// The last page ends past the end of the file: an incomplete copy or download.
+        case cutShort
+    }
+
+    /// How the file ends, judged by its last Ogg page. Trailing bytes that hold no page (e.g. a
+    /// tag appended by some tool) do not count.
+    static func ending(fd: Int32, fileSize: Int64) -> Ending {
         // A page is at most 27 + 255 + 255 * 255 = 65307 bytes.
         let window = Int(min(fileSize, 65_307 * 2))
-        guard window >= 27 else { return false }
+        guard window >= 27 else { return .whole }
         var tail = [UInt8](repeating: 0, count: window)
         let start = fileSize - Int64(window)
         let count = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
-        guard count == window else { return false }
+        guard count == window else { return .whole }
         var candidate = window - 4
         while candidate >= 0 {
             defer { candidate -= 1 }
@@ -59,18 +69,17 @@ enum OggFileInspection {
                 tail[candidate + 3] == 0x53
             else { continue }
             // A capture pattern: is it a page header?
-            if window - candidate < 27 { return true }  // header cut off
+            if window - candidate < 27 { return .cutShort }  // header cut off
             guard tail[candidate + 4] == 0 else { continue }  // version 0 only
             let segments = Int(tail[candidate + 26])
-            if window - candidate < 27 + segments { return true }  // segment table cut off
+            if window - candidate < 27 + segments { return .cutShort }  // segment table cut off
             var bodyLength = 0
             for i in 0..<segments { bodyLength += Int(tail[candidate + 27 + i]) }
             let pageLength = 27 + segments + bodyLength
-            if candidate + pageLength > window { return true }  // body cut off
+            if candidate + pageLength > window { return .cutShort }  // body cut off
             guard OggPageCRC.isValid(tail, pageStart: candidate, pageLength: pageLength) else { continue }
-            let endOfStream = tail[candidate + 5] & 0x04 != 0
-            return !endOfStream
+            return tail[candidate + 5] & 0x04 != 0 ? .whole : .withoutEndOfStream
         }
-        return false
+        return .whole
     }
 }

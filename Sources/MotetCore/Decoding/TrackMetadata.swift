@@ -3,11 +3,11 @@
 /// Text is repaired (invalid UTF-8 becomes U+FFFD, NULs are dropped) and bounded in length, but
 /// control characters are kept: the display layers escape them.
 public struct TrackMetadata: Sendable, Equatable {
-    /// The first TITLE comment.
+    /// The first TITLE comment that is not empty or blank (nil when there is none).
     public var title: String?
-    /// Every ARTIST comment, in file order: several ARTIST comments are several artists.
+    /// Every non-blank ARTIST comment, in file order: several ARTIST comments are several artists.
     public var artists: [String]
-    /// The first ALBUM comment.
+    /// The first ALBUM comment that is not empty or blank (nil when there is none).
     public var album: String?
     /// The REPLAYGAIN_* comments.
     public var replayGain: ReplayGainTags

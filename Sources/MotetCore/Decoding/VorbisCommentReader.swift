@@ -37,15 +37,15 @@ enum VorbisCommentReader {
                 }
             }
             if keyIs("TITLE") {
-                if result.title == nil { result.title = text(value, tag: "TITLE", &warnings) }
+                if result.title == nil { result.title = nonBlank(text(value, tag: "TITLE", &warnings)) }
             } else if keyIs("ARTIST") {
                 if result.artists.count < maximumArtists {
-                    if let artist = text(value, tag: "ARTIST", &warnings), !artist.isEmpty { result.artists.append(artist) }
+                    if let artist = nonBlank(text(value, tag: "ARTIST", &warnings)) { result.artists.append(artist) }
                 } else {
                     warnings.add("more than \(maximumArtists) ARTIST tags; the rest are ignored")
                 }
             } else if keyIs("ALBUM") {
-                if result.album == nil { result.album = text(value, tag: "ALBUM", &warnings) }
+                if result.album == nil { result.album = nonBlank(text(value, tag: "ALBUM", &warnings)) }
             } else if keyIs("REPLAYGAIN_TRACK_GAIN") {
                 if gains.trackGain == nil { gains.trackGain = number(value, tag: "REPLAYGAIN_TRACK_GAIN", ReplayGainTags.parseGain, &warnings) }
             } else if keyIs("REPLAYGAIN_TRACK_PEAK") {
@@ -69,6 +69,13 @@ enum VorbisCommentReader {
     }
 
     // MARK: Text
+
+    /// `text`, or nil when it is empty or only white space: `TITLE=` is a missing title on every
+    /// surface (status line, notification, MPRIS), and a later non-empty `TITLE` is used instead.
+    static func nonBlank(_ text: String?) -> String? {
+        guard let text, text.contains(where: { !$0.isWhitespace }) else { return nil }
+        return text
+    }
 
     /// The value as bounded, repaired text: NULs dropped, invalid UTF-8 replaced by U+FFFD, at most
     /// `maximumTextBytes` of UTF-8 cut at a character boundary (with a warning), repair included.

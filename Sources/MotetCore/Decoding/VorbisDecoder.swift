@@ -39,9 +39,15 @@ public final class VorbisDecoder: @unchecked Sendable {
     private var pending: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
     private var pendingOffset = 0
     private var pendingCount = 0
-    /// Set when the last complete page does not end the stream: reported once at the end.
+    /// Set when the file's last page is cut off: reported once at the end.
     private var truncation: DecoderError?
     private var finished = false
+    /// The last page has no end-of-stream flag: libvorbis then hands out the last packet's padding,
+    /// which `framesBeforeEnd` cuts off, counting frames in `nextFrame`.
+    private var lacksEndOfStream = false
+    /// The file frame of the next frame handed out (libvorbisfile's `ov_pcm_tell` is off by the
+    /// padding on the last page of such a file). Set again after every seek and hole.
+    private var nextFrame: Int64 = 0
     /// Without seeking (a damaged file read as a stream), the position is counted: the time at
     /// which the current link started and the frames handed out since.
     private var streamLinkStartMicros: Int64 = 0
@@ -158,7 +164,9 @@ public final class VorbisDecoder: @unchecked Sendable {
         durationMicros = micros
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
-        if OggFileInspection.isTruncated(fd: fd, fileSize: Int64(info.st_size)) {
+        let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
+        lacksEndOfStream = ending == .withoutEndOfStream
+        if ending == .cutShort {
             truncation = DecoderError.motet(
                 path, "the file ends early (its last page is cut off or damaged)",
                 "it may be an incomplete copy or download; copy or download it again")
@@ -218,6 +226,7 @@ public final class VorbisDecoder: @unchecked Sendable {
             let count = min(maxFrames, pendingCount - pendingOffset)
             interleave(pending, offset: pendingOffset, frames: count, into: buffer)
             pendingOffset += count
+            nextFrame += Int64(count)
             streamFramesInLink += Int64(count)
             consecutiveErrors = 0
             if pendingOffset == pendingCount { clearPending() }
@@ -263,6 +272,7 @@ public final class VorbisDecoder: @unchecked Sendable {
             return read(into: buffer, maxFrames: maxFrames)
         }
         lastHoleDescription = skipped.description
+        nextFrame = ov_pcm_tell(file) - Int64(pendingCount - pendingOffset)
         return .hole(skipped)
     }
 
@@ -280,10 +290,25 @@ public final class VorbisDecoder: @unchecked Sendable {
             keepPending(pcm, frames: frames)
             return .linkChanged
         }
-        interleave(pcm, offset: 0, frames: frames, into: buffer)
-        streamFramesInLink += Int64(frames)
+        let count = framesBeforeEnd(frames)
+        if count < frames { finished = true }
+        if count == 0 { return end() }
+        interleave(pcm, offset: 0, frames: count, into: buffer)
+        nextFrame += Int64(count)
+        streamFramesInLink += Int64(count)
         consecutiveErrors = 0
-        return .frames(frames)
+        return .frames(count)
+    }
+
+    /// How many of the `frames` just read lie before the end of the file's last link as its last
+    /// granule position states it. libvorbis cuts the last packet's padding at that position only on
+    /// a page with the end-of-stream flag; without the flag (common in the wild) it hands out up to
+    /// a block of padding past the end, which this cuts off, so such a file decodes bit-exactly.
+    private func framesBeforeEnd(_ frames: Int) -> Int {
+        guard lacksEndOfStream, seekable, Int(currentLink) == links.count - 1, let totalFrames,
+            nextFrame + Int64(frames) > totalFrames
+        else { return frames }
+        return Int(max(0, totalFrames - nextFrame))
     }
 
     /// Keeps samples that libvorbisfile returned (they stay in its buffers until the next read or
@@ -319,6 +344,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         consecutiveErrors = 0
         let status = ov_pcm_seek(file, frame)
         guard status == 0 else { throw DecoderError.vorbis(path, code: status, at: target) }
+        nextFrame = ov_pcm_tell(file)
     }
 
     // MARK: Private
@@ -369,25 +395,5 @@ public final class VorbisDecoder: @unchecked Sendable {
                 out += channels
             }
         }
-    }
-
-    static func micros(frames: Int64, rate: Int64) -> Int64 {
-        guard rate > 0 else { return 0 }
-        let (whole, rest) = frames.quotientAndRemainder(dividingBy: rate)
-        let (wholeMicros, overflow) = whole.multipliedReportingOverflow(by: 1_000_000)
-        if overflow { return frames < 0 ? Int64.min : Int64.max }
-        return saturatingAdd(wholeMicros, rest * 1_000_000 / rate)
-    }
-
-    static func frames(micros: Int64, rate: Int64) -> Int64 {
-        let (whole, rest) = micros.quotientAndRemainder(dividingBy: 1_000_000)
-        let (wholeFrames, overflow) = whole.multipliedReportingOverflow(by: rate)
-        if overflow { return micros < 0 ? Int64.min : Int64.max }
-        return saturatingAdd(wholeFrames, rest * rate / 1_000_000)
-    }
-
-    static func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? (b > 0 ? Int64.max : Int64.min) : sum
     }
 }

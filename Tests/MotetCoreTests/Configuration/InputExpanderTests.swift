@@ -140,4 +140,21 @@ import Testing
         let result = InputExpander.expand(["/nonexistent/\u{1B}[31mred.ogg"])
         #expect(result.warnings == ["motet: skipping '/nonexistent/\\x1B[31mred.ogg': no such file or directory (check the name and path)."])
     }
+
+    @Test func aDashReadsTheListOfFilesFromStandardInputOnce() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        for name in ["a.ogg", "b.ogg", "dir/c.ogg", "before.ogg"] { try touch(root + "/" + name) }
+        var reads = 0
+        let list = "\(root)/b.ogg\r\n\n# a comment\n\(root)/dir\n\(root)/a.ogg\n\(root)/missing.ogg\n"
+        let result = InputExpander.expand(["\(root)/before.ogg", "-", "-"]) {
+            reads += 1
+            return Array(list.utf8)
+        }
+        #expect(reads == 1)
+        #expect(result.files == ["\(root)/before.ogg", "\(root)/b.ogg", "\(root)/dir/c.ogg", "\(root)/a.ogg"])
+        #expect(result.warnings == [
+            "motet: standard input:6: skipping '\(root)/missing.ogg': no such file or directory (check the name and path).",
+            "motet: skipping 'standard input': read once already; a second '-' adds nothing.",
+        ])
+    }
 }

@@ -119,6 +119,22 @@ import Testing
         expectClearLine(decoded.failure, path: cut, saying: "ends early")
     }
 
+    @Test func aCompleteFileWithoutTheEndOfStreamFlagIsASuccessBitExact() throws {
+        let dir = try Scratch()
+        let whole = dir.file("whole.ogg")
+        try Fixtures.oggVorbis(whole, seconds: 2, synth: ["pinknoise"])
+        let eosless = dir.file("no-eos.ogg")
+        try Fixtures.withoutEndOfStream(of: whole, to: eosless)
+
+        let reference = try Fixtures.referenceDecode(whole)
+        let decoded = try DecodedFile.read(eosless)
+        #expect(decoded.failure == nil, "\(String(describing: decoded.failure))")
+        #expect(decoded.holes.isEmpty)
+        let total = try VorbisDecoder(path: eosless).totalFrames
+        #expect(decoded.frames == 88200, "total \(String(describing: total))")
+        #expect(difference(PCM16.bytes(decoded.allSamples), reference) == nil)
+    }
+
     @Test func garbageInTheMiddleIsAHoleAndDecodingContinues() throws {
         let dir = try Scratch()
         let whole = dir.file("whole.ogg")

@@ -47,6 +47,23 @@ import Testing
         #expect(m.album == "Mixed")
     }
 
+    @Test func emptyTagsCountAsMissing() throws {
+        let dir = try Scratch()
+        let path = try rawTagged(dir, [Array("TITLE=".utf8), Array("ARTIST=".utf8), Array("ALBUM=  ".utf8)])
+        let m = try VorbisDecoder(path: path).metadata
+        #expect(m.title == nil)
+        #expect(m.artists.isEmpty)
+        #expect(m.album == nil)
+    }
+
+    @Test func anEmptyTagGivesWayToALaterOneWithText() throws {
+        let dir = try Scratch()
+        let path = try rawTagged(dir, [Array("TITLE=".utf8), Array("TITLE=Second".utf8), Array("ALBUM=".utf8), Array("album=Kept".utf8)])
+        let m = try VorbisDecoder(path: path).metadata
+        #expect(m.title == "Second")
+        #expect(m.album == "Kept")
+    }
+
     @Test func invalidUTF8IsRepairedAndNULsDropped() throws {
         let dir = try Scratch()
         let title: [UInt8] = Array("TITLE=Caf".utf8) + [0xc3] + Array("!".utf8) + [0xff, 0xfe] + Array("end".utf8)

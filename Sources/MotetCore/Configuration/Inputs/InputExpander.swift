@@ -12,6 +12,8 @@ import Glibc
 ///   `file://` URLs are understood, blank lines and `#` lines (comments, `#EXTM3U`, `#EXTINF`) are
 ///   skipped, CRLF is fine. Entries may be files, directories or other playlists; a playlist that
 ///   includes itself, directly or through others, is reported and not followed again.
+/// - `-` reads a list from standard input (as `mpv --playlist=-`): one entry per line, read like
+///   a playlist's entries relative to the current directory. A file named `-` is `./-`.
 /// - A `file://` URL is a path; other URLs are reported (Motet plays local files only).
 /// - Every input or entry that is missing or unreadable gives one warning line (naming it and what to
 ///   do) and is skipped.
@@ -21,16 +23,42 @@ public enum InputExpander {
     /// Deepest nesting of playlists and directories followed.
     static let depthLimit = 64
 
+    /// The name messages give the list read from standard input.
+    static let standardInputName = "standard input"
+
     /// The playable files, in order, and one warning line (starting with `motet: `) per problem.
-    public static func expand(_ inputs: [String]) -> (files: [String], warnings: [String]) {
+    /// `standardInput` is called once, for the first `-` input, and returns all the bytes.
+    public static func expand(
+        _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput
+    ) -> (files: [String], warnings: [String]) {
         var walk = Walk()
+        var standardInputRead = false
         for input in inputs {
+            if input == "-" {
+                if standardInputRead {
+                    walk.warn(standardInputName, "read once already; a second '-' adds nothing.", nil)
+                    continue
+                }
+                standardInputRead = true
+                do {
+                    walk.addList(try standardInput(), named: standardInputName, directory: "", depth: 0)
+                } catch {
+                    let reason = (error as? FileSystem.Failure)?.reason ?? "\(error)"
+                    walk.warn(standardInputName, reason + " (pipe a list of files into motet -).", nil)
+                }
+                continue
+            }
             switch PlaylistReader.resolve(input, relativeTo: "") {
             case .path(let path): walk.add(path, context: nil, depth: 0)
             case .unsupported(let reason): walk.warn(input, reason, nil)
             }
         }
         return (walk.files, walk.warnings)
+    }
+
+    /// Everything on file descriptor 0 (at most `playlistSizeLimit` bytes).
+    public static func readStandardInput() throws -> [UInt8] {
+        try FileSystem.readFile("/dev/stdin", limit: playlistSizeLimit).get()
     }
 
     /// True for `.m3u` and `.m3u8` (any case).
@@ -159,7 +187,12 @@ public enum InputExpander {
             }
             openPlaylists.append(identity)
             defer { openPlaylists.removeLast() }
-            let directory = PlaylistReader.directory(of: path)
+            addList(bytes, named: path, directory: PlaylistReader.directory(of: path), depth: depth)
+        }
+
+        /// The entries of a playlist (or of the list on standard input), `directory` being where
+        /// relative entries start ("" for the current directory).
+        mutating func addList(_ bytes: [UInt8], named path: String, directory: String, depth: Int) {
             for entry in PlaylistReader.entries(bytes) {
                 let here = Context(playlist: path, line: entry.line)
                 switch PlaylistReader.resolve(entry.text, relativeTo: directory) {

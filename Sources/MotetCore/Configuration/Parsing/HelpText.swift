@@ -12,7 +12,8 @@ enum HelpText {
             Usage: motet [OPTIONS] FILE|DIR|PLAYLIST...
 
             Plays Ogg Vorbis files, directories (recursively, in natural order: 2 before 10) and
-            .m3u/.m3u8 playlists, and tells delegate plugins what is playing.
+            .m3u/.m3u8 playlists, and tells delegate plugins what is playing. '-' reads a list of
+            files from standard input, one per line.
 
             Options:
 
@@ -52,7 +53,8 @@ enum HelpText {
             plugin's options ('file = PATH' loads a shared object under the instance name NAME).
 
             Keys while playing: space pause, n next, p previous, l like, d dislike, u unlike,
-            left/right seek 5 s, + - volume, q quit.
+            left/right seek 5 s, + - volume, ? or h list the keys, Ctrl-L redraw, q or Q quit
+            (Esc alone does nothing).
 
             Exit status: 0 when something played, 1 when nothing could be played, 64 for a usage error.
 

@@ -1,0 +1,115 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// The status line in real terminals (tmux) of several widths, with CJK and emoji tags: one row,
+/// measured in columns, the useful part first, the last column empty.
+@Suite struct StatusLineTests {
+    static let title = "東京事変の歌"
+    static let album = "教育 🎵 アルバム"
+
+    func cjkTrack(_ run: MotetRun, seconds: Double = 30) throws -> String {
+        let f = run.path("cjk.ogg")
+        try Fixtures.oggVorbis(f, seconds: seconds, tags: .init(title: Self.title, artists: ["椎名林檎"], album: Self.album))
+        return f
+    }
+
+    func player(_ run: MotetRun, _ files: [String], columns: Int, extra: [String] = [], environment: [String: String] = [:]) throws -> PlayerTerminal {
+        try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config"] + extra + files,
+            environment: run.environment.merging(environment) { $1 }, columns: columns, rows: 12)
+    }
+
+    /// The rows that show a status line (elapsed / duration).
+    func statusRows(_ term: PlayerTerminal) -> [String] { term.rows().filter { $0.contains(" / 0:30") } }
+
+    @Test(arguments: [40, 80, 120])
+    func aCJKTitleKeepsTheStatusLineOnOneRow(columns: Int) throws {
+        let run = try MotetRun()
+        let term = try player(run, [try cjkTrack(run)], columns: columns, extra: ["--volume", "85"])
+        defer { term.close() }
+        #expect(try term.waitFor("0:03 / 0:30"), "\(term.screen())")
+        // Redrawn every second for three seconds: still one status row, and no wrapped pieces.
+        #expect(statusRows(term).count == 1, "\(term.screen())")
+        let (row, column) = term.cursor()
+        #expect(row.hasPrefix("▶ 0:0"), "\(term.screen())")
+        #expect(row.contains("東京事変"), "\(row)")
+        #expect(column <= columns - 1, "the cursor at column \(column): the last column must stay empty\n\(term.screen())")
+        #expect(!term.rows().contains { $0.hasPrefix("? keys") || $0.hasPrefix("vol") || $0.hasPrefix("-") }, "\(term.screen())")
+        if columns >= 80 { #expect(row.contains("vol 85%") && row.contains("? keys"), "\(row)") }
+        if columns >= 120 {
+            #expect(row.contains("\(Self.title) — 椎名林檎 — \(Self.album)"), "\(row)")
+            #expect(row.contains("[=") && row.contains("vol 85%") && row.contains("? keys"), "\(row)")
+        } else {
+            #expect(row.contains("…"), "\(row)")
+        }
+        #expect(try term.quit())
+    }
+
+    @Test func volumeAndLikesAreSeenAt40Columns() throws {
+        let run = try MotetRun()
+        let term = try player(run, [try cjkTrack(run)], columns: 40, extra: ["--volume", "50"])
+        defer { term.close() }
+        #expect(try term.waitFor("東京事変"), "\(term.screen())")
+        try term.press("+")
+        #expect(try term.waitFor("vol 55%"), "\(term.screen())")
+        try term.press("l")
+        #expect(try term.waitFor("♥ liked"), "\(term.screen())")
+        #expect(statusRows(term).count == 1, "\(term.screen())")
+        #expect(try term.quit())
+    }
+
+    @Test func shrinkingAndGrowingLeavesOneStatusLineAndCtrlLRedraws() throws {
+        let run = try MotetRun()
+        let term = try player(run, [try cjkTrack(run)], columns: 170, extra: ["--volume", "85"])
+        defer { term.close() }
+        #expect(try term.waitFor("vol 85%"), "\(term.screen())")
+        try term.resize(columns: 40)
+        Thread.sleep(forTimeInterval: 0.5)
+        try term.resize(columns: 80)
+        #expect(try Shell.waitUntil(timeout: 3) { term.cursor().row.hasPrefix("▶") }, "\(term.screen())")
+        #expect(statusRows(term).count == 1, "\(term.screen())")
+        #expect(term.cursor().column <= 79, "\(term.screen())")
+        try term.pressKey("C-l")
+        // A cleared screen with the status line alone on it.
+        #expect(try Shell.waitUntil(timeout: 3) { term.rows().count == 1 && term.rows()[0].hasPrefix("▶") }, "\(term.screen())")
+        #expect(try term.quit())
+    }
+
+    @Test func aDumbTerminalGetsNoEscapeSequences() throws {
+        let run = try MotetRun()
+        let bytes = run.path("terminal.out")
+        // The player starts after the recording does.
+        let term = try PlayerTerminal(
+            command: ["sh", "-c", "sleep 0.5; exec \"$0\" \"$@\"", Paths.motet, "--output", "null", "--no-config", "--volume", "85", try cjkTrack(run)],
+            environment: run.environment.merging(["TERM": "dumb"]) { $1 }, columns: 80, rows: 12)
+        defer { term.close() }
+        try term.record(to: bytes)
+        #expect(try term.waitFor("0:02 / 0:30"), "\(term.screen())")
+        try term.press("+")
+        #expect(try term.waitFor("vol 90%"), "\(term.screen())")
+        #expect(statusRows(term).count == 1, "\(term.screen())")
+        #expect(try term.quit())
+        let written = try String(contentsOfFile: bytes, encoding: .utf8)
+        #expect(written.contains("0:02 / 0:30"))
+        #expect(!written.contains("\u{1b}"), "\(written.debugDescription)")
+    }
+
+    @Test func pausedAndStoppedHaveTheirOwnGlyphsAndTheKeysAreListed() throws {
+        let run = try MotetRun()
+        let term = try player(run, [try cjkTrack(run)], columns: 80)
+        defer { term.close() }
+        #expect(try Shell.waitUntil { term.cursor().row.hasPrefix("▶ 0:") }, "\(term.screen())")
+        try term.press(" ")
+        #expect(try Shell.waitUntil { term.cursor().row.hasPrefix("⏸ 0:") }, "\(term.screen())")
+        #expect(term.cursor().row.contains("? keys"), "\(term.screen())")
+        try term.press("?")
+        #expect(try term.waitFor("keys: space pause"), "\(term.screen())")
+        // Esc alone does nothing; Q quits like q.
+        try term.pressKey("Escape")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(term.isRunning)
+        try term.press("Q")
+        #expect(try Shell.waitUntil(timeout: 10) { !term.isRunning })
+    }
+}
