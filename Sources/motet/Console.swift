@@ -224,8 +224,6 @@ final class Console: Sendable {
     }
 
     private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        Double(monotonicMicros()) / 1e6
     }
 }

@@ -40,7 +40,5 @@ public enum CommandAnswer: Sendable, Equatable {
 
 /// Monotonic time in microseconds (`CLOCK_MONOTONIC`), the clock of `NowPlaying.elapsedAtMicros`.
 public func monotonicMicros() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    MonotonicClock.now() / 1000
 }

@@ -8,6 +8,8 @@ import Synchronization
 /// The decoder thread: opens tracks (gaplessly, ahead of the sink), decodes them into the ring and
 /// marks where each segment starts. Never touches the sink.
 final class DecodeWorker: @unchecked Sendable {
+    // Unchecked: `thread` is set by the control thread before the decoder thread runs and read
+    // only by it (join); everything the two threads share is an atomic, a lock or the ring.
     /// Asks the control side for the next track to decode; nil at the end of the queue.
     typealias NextTrack = @Sendable () -> TrackRequest?
 

@@ -1,3 +1,4 @@
+import MotetEvents
 import MotetOutput
 import Synchronization
 

@@ -7,6 +7,8 @@ import Synchronization
 /// sink thread. Lock-free and allocation-free after init. Indexes count samples since the start
 /// and never wrap (Int is 64-bit: centuries of audio).
 final class SampleRing: @unchecked Sendable {
+    // Unchecked: the storage is shared raw memory; the atomic read and write indexes order who
+    // may touch which samples (one producer, one consumer).
     let capacity: Int
     private let storage: UnsafeMutablePointer<Float>
     private let mask: Int
@@ -104,6 +106,8 @@ struct SegmentMarker: Sendable {
 
 /// A fixed-capacity single-producer, single-consumer queue of plain values.
 final class SPSCQueue<Element: Sendable>: @unchecked Sendable {
+    // Unchecked: the slots are raw memory; the atomic head and tail order the one producer and
+    // the one consumer.
     private let slots: UnsafeMutablePointer<Element?>
     private let capacity: Int
     private let head = Atomic<Int>(0)  // next to read

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetEvents
 import MotetOutput
 import Synchronization
 
@@ -29,6 +30,7 @@ final class PosixThread: @unchecked Sendable {
 
 /// A counting semaphore (sem_t): posting never blocks and takes no lock, so the sink thread may post.
 final class CountingSemaphore: @unchecked Sendable {
+    // Unchecked: a sem_t is made to be shared between threads; only its address is stored.
     private let sem: UnsafeMutablePointer<sem_t>
 
     init() {

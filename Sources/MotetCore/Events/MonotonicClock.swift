@@ -1,6 +1,7 @@
 import Glibc
 
-/// CLOCK_MONOTONIC in nanoseconds, and absolute sleeps against it (no drift).
+/// The one monotonic clock (CLOCK_MONOTONIC) of the host, in nanoseconds, and absolute sleeps
+/// against it (no drift). `monotonicMicros()` is the same clock in microseconds.
 package enum MonotonicClock {
     /// Nanoseconds since an arbitrary point; never jumps.
     package static func now() -> Int64 {
