@@ -41,9 +41,11 @@ import Testing
         let exitedAt = ProcessInfo.processInfo.systemUptime
         #expect(exited, "motet still ran 10 s after the quit")
         let waited = Double(Int64(exitedAt * 1_000_000) - sentAt) / 1_000_000
-        #expect(waited < 1.0, "the player ended \(waited) s after the quit was sent")
+        // Within a second; under a sanitizer (everything several times slower) within three.
+        let sanitized = ProcessInfo.processInfo.environment["MOTET_SANITIZER"] != nil
+        #expect(waited < (sanitized ? 3.0 : 1.0), "the player ended \(waited) s after the quit was sent")
         #expect(motet.exitCode == 0, "exit status \(motet.exitCode ?? -1): \((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "")")
-        let bound = ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil ? 64 * 1024 : 512 * 1024
+        let bound = sanitized ? 512 * 1024 : 64 * 1024
         #expect(peak > 0 && peak < bound, "peak RSS \(peak) KiB during the flood")
         // The flood was answered: most of it refused, since a like of a liked track changes nothing.
         let answers = ProbePlugin.lines(floodLog).first { $0.hasPrefix("answers ") } ?? ""

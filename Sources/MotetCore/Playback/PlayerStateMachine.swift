@@ -68,7 +68,8 @@ final class PlayerStateMachine {
     var glitches = 0
     var lastOutputMessage = ""
     var lastStateEvent: PlaybackState?
-    var lastDisplay: Int64 = 0
+    /// The elapsed time the status line last showed, in whole display intervals (seconds).
+    var lastDisplayedTick: Int64?
     var nextEnabled = false
 
     /// Something was heard.
@@ -85,6 +86,8 @@ final class PlayerStateMachine {
     /// say how fast it advances.
     static let boundaryPollMicros: Int64 = 100_000
     static let maxDeferred = 8
+    /// How long after a second's boundary the status line is redrawn (so it shows the new second).
+    static let displayLateMicros: Int64 = 2_000
     static let maxEarlyBoundaries = 64
 
     init(
@@ -172,7 +175,9 @@ final class PlayerStateMachine {
             publishState()
         }
         refreshNextEnabled()
-        if let interval = configuration.displayIntervalMicros, t - lastDisplay >= interval {
+        if let interval = configuration.displayIntervalMicros, status == .playing,
+            let elapsed = elapsedMicros(), elapsed / interval != lastDisplayedTick
+        {
             showDisplay()
         }
     }
@@ -183,8 +188,9 @@ final class PlayerStateMachine {
         let t = now()
         var deadlines: [Int64] = []
         if let since = starvingSince, status == .playing { deadlines.append(since + Self.stallMicros) }
-        if let interval = configuration.displayIntervalMicros, status == .playing, current != nil {
-            deadlines.append(lastDisplay + interval)
+        if let interval = configuration.displayIntervalMicros, status == .playing, let elapsed = elapsedMicros() {
+            // Just after the elapsed time reaches its next whole second: the clock ticks evenly.
+            deadlines.append(t + interval - elapsed % interval + Self.displayLateMicros)
         }
         if let due = boundaryDue(at: t) { deadlines.append(due) }
         if let limiter = skipLimiter, let free = limiter.nextFreeMicros(at: t), !nextEnabled { deadlines.append(t + free) }
@@ -322,10 +328,11 @@ final class PlayerStateMachine {
     }
 
     func showDisplay(_ snapshot: NowPlaying? = nil) {
-        lastDisplay = now()
-        out.display(
-            PlayerDisplay(
-                nowPlaying: snapshot ?? nowPlaying(), status: status, volume: volume, skipsLeft: skipsLeft()))
+        let shown = snapshot ?? nowPlaying()
+        if let interval = configuration.displayIntervalMicros, let elapsed = shown.elapsedMicros {
+            lastDisplayedTick = elapsed / interval
+        }
+        out.display(PlayerDisplay(nowPlaying: shown, status: status, volume: volume, skipsLeft: skipsLeft()))
     }
 
     func skipsLeft() -> Int? {

@@ -69,13 +69,17 @@ import Testing
         #expect(rig.machine.nextDeadline() == nil)
     }
 
-    @Test func theStatusLineIsRefreshedOncePerIntervalWhilePlaying() {
+    @Test func theStatusLineIsRedrawnWhenTheElapsedSecondChanges() {
         let rig = PlayerRig(displayIntervalMicros: 1_000_000)
         rig.play(0)
         let shown = rig.allDisplays.count
-        #expect(rig.machine.nextDeadline() == rig.now + 1_000_000)
-        rig.advance(micros: 1_000_000)
-        rig.hear(44099)
+        // 1 frame (22 µs) heard: the next second is reached 999,978 µs from now, redrawn 2 ms after.
+        #expect(rig.machine.nextDeadline() == rig.now + 1_000_000 - 22 + PlayerStateMachine.displayLateMicros)
+        rig.advance(micros: 500_000)
+        rig.hear(22050)
+        #expect(rig.allDisplays.count == shown, "no redraw within the same second")
+        rig.advance(micros: 500_000)
+        rig.hear(22049)
         #expect(rig.allDisplays.count == shown + 1)
         #expect(rig.allDisplays.last?.nowPlaying.elapsedMicros == 1_000_000)
     }
