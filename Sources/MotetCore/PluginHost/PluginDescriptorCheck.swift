@@ -34,7 +34,7 @@ enum PluginDescriptorCheck {
             return .invalidDescriptor("no \(missing.joined(separator: ", ")) function")
         }
         // A Swift plugin shares this process's one Swift runtime: only the same compiler will do.
-        if size >= MOTET_DESCRIPTOR_SIZE_SWIFT_TOOLCHAIN,
+        if size >= MOTET_DESCRIPTOR_SIZE_1_1,
             let stamp = UnsafeRawPointer(d).load(
                 fromByteOffset: Int(MOTET_DESCRIPTOR_SIZE_1_0), as: UnsafePointer<CChar>?.self)
         {

@@ -116,25 +116,6 @@ final class PluginHostTable: Sendable {
         let count = refusalsLogged.add(1, ordering: .relaxed).newValue
         guard count <= Self.maximumRefusalsLogged else { return }
         let more = count == Self.maximumRefusalsLogged ? " (further refusals are not logged)" : ""
-        log("motet: plugin \(LogText.escaped(instanceName)): command \(Self.name(command)) refused: \(LogText.escaped(why))\(more)")
-    }
-
-    static func name(_ command: PlayerCommand) -> String {
-        switch command {
-        case .play: "play"
-        case .pause: "pause"
-        case .toggle: "toggle"
-        case .next: "next"
-        case .previous: "previous"
-        case .stop: "stop"
-        case .like: "like"
-        case .dislike: "dislike"
-        case .unlike: "unlike"
-        case .seekRelative(let us): "seek-relative \(us) us"
-        case .seekAbsolute(let us): "seek-absolute \(us) us"
-        case .setVolume(let v): "set-volume \(v)"
-        case .changeVolume(let d): "change-volume \(d)"
-        case .quit: "quit"
-        }
+        log("motet: plugin \(LogText.escaped(instanceName)): command \(command.name) refused: \(LogText.escaped(why))\(more)")
     }
 }
