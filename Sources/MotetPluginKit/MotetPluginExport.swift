@@ -69,7 +69,8 @@ public enum MotetPluginExport {
                     guard let instance else { return }
                     Unmanaged<DelegateBox>.fromOpaque(instance).release()
                 },
-                swift_toolchain: UnsafePointer(strdup(SwiftToolchain.version))))
+                swift_toolchain: UnsafePointer(strdup(SwiftToolchain.version)),
+                options: nil, option_count: 0, reserved0: 0))
         return p
     }
 

@@ -119,8 +119,8 @@ let pluginHost = PluginHost(
         hostVersion: motetVersion, artworkCacheDirectory: playerConfiguration.artworkCacheDirectory,
         remoteCommands: settings.remoteCommands,
         log: { console.message($0) },
-        commands: { command, instance in
-            playerReference.player?.send(command, from: .plugin(instance)) ?? .refused("the player is not running")
+        commands: { command, track, instance in
+            playerReference.player?.send(command, track: track, from: .plugin(instance)) ?? .refused("the player is not running")
         }))
 let player = Player(
     configuration: playerConfiguration, device: device,

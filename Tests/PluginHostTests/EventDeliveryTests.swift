@@ -20,14 +20,16 @@ import Testing
         harness.host.publish(.interruptionEnded(.deviceLost))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         #expect(ProbePlugin.lines(harness.output("probe")) == [
-            "create abi=1.0 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
+            "create abi=1.1 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
             "option out=\(harness.output("probe"))",
             "option color=blue",
-            "np size=144 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
+            "np size=160 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
                 + "elapsed=1500000 at=42 rate=1.00 art=100:image/png:c0ffee:/cache/c0ffee.png file=/music/Song.ogg track=17",
             "art-bytes 7 9",
             "state state=3 volume=100 shuffle=0 loop=1 seek=1 remote=1",
             "finished ok=0 reason=3 track=17 file=/music/Song.ogg title=Song",
+            "finished-track heard=0 position=0 first=-1 id=17 title=Song artist=(null) artists= album=(null) duration=-1 "
+                + "file=/music/Song.ogg url=(null) station=(null) art=(null)",
             "decode-error code=-3 message=hole in data file=/music/Song.ogg position=-1 track=17",
             "interruption-began reason=0",
             "interruption-ended reason=1",
@@ -45,7 +47,7 @@ import Testing
         harness.host.publish(.nowPlaying(.nothing(at: 99)))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         let last = try #require(ProbePlugin.lines(harness.output("probe")).last { $0.hasPrefix("np ") })
-        #expect(last == "np size=144 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
+        #expect(last == "np size=160 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
             + "elapsed=0 at=99 rate=0.00 art=0:(null):(null):(null) file=(null) track=0")
     }
 
@@ -61,7 +63,7 @@ import Testing
         harness.host.publish(.nowPlaying(bare))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).contains(
-            "np size=144 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
+            "np size=160 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
                 + "elapsed=0 at=5 rate=1.00 art=0:(null):(null):(null) file=(null) track=3"))
     }
 

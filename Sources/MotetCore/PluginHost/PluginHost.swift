@@ -22,8 +22,9 @@ public final class PluginHost: Sendable {
         /// it. Called from any thread.
         public var log: @Sendable (String) -> Void
         /// The player's command intake: thread-safe, only enqueues. Called on the plugin's
-        /// thread with the instance name.
-        public var commands: @Sendable (PlayerCommand, _ instanceName: String) -> CommandAnswer
+        /// thread with the track the command names (0: whatever is current; see
+        /// `Player.send(_:track:from:)`) and the instance name.
+        public var commands: @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer
         /// How long `load` waits for a plugin's `create` before abandoning the instance.
         public var createTimeoutSeconds: Double
         /// Whether plugins' `MOTET_LOG_DEBUG` lines reach `log`.
@@ -32,7 +33,7 @@ public final class PluginHost: Sendable {
         public init(
             hostVersion: String, artworkCacheDirectory: String, remoteCommands: Bool = true,
             log: @escaping @Sendable (String) -> Void,
-            commands: @escaping @Sendable (PlayerCommand, _ instanceName: String) -> CommandAnswer,
+            commands: @escaping @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer,
             createTimeoutSeconds: Double = 10, showsPluginDebugMessages: Bool = false
         ) {
             self.hostVersion = hostVersion

@@ -16,6 +16,8 @@ final class PluginInstance: @unchecked Sendable {
     // The descriptor is the plugin's own `static const` (or a Swift plugin's leaked copy): it
     // lives for the process, and the host only reads it.
     private let descriptor: UnsafePointer<motet_plugin_descriptor>
+    /// The ABI minor the plugin was built against: ABI 1.1 events go only to 1.1 plugins.
+    let abiMinor: UInt32
     private let host: PluginHostTable
     private let log: @Sendable (String) -> Void
 
@@ -37,7 +39,8 @@ final class PluginInstance: @unchecked Sendable {
         self.name = name
         self.file = file
         self.descriptor = descriptor
-        self.host = PluginHostTable(instanceName: name, configuration: configuration)
+        self.abiMinor = descriptor.pointee.abi_minor
+        self.host = PluginHostTable(instanceName: name, pluginMinor: abiMinor, configuration: configuration)
         self.log = configuration.log
         latch.initialize(to: motet_crash_latch(
             mutex: lock.mutex, condition: lock.condition, signal: 0, call: 0, event_type: 0))
@@ -87,7 +90,7 @@ final class PluginInstance: @unchecked Sendable {
     func enqueue(_ event: PlayerEvent) {
         lock.withLock {
             guard crash == nil else { return reportCrashOnce() }
-            guard !stopping else { return }
+            guard !stopping, abiMinor >= 1 || !event.isNewInABI1_1 else { return }
             queue.push(.player(event))
             lock.broadcast()
         }

@@ -9,6 +9,7 @@ final class HostHarness: @unchecked Sendable {
     private let lock = NSLock()
     private var logLines: [String] = []
     private var receivedCommands: [(PlayerCommand, String)] = []
+    private var receivedTracks: [UInt64] = []
     let host: PluginHost
     let directory: String
 
@@ -20,8 +21,8 @@ final class HostHarness: @unchecked Sendable {
                 hostVersion: "0.0.0-test", artworkCacheDirectory: "/tmp/motet-test-artwork",
                 remoteCommands: remoteCommands,
                 log: { box.harness?.record(log: $0) },
-                commands: { command, instance in
-                    box.harness?.record(command: command, instance: instance)
+                commands: { command, track, instance in
+                    box.harness?.record(command: command, track: track, instance: instance)
                     return .accepted
                 },
                 createTimeoutSeconds: createTimeoutSeconds))
@@ -54,7 +55,15 @@ final class HostHarness: @unchecked Sendable {
     var commands: [(PlayerCommand, String)] { lock.withLock { receivedCommands } }
 
     func record(log line: String) { lock.withLock { logLines.append(line) } }
-    func record(command: PlayerCommand, instance: String) { lock.withLock { receivedCommands.append((command, instance)) } }
+    /// The track each received command named (0: the current one), in the order of `commands`.
+    var commandTracks: [UInt64] { lock.withLock { receivedTracks } }
+
+    func record(command: PlayerCommand, track: UInt64, instance: String) {
+        lock.withLock {
+            receivedCommands.append((command, instance))
+            receivedTracks.append(track)
+        }
+    }
 
     /// Removes the test directory (after shutdown).
     func cleanUp() {
