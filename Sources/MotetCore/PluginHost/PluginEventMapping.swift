@@ -10,16 +10,6 @@ enum QueuedEvent: Sendable {
     /// The queue dropped the events of this many tracks just before this one (ABI 1.1).
     case tracksLost(Int)
     case shutdown
-
-    var isNowPlaying: Bool {
-        if case .player(.nowPlaying) = self { return true }
-        return false
-    }
-
-    var isPlaybackState: Bool {
-        if case .player(.playbackState) = self { return true }
-        return false
-    }
 }
 
 extension PlayerEvent {

@@ -31,6 +31,8 @@ final class PluginInstance: @unchecked Sendable {
     /// Filled in by the crash guard, with `lock` held, when a call into the plugin crashed.
     private let latch = UnsafeMutablePointer<motet_crash_latch>.allocate(capacity: 1)
     private var crashReported = false
+    /// Touched only by the instance's own thread.
+    private var reportedFallingBehind = false
 
     init(
         name: String, file: String, descriptor: UnsafePointer<motet_plugin_descriptor>,
@@ -150,15 +152,26 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     /// The next event, waiting for one; nil once stopping and everything queued was delivered.
+    /// Says once in the log when the plugin fell so far behind that events were dropped.
     private func next() -> QueuedEvent? {
-        let (event, dropped): (QueuedEvent?, Int) = lock.withLock {
-            while queue.isEmpty && !stopping { lock.wait() }
-            return (queue.pop(), queue.takeDroppedCount())
+        while true {
+            let (event, droppedOthers): (QueuedEvent?, Int) = lock.withLock {
+                while queue.isEmpty && !stopping { lock.wait() }
+                return (queue.pop(), queue.takeDroppedOthers())
+            }
+            if droppedOthers > 0 { reportFallingBehind("\(droppedOthers) other event\(droppedOthers == 1 ? "" : "s")") }
+            guard case .tracksLost(let count) = event else { return event }
+            reportFallingBehind("the events of \(count) track\(count == 1 ? "" : "s")")
+            // An ABI 1.0 plugin has no TRACKS_LOST event: the log line is all it gets.
+            if abiMinor >= 1 { return event }
         }
-        if dropped > 0 {
-            log("motet: plugin \(LogText.escaped(name)) is not keeping up: dropped \(dropped) queued event\(dropped == 1 ? "" : "s")")
-        }
-        return event
+    }
+
+    /// The one log line about dropped events (only this instance's thread calls it).
+    private func reportFallingBehind(_ what: String) {
+        guard !reportedFallingBehind else { return }
+        reportedFallingBehind = true
+        log("motet: plugin \(LogText.escaped(name)) is not keeping up: dropped \(what) (at most \(MOTET_QUEUE_TRACKS) tracks wait; further drops are not logged)")
     }
 
     private func deliver(_ event: QueuedEvent, to instance: UnsafeMutableRawPointer?) {
