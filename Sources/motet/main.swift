@@ -156,7 +156,7 @@ func playWithKeys() -> Player.Outcome {
 
 let outcome = playWithKeys()
 console.finish()
-let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
+let abandoned = pluginHost.shutdown(timeoutSeconds: PluginHost.shutdownWaitSeconds)
 _ = abandoned  // the host has already named each plugin it gave up on
 // 1 when nothing played, or when the output failed (the player has said why).
 exit(outcome.playedAnything && !outcome.outputFailed ? 0 : 1)

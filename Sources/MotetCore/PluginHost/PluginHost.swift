@@ -25,8 +25,6 @@ public final class PluginHost: Sendable {
         /// thread with the track the command names (0: whatever is current; see
         /// `Player.send(_:track:from:)`) and the instance name.
         public var commands: @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer
-        /// How long `load` waits for a plugin's `create` before abandoning the instance.
-        public var createTimeoutSeconds: Double
         /// Whether plugins' `MOTET_LOG_DEBUG` lines reach `log`.
         public var showsPluginDebugMessages: Bool
 
@@ -34,14 +32,13 @@ public final class PluginHost: Sendable {
             hostVersion: String, artworkCacheDirectory: String, remoteCommands: Bool = true,
             log: @escaping @Sendable (String) -> Void,
             commands: @escaping @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer,
-            createTimeoutSeconds: Double = 10, showsPluginDebugMessages: Bool = false
+            showsPluginDebugMessages: Bool = false
         ) {
             self.hostVersion = hostVersion
             self.artworkCacheDirectory = artworkCacheDirectory
             self.remoteCommands = remoteCommands
             self.log = log
             self.commands = commands
-            self.createTimeoutSeconds = createTimeoutSeconds
             self.showsPluginDebugMessages = showsPluginDebugMessages
         }
     }
@@ -54,6 +51,10 @@ public final class PluginHost: Sendable {
         self.configuration = configuration
     }
 
+    /// How long the player waits at exit for the whole shutdown of all plugins
+    /// (`MOTET_SHUTDOWN_WAIT_MS`: one figure, stated in the header).
+    public static let shutdownWaitSeconds = Double(MOTET_SHUTDOWN_WAIT_MS) / 1000
+
     /// The names of the running instances, in load order.
     public var instanceNames: [String] { instances.withLock { $0.map(\.name) } }
 
@@ -61,7 +62,11 @@ public final class PluginHost: Sendable {
     /// the reason (not found with the directories searched, not a shared object, unresolved
     /// symbol, no entry function, ABI mismatch with both versions, declined, create failed,
     /// unsafe permissions with how to fix them); the others load regardless.
-    /// Returns how many instances are running.
+    ///
+    /// `create` runs on each instance's own thread and is not waited for: a slow create delays
+    /// only its plugin, whose events queue meanwhile. A create that fails is reported (the same
+    /// one line) when it returns, and the instance is dropped. Returns how many instances were
+    /// started; `waitForCreates` tells how many of them are running.
     ///
     /// With `allowUnsafePermissions` (`--allow-unsafe-plugins`) files writable by others or owned
     /// by another user are loaded too.
@@ -69,12 +74,21 @@ public final class PluginHost: Sendable {
     public func load(_ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool = false) -> Int {
         for request in requests {
             switch start(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
-            case .success(let instance):
-                instances.withLock { $0.append(instance) }
+            case .success:
+                break
             case .failure(let failure):
                 configuration.log(Self.message(request, failure.file, failure.failure))
             }
         }
+        return instances.withLock { $0.count }
+    }
+
+    /// Waits until every instance's `create` has returned (at most `timeoutSeconds` in total) and
+    /// returns how many instances are running. The player never calls this; tests and tools do.
+    @discardableResult
+    public func waitForCreates(timeoutSeconds: Double) -> Int {
+        let deadline = monotonicMicros() + Int64(max(timeoutSeconds, 0) * 1_000_000)
+        for instance in instances.withLock({ $0 }) { _ = instance.waitUntilCreated(deadlineMicros: deadline) }
         return instances.withLock { $0.count }
     }
 
@@ -88,7 +102,8 @@ public final class PluginHost: Sendable {
     }
 
     /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
-    /// instance at once; waits at most `timeoutSeconds` in total. Returns the instance names it
+    /// instance at once; waits at most `timeoutSeconds` in total (the player gives
+    /// `shutdownWaitSeconds`, the header's `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it
     /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s".
     public func shutdown(timeoutSeconds: Double) -> [String] {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
@@ -130,10 +145,18 @@ public final class PluginHost: Sendable {
         }
         let instance = PluginInstance(
             name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
-        switch instance.start(options: request.options, timeoutSeconds: configuration.createTimeoutSeconds) {
-        case .success: return .success(instance)
-        case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+        // Listed before create runs, so that the events of the meantime queue for it.
+        instances.withLock { $0.append(instance) }
+        let log = configuration.log
+        let started = instance.start(options: request.options) { [weak self, weak instance] failure in
+            log(Self.message(request, file, failure))
+            self?.instances.withLock { list in list.removeAll { $0 === instance } }
         }
+        guard started else {
+            instances.withLock { list in list.removeAll { $0 === instance } }
+            return .failure(FailedStart(file: file, failure: .threadFailed))
+        }
+        return .success(instance)
     }
 
     /// The file for a name (first match in the search path) or a path (absolute, or relative to

@@ -31,8 +31,6 @@ enum PluginLoadFailure: Error, Equatable {
     case declined(hostMajor: UInt32, hostMinor: UInt32)
     /// create returned an error.
     case createFailed(Int32)
-    /// create did not return in time.
-    case createTimedOut(seconds: Double)
     /// The host could not start the instance's thread.
     case threadFailed
     /// create raised a fatal signal (caught by the crash guard).
@@ -76,8 +74,6 @@ enum PluginLoadFailure: Error, Equatable {
             return "declined to load (its \(pluginEntrySymbol) returned NULL for host ABI \(hostMajor).\(hostMinor))"
         case .createFailed(let status):
             return "create failed (status \(status)); the plugin's own messages, if any, are above"
-        case .createTimedOut(let seconds):
-            return "create did not return within \(LogText.seconds(seconds)) s; the instance was abandoned"
         case .threadFailed:
             return "the host could not start a thread for it"
         case .createCrashed(let signal):

@@ -13,7 +13,7 @@ final class HostHarness: @unchecked Sendable {
     let host: PluginHost
     let directory: String
 
-    init(remoteCommands: Bool = true, createTimeoutSeconds: Double = 10, label: String = "plugin-host") throws {
+    init(remoteCommands: Bool = true, label: String = "plugin-host") throws {
         directory = try Paths.temporaryDirectory(label)
         let box = Recorder()
         host = PluginHost(
@@ -24,8 +24,7 @@ final class HostHarness: @unchecked Sendable {
                 commands: { command, track, instance in
                     box.harness?.record(command: command, track: track, instance: instance)
                     return .accepted
-                },
-                createTimeoutSeconds: createTimeoutSeconds))
+                }))
         box.harness = self
     }
 
@@ -34,10 +33,12 @@ final class HostHarness: @unchecked Sendable {
         PluginSearchPath(pluginDirectories: [directory], environment: [:], executablePath: "/nonexistent/bin/motet")
     }
 
-    /// Loads `requests` with the harness directory as the search path.
+    /// Loads `requests` with the harness directory as the search path, waits for their creates,
+    /// and returns how many instances are running.
     @discardableResult
     func load(_ requests: [PluginRequest], allowUnsafePermissions: Bool = false) -> Int {
         host.load(requests, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions)
+        return host.waitForCreates(timeoutSeconds: 20)
     }
 
     /// A request for a probe writing to `directory/<instance>.out`.
