@@ -133,6 +133,12 @@ public final class PluginHost: Sendable {
     private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
         -> Result<PluginInstance, FailedStart>
     {
+        var request = request
+        if let value = request.deprecatedFileKey {
+            request = Self.resolveDeprecatedFileKey(
+                request, value, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions,
+                log: configuration.log)
+        }
         let file: String
         switch Self.resolve(request.name, in: searchPath) {
         case .success(let found): file = found
@@ -143,12 +149,19 @@ public final class PluginHost: Sendable {
         case .success(let d): descriptor = d
         case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
         }
+        var options = request.options
+        if let described = PluginOptionCheck.descriptions(descriptor) {
+            switch PluginOptionCheck.checked(options, against: described, home: PluginOptionCheck.home) {
+            case .success(let checked): options = checked
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            }
+        }
         let instance = PluginInstance(
             name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
         // Listed before create runs, so that the events of the meantime queue for it.
         instances.withLock { $0.append(instance) }
         let log = configuration.log
-        let started = instance.start(options: request.options) { [weak self, weak instance] failure in
+        let started = instance.start(options: options) { [weak self, weak instance, request] failure in
             log(Self.message(request, file, failure))
             self?.instances.withLock { list in list.removeAll { $0 === instance } }
         }
@@ -157,6 +170,32 @@ public final class PluginHost: Sendable {
             return .failure(FailedStart(file: file, failure: .threadFailed))
         }
         return .success(instance)
+    }
+
+    /// A config section's `file = VALUE` without `library =`: the plugin named like the section,
+    /// handed `file=VALUE`, when it declares an option called `file`; otherwise VALUE is the
+    /// plugin's file, as before ABI 1.1, and a warning says to write `library =`.
+    static func resolveDeprecatedFileKey(
+        _ request: PluginRequest, _ value: String, searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
+        log: @Sendable (String) -> Void
+    ) -> PluginRequest {
+        var request = request
+        request.deprecatedFileKey = nil
+        var section = Substring(request.instanceName)
+        if let hash = section.lastIndex(of: "#"), section[section.index(after: hash)...].allSatisfy(\.isNumber) {
+            section = section[..<hash]
+        }
+        if case .success(let named) = resolve(String(section), in: searchPath),
+            case .success(let d) = openDescriptor(named, allowUnsafePermissions: allowUnsafePermissions),
+            PluginOptionCheck.descriptions(d)?.contains(where: { $0.name == "file" }) == true
+        {
+            request.name = String(section)
+            request.options.append(PluginOption(key: "file", value: value))
+            return request
+        }
+        log("motet: plugin \(LogText.escaped(request.instanceName)): 'file =' (\(LogText.escaped(request.origin))) is deprecated;"
+            + " write 'library = \(LogText.escaped(value))' (then a plugin option may be called file)")
+        return request
     }
 
     /// The file for a name (first match in the search path) or a path (absolute, or relative to
