@@ -245,9 +245,9 @@ final class PlayerStateMachine {
     func makeCurrent(_ info: SegmentInfo, boundary: SegmentBoundary?, heard: Bool) {
         let isNewTrack = current?.info.trackID != info.trackID
         if isNewTrack, current != nil {
-            finishCurrent(reason: .completed)
+            finishCurrent(reason: .completed, endedAt: boundary)
         } else {
-            heardBefore += segmentHeardMicros()
+            heardBefore += segmentHeardMicros(until: boundary)
         }
         let wrapped = current.map { info.orderPosition < $0.info.orderPosition } ?? false
         current = Current(info: info, boundary: boundary, heard: heard)
@@ -287,7 +287,8 @@ final class PlayerStateMachine {
 
     /// The current track is over: `trackFinished` with what was heard of it. `current` stays; the
     /// caller replaces or clears it.
-    func finishCurrent(reason: FinishReason) {
+    /// `endedAt`: where the next segment starts, when known (the sink may be past it already).
+    func finishCurrent(reason: FinishReason, endedAt end: SegmentBoundary? = nil) {
         guard let c = current else { return }
         let info = c.info
         let ok = !failedTracks.contains(info.trackID)
@@ -296,7 +297,7 @@ final class PlayerStateMachine {
             .trackFinished(
                 TrackFinished(
                     trackID: info.trackID, filePath: info.path, title: info.metadata.title, successfully: ok,
-                    reason: ok ? reason : .failed, track: record(info), heardMicros: heardBefore + segmentHeardMicros(),
+                    reason: ok ? reason : .failed, track: record(info), heardMicros: heardBefore + segmentHeardMicros(until: end),
                     positionMicros: position, firstHeardUnixMicros: firstHeardAt)))
         heardBefore = 0
         firstHeardAt = nil
@@ -310,12 +311,18 @@ final class PlayerStateMachine {
             durationMicros: info.durationMicros, filePath: info.path, artworkID: info.artwork?.id)
     }
 
-    /// What has been heard of the current segment, in microseconds.
-    func segmentHeardMicros() -> Int64 {
+    /// What has been heard of the current segment, in microseconds: up to the heard position, but
+    /// never past where the next segment starts (`end`, else the first segment waiting ahead) —
+    /// the sink may have played on into the next ones before the control thread looks.
+    func segmentHeardMicros(until end: SegmentBoundary? = nil) -> Int64 {
         guard let c = current, c.heard, let b = c.boundary else { return 0 }
         let h = engine.heard()
         let rate = Int64(max(1, c.info.format.sampleRate))
-        if h.epoch == b.epoch { return max(0, h.frames - b.frame) * 1_000_000 / rate }
+        if h.epoch == b.epoch {
+            var frames = h.frames
+            if let next = end ?? ahead.first?.boundary, next.epoch == b.epoch { frames = min(frames, next.frame) }
+            return max(0, frames - b.frame) * 1_000_000 / rate
+        }
         // The output was reopened since (a format change): the segment was played out.
         return max(0, (c.info.durationMicros ?? c.info.fileStartMicros) - c.info.fileStartMicros)
     }

@@ -74,7 +74,7 @@ extern "C" {
 #define MOTET_ABI_MINOR 1u
 
 /** How long, in milliseconds, the host waits for the whole shutdown of all plugins at exit. */
-#define MOTET_SHUTDOWN_WAIT_MS 3000u
+#define MOTET_SHUTDOWN_WAIT_MS 5000u
 
 /* ---- Status codes (returned as int32_t) ---------------------------------------------------- */
 #define MOTET_OK 0
