@@ -74,4 +74,39 @@ import Testing
         harness.load([harness.probeRequest("probe", instance: "probe#2", options: [("hostile_log", "yes")])])
         #expect(harness.log == ["probe#2: warning: red\\x1b[31m alert\\nsecond line\\r\\x7f end"])
     }
+
+    @Test func theABI11EventsCarryTheWholeTrackAndReachOnlyABI11Plugins() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory, fileName: "new.so")
+        try ProbePlugin.build(in: harness.directory, fileName: "old.so", abi1_0: true)
+        #expect(harness.load([harness.probeRequest("new"), harness.probeRequest("old")]) == 2)
+        let track = TrackRecord(
+            trackID: 9, title: "Song", artists: ["Ada", "Bo"], album: "The Album", durationMicros: 180_000_000,
+            filePath: "/music/Song.ogg", artworkID: "c0ffee")
+        harness.host.publish(.trackStarted(TrackStarted(track: track, reason: .previous, startedAtUnixMicros: 1_700_000_000_000_000)))
+        harness.host.publish(.seeked(Seeked(trackID: 9, positionMicros: 42_000_000)))
+        harness.host.publish(.playbackState(PlaybackState(
+            status: .stalled, volumePercent: 50, shuffle: false, loop: false, canSeek: true, remoteCommands: true,
+            stalledReason: .deviceLost)))
+        harness.host.publish(.trackFinished(TrackFinished(
+            trackID: 9, filePath: "/music/Song.ogg", title: "Song", successfully: true, reason: .skipped, track: track,
+            heardMicros: 30_000_000, positionMicros: 72_000_000, firstHeardUnixMicros: 1_700_000_000_500_000)))
+        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        let described = "id=9 title=Song artist=Ada, Bo artists=Ada|Bo album=The Album duration=180000000 "
+            + "file=/music/Song.ogg url=(null) station=(null) art=c0ffee"
+        #expect(Array(ProbePlugin.lines(harness.output("new")).dropFirst(2)) == [
+            "started reason=2 at=1700000000000000 " + described,
+            "seeked track=9 position=42000000",
+            "state state=4 volume=50 shuffle=0 loop=0 seek=1 remote=1",
+            "finished ok=1 reason=1 track=9 file=/music/Song.ogg title=Song",
+            "finished-track heard=30000000 position=72000000 first=1700000000500000 " + described,
+            "shutdown", "destroy",
+        ])
+        #expect(Array(ProbePlugin.lines(harness.output("old")).dropFirst(2)) == [
+            "state state=4 volume=50 shuffle=0 loop=0 seek=1 remote=1",
+            "finished ok=1 reason=1 track=9 file=/music/Song.ogg title=Song",
+            "shutdown", "destroy",
+        ])
+    }
 }

@@ -18,6 +18,10 @@
  *   send_all=yes        send every command of ABI 1.0 once at create (SEEK_RELATIVE -5000000,
  *                       SEEK_ABSOLUTE -1, SET_VOLUME 150: edge values) and write the answers
  *   create_sleep_ms=N   sleep N ms in create before answering
+ *   send_11=yes         (ABI 1.1) at create, send SET_LOOP 1 and SET_SHUFFLE 1 with send_command, then
+ *                       LIKE for track 5 and OPEN_URI "/music/x.ogg" with send_track_command, and
+ *                       write the answers ("answer CODE A"); built against 1.0 it sends SET_VOLUME
+ *                       150 with send_command only
  *   like_each=yes       (ABI 1.1) send LIKE for the track of every now-playing that has one, naming
  *                       it, and write "like track=T answer=A"
  *   like_stale=yes      (ABI 1.1) on every now-playing of a new track, send LIKE naming the previous
@@ -175,7 +179,7 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
     if (!p) return MOTET_ERROR;
     p->host = host;
     p->fd = -1;
-    int fail = 0, unknown = 0, hostile = 0, send_all = 0;
+    int fail = 0, unknown = 0, hostile = 0, send_all = 0, send_11 = 0;
     long create_sleep = 0;
     for (uint32_t i = 0; i < count; i++) {
         const char *k = options[i].key, *v = options[i].value;
@@ -191,6 +195,7 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "send_unknown")) unknown = !strcmp(v, "yes");
         else if (!strcmp(k, "hostile_log")) hostile = !strcmp(v, "yes");
         else if (!strcmp(k, "send_all")) send_all = !strcmp(v, "yes");
+        else if (!strcmp(k, "send_11")) send_11 = !strcmp(v, "yes");
         else if (!strcmp(k, "create_sleep_ms")) create_sleep = atol(v);
         else if (!strcmp(k, "crash")) snprintf(p->crash_where, sizeof p->crash_where, "%s", v);
         else if (!strcmp(k, "crash_kind")) snprintf(p->crash_kind, sizeof p->crash_kind, "%s", v);
@@ -218,6 +223,17 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
                                : c == MOTET_COMMAND_SET_VOLUME ? 150 : 0;
             out(p, "answer %u %d", c, host->send_command(host, c, argument));
         }
+    }
+    if (send_11) {
+#if MOTET_ABI_MINOR >= 1
+        out(p, "answer %u %d", MOTET_COMMAND_SET_LOOP, host->send_command(host, MOTET_COMMAND_SET_LOOP, MOTET_LOOP_PLAYLIST));
+        out(p, "answer %u %d", MOTET_COMMAND_SET_SHUFFLE, host->send_command(host, MOTET_COMMAND_SET_SHUFFLE, 1));
+        out(p, "answer %u %d", MOTET_COMMAND_LIKE, host->send_track_command(host, MOTET_COMMAND_LIKE, 5, 0, NULL));
+        out(p, "answer %u %d", MOTET_COMMAND_OPEN_URI,
+            host->send_track_command(host, MOTET_COMMAND_OPEN_URI, 0, 0, "/music/x.ogg"));
+#else
+        out(p, "answer %u %d", MOTET_COMMAND_SET_VOLUME, host->send_command(host, MOTET_COMMAND_SET_VOLUME, 150));
+#endif
     }
     if (create_sleep > 0) sleep_ms(create_sleep);
     crash_if(p, "create");

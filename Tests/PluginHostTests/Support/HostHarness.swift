@@ -13,7 +13,8 @@ final class HostHarness: @unchecked Sendable {
     let host: PluginHost
     let directory: String
 
-    init(remoteCommands: Bool = true, label: String = "plugin-host") throws {
+    /// `answer`: what the stand-in player answers every command.
+    init(remoteCommands: Bool = true, answer: CommandAnswer = .accepted, label: String = "plugin-host") throws {
         directory = try Paths.temporaryDirectory(label)
         let box = Recorder()
         host = PluginHost(
@@ -23,7 +24,7 @@ final class HostHarness: @unchecked Sendable {
                 log: { box.harness?.record(log: $0) },
                 commands: { command, track, instance in
                     box.harness?.record(command: command, track: track, instance: instance)
-                    return .accepted
+                    return answer
                 }))
         box.harness = self
     }
