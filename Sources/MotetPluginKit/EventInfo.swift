@@ -34,11 +34,7 @@ public struct NowPlayingInfo: Sendable, Equatable {
         hasTrack = p.present & MOTET_NP_HAS_TRACK != 0
         title = MotetHost.string(p.title)
         artist = MotetHost.string(p.artist)
-        var names: [String] = []
-        if let list = p.artists {
-            for i in 0..<Int(p.artist_count) { if let s = list[i] { names.append(String(cString: s)) } }
-        }
-        artists = names
+        artists = MotetHost.strings(p.artists, count: p.artist_count)
         album = MotetHost.string(p.album)
         durationMicros = p.present & MOTET_NP_HAS_DURATION != 0 ? p.duration_us : nil
         elapsedMicros = p.present & MOTET_NP_HAS_ELAPSED != 0 ? p.elapsed_us : nil
@@ -175,11 +171,7 @@ public struct MotetTrack: Sendable, Equatable {
         trackID = p.track_id
         title = MotetHost.string(p.title)
         artist = MotetHost.string(p.artist)
-        var names: [String] = []
-        if let list = p.artists {
-            for i in 0..<Int(p.artist_count) { if let s = list[i] { names.append(String(cString: s)) } }
-        }
-        artists = names
+        artists = MotetHost.strings(p.artists, count: p.artist_count)
         album = MotetHost.string(p.album)
         durationMicros = p.present & MOTET_TRACK_HAS_DURATION != 0 ? p.duration_us : nil
         filePath = MotetHost.string(p.file_path)

@@ -104,4 +104,10 @@ public final class MotetHost: Sendable {
     public var abiMinor: UInt32 { table.pointee.abi_minor }
 
     static func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+
+    /// Copies of a C array of `count` strings (NULL entries skipped).
+    static func strings(_ list: UnsafePointer<UnsafePointer<CChar>?>?, count: UInt32) -> [String] {
+        guard let list else { return [] }
+        return (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
+    }
 }

@@ -33,35 +33,39 @@ import Testing
         #expect(slow.last!.micros - start >= 5 * 400_000)
     }
 
-    @Test func nowPlayingOfOneTrackForAStuckPluginCoalescesSoTheLatestWins() throws {
+    /// A probe stuck inside its first event (a now-playing of track 1, "first") while `publish`
+    /// runs, then released and shut down. Returns the harness (clean it up) and how long
+    /// `publish` took, in microseconds.
+    private func whileStuck(abi1_0: Bool = false, _ publish: (PluginHost) -> Void) throws -> (HostHarness, Int64) {
         let harness = try HostHarness()
-        defer { harness.cleanUp() }
-        try ProbePlugin.build(in: harness.directory)
+        try ProbePlugin.build(in: harness.directory, abi1_0: abi1_0)
         let gate = harness.directory + "/gate"
         harness.load([harness.probeRequest("probe", options: [("gate", gate)])])
         harness.host.publish(SampleEvents.track("first", trackID: 1))
         usleep(100_000)  // the probe is now stuck inside its first on_event
         let start = monotonicMicros()
-        for n in 1...20_000 { harness.host.publish(SampleEvents.track("t\(n)", trackID: 2)) }
-        #expect(monotonicMicros() - start < 5_000_000)
+        publish(harness.host)
+        let took = monotonicMicros() - start
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
         #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        return (harness, took)
+    }
+
+    @Test func nowPlayingOfOneTrackForAStuckPluginCoalescesSoTheLatestWins() throws {
+        let (harness, took) = try whileStuck { host in
+            for n in 1...20_000 { host.publish(SampleEvents.track("t\(n)", trackID: 2)) }
+        }
+        defer { harness.cleanUp() }
+        #expect(took < 5_000_000)
         #expect(Self.titles(harness.output("probe")) == ["first", "t20000"])
     }
 
     @Test func aStuckPluginKeepsTheNewest256TracksAndIsToldHowManyWereLost() throws {
-        let harness = try HostHarness()
+        let (harness, took) = try whileStuck { host in
+            for n in 2...20_000 { host.publish(SampleEvents.track("t\(n)", trackID: UInt64(n))) }
+        }
         defer { harness.cleanUp() }
-        try ProbePlugin.build(in: harness.directory)
-        let gate = harness.directory + "/gate"
-        harness.load([harness.probeRequest("probe", options: [("gate", gate)])])
-        harness.host.publish(SampleEvents.track("first", trackID: 1))
-        usleep(100_000)  // the probe is now stuck inside its first on_event
-        let start = monotonicMicros()
-        for n in 2...20_000 { harness.host.publish(SampleEvents.track("t\(n)", trackID: UInt64(n))) }
-        #expect(monotonicMicros() - start < 5_000_000)
-        _ = FileManager.default.createFile(atPath: gate, contents: nil)
-        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(took < 5_000_000)
         let lines = ProbePlugin.lines(harness.output("probe"))
         #expect(lines.filter { $0.hasPrefix("lost ") } == ["lost count=\(19_999 - 256)"])
         #expect(Self.titles(harness.output("probe")) == ["first"] + (19_745...20_000).map { "t\($0)" })
@@ -72,16 +76,10 @@ import Testing
     }
 
     @Test func anABI10PluginThatFallsBehindGetsTheLogLineAndNoUnknownEvent() throws {
-        let harness = try HostHarness()
+        let (harness, _) = try whileStuck(abi1_0: true) { host in
+            for n in 2...300 { host.publish(SampleEvents.track("t\(n)", trackID: UInt64(n))) }
+        }
         defer { harness.cleanUp() }
-        try ProbePlugin.build(in: harness.directory, abi1_0: true)
-        let gate = harness.directory + "/gate"
-        harness.load([harness.probeRequest("probe", options: [("gate", gate)])])
-        harness.host.publish(SampleEvents.track("first", trackID: 1))
-        usleep(100_000)
-        for n in 2...300 { harness.host.publish(SampleEvents.track("t\(n)", trackID: UInt64(n))) }
-        _ = FileManager.default.createFile(atPath: gate, contents: nil)
-        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
         let lines = ProbePlugin.lines(harness.output("probe"))
         #expect(!lines.contains { $0.hasPrefix("unknown-event") })
         #expect(Self.titles(harness.output("probe")).count == 1 + 256)
