@@ -148,4 +148,31 @@ import Testing
         #expect(took < 12, "motet took \(took) s")
         #expect(result.stderr.contains("gave up waiting for plugin probe ("), "\(result.stderr)")
     }
+
+    @Test func eachLinkOfAChainedFileIsItsOwnTrackWithItsOwnTimes() throws {
+        let run = try MotetRun("motet-links")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let a = run.path("a.ogg"), b = run.path("b.ogg"), chained = run.path("chained.ogg")
+        try Fixtures.oggVorbis(a, seconds: 0.5, tags: .init(title: "Link A", artists: ["Ada"]), serial: 1)
+        try Fixtures.oggVorbis(b, seconds: 0.3, rate: 22050, channels: 1, tags: .init(title: "Link B", artists: ["Bo"]), serial: 2)
+        try Fixtures.chain([a, b], into: chained)
+        let probe = try ProbePlugin.build(in: run.home)
+        let out = run.path("probe.out")
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--untimed", "--status", "quiet", "--plugin", "\(probe):out=\(out)", chained])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = ProbePlugin.lines(out)
+        let started = lines.filter { $0.hasPrefix("started ") }
+        let finished = lines.filter { $0.hasPrefix("finished-track ") }
+        #expect(started.count == 2 && finished.count == 2, "\(lines)")
+        guard started.count == 2, finished.count == 2 else { return }
+        #expect(started[0].contains("title=Link A artist=Ada") && started[1].contains("title=Link B artist=Bo"))
+        #expect(field(started[0], "id") != field(started[1], "id"))
+        for (f, micros) in zip(finished, [500_000, 300_000] as [Int64]) {
+            #expect(abs((Int64(field(f, "duration") ?? "") ?? 0) - micros) < 1_000, "\(f)")
+            #expect(abs((Int64(field(f, "position") ?? "") ?? 0) - micros) < 1_000, "\(f)")
+            #expect(abs((Int64(field(f, "heard") ?? "") ?? 0) - micros) < 5_000, "\(f)")
+        }
+        #expect(lines.contains { $0.hasPrefix("np ") && $0.contains("title=Link B") && $0.contains("duration=300000") })
+    }
 }

@@ -165,7 +165,10 @@ extension PlayerStateMachine {
     func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool) {
         let reuse = keepTrack ? current?.info.trackID : nil
         if keepTrack { heardBefore += segmentHeardMicros() }
-        generation = engine.reposition(to: position, startMicros: max(0, startMicros), reuseTrackID: reuse, hold: false)
+        // Track times count from the track's link in a chained file; the decoder seeks in the file.
+        let linkStart = keepTrack ? current?.info.linkStartMicros ?? 0 : 0
+        generation = engine.reposition(
+            to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false)
         ahead.removeAll()
         earlyBoundaries.removeAll()
         starvingSince = nil

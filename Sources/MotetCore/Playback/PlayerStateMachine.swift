@@ -345,6 +345,8 @@ final class PlayerStateMachine {
         if let b = c.boundary {
             let h = engine.heard()
             if h.epoch == b.epoch { frames = max(0, h.frames - b.frame) }
+            // The output was reopened since (the next segment changed the format): played out.
+            if h.epoch > b.epoch, let d = c.info.durationMicros { return d }
         }
         let rate = Int64(max(1, c.info.format.sampleRate))
         var elapsed = c.info.fileStartMicros + frames * 1_000_000 / rate
