@@ -242,7 +242,8 @@ typedef struct motet_event {
  * rate changes (pause: 0.0, play: 1.0). When `present` lacks MOTET_NP_HAS_TRACK nothing is
  * playing: every pointer is NULL, `flags` is 0, and the delegate must clear what it shows. The
  * player sends "nothing playing" when the queue ends.
- * Queued now-playing events coalesce: a plugin that is slow sees only the latest one.
+ * Queued now-playing events of the same track coalesce: a plugin that is slow sees the first
+ * one of every track at least, and then the latest (see "What a plugin's queue keeps").
  * Every pointer, including the artwork bytes, lives until on_event returns.
  */
 typedef struct motet_now_playing {
@@ -480,7 +481,8 @@ typedef struct motet_plugin_descriptor {
      */
     void (*destroy)(void *instance);
 
-    /* ---- ABI 1.1 (read by the host when struct_size >= MOTET_DESCRIPTOR_SIZE_1_1) ---- */
+    /* ---- ABI 1.1 (read by the host when struct_size >= MOTET_DESCRIPTOR_SIZE_1_1; swift_toolchain
+     *      also from the 80-byte descriptors of Swift kits built before 1.1, which end with it) ---- */
 
     /**
      * The Swift compiler the plugin was built with ("6.3"), or NULL for a plugin that contains no
