@@ -175,4 +175,24 @@ import Testing
         }
         #expect(lines.contains { $0.hasPrefix("np ") && $0.contains("title=Link B") && $0.contains("duration=300000") })
     }
+
+    @Test func openURIAppendsTheFileAndPlaysItAtOnce() throws {
+        let run = try MotetRun("motet-open-uri")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let files = try tracks(run, 2, seconds: 3)
+        let probe = try ProbePlugin.build(in: run.home)
+        let out = run.path("probe.out")
+        // Only the first file on the command line; the plugin asks for the second as a file:// URI.
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--status", "quiet",
+             "--plugin", "\(probe):open_uri=file://\(files[1]),out=\(out)", files[0]], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = ProbePlugin.lines(out)
+        #expect(lines.contains("open-uri answer=0"), "\(lines)")
+        let started = lines.filter { $0.hasPrefix("started ") }
+        #expect(started.count == 2, "\(lines)")
+        #expect(started.last.map { field($0, "reason") == "4" && $0.contains("file=\(files[1])") } == true, "\(started)")
+        let finished = lines.filter { $0.hasPrefix("finished ") }
+        #expect(finished.first?.contains("reason=1") == true, "\(finished)")  // the first one was left for it
+    }
 }

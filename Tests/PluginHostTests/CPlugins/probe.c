@@ -22,6 +22,8 @@
  *                       LIKE for track 5 and OPEN_URI "/music/x.ogg" with send_track_command, and
  *                       write the answers ("answer CODE A"); built against 1.0 it sends SET_VOLUME
  *                       150 with send_command only
+ *   open_uri=PATH       (ABI 1.1) on the first now-playing of a track, send OPEN_URI PATH once and
+ *                       write "open-uri answer=A"
  *   like_each=yes       (ABI 1.1) send LIKE for the track of every now-playing that has one, naming
  *                       it, and write "like track=T answer=A"
  *   like_stale=yes      (ABI 1.1) on every now-playing of a new track, send LIKE naming the previous
@@ -97,6 +99,7 @@ typedef struct probe {
     int like_each;
     int like_stale;
     uint64_t last_track;
+    char open_uri[512];
 } probe;
 
 /* Recurses until the stack is gone (the limit is never reached); the array defeats tail calls. */
@@ -201,6 +204,7 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "crash_kind")) snprintf(p->crash_kind, sizeof p->crash_kind, "%s", v);
         else if (!strcmp(k, "like_each")) p->like_each = !strcmp(v, "yes");
         else if (!strcmp(k, "like_stale")) p->like_stale = !strcmp(v, "yes");
+        else if (!strcmp(k, "open_uri")) snprintf(p->open_uri, sizeof p->open_uri, "%s", v);
     }
     out(p, "create abi=%u.%u host=%s version=%s cache=%s options=%u", host->abi_major, host->abi_minor,
         s(host->host_name), s(host->host_version), s(host->artwork_cache_dir), count);
@@ -291,6 +295,11 @@ static void probe_event(void *instance, const motet_event *event) {
             if (p->like_stale && p->last_track != 0 && e->track_id != p->last_track)
                 out(p, "stale-like track=%llu answer=%d", (unsigned long long)p->last_track,
                     p->host->send_track_command(p->host, MOTET_COMMAND_LIKE, p->last_track, 0, NULL));
+            if (p->open_uri[0]) {
+                out(p, "open-uri answer=%d",
+                    p->host->send_track_command(p->host, MOTET_COMMAND_OPEN_URI, 0, 0, p->open_uri));
+                p->open_uri[0] = 0;
+            }
             if (p->like_each)
                 out(p, "like track=%llu answer=%d", (unsigned long long)e->track_id,
                     p->host->send_track_command(p->host, MOTET_COMMAND_LIKE, e->track_id, 0, NULL));
