@@ -18,18 +18,26 @@ import Glibc
 public final class JSONFileDelegate: MotetDelegate {
     public static let descriptor = DelegateDescriptor(
         id: "org.motet.json", name: "json", version: "1.0.0",
-        description: "Keeps a JSON file with what is playing (atomically replaced) and an optional events log")
+        description: "Keeps a JSON file with what is playing (atomically replaced) and an optional events log",
+        options: [
+            OptionDescription(
+                "path", .outputPath, default: "$XDG_RUNTIME_DIR/motet/now-playing.json",
+                help: "the state file, replaced atomically"),
+            OptionDescription("events", .outputPath, help: "also append every event to this file, one JSON object per line"),
+            OptionDescription(
+                "interval", .duration, help: "while playing, rewrite the state file this often (0.1 to 3600 s); only on changes when absent"),
+        ])
 
     private let host: MotetHost
     private let files: StateFiles
     private let timer: RefreshTimer?
 
-    public init(host: MotetHost, options: [String: String]) throws {
+    public init(host: MotetHost, options: PluginOptions) throws {
         self.host = host
         var path: String?
         var eventsPath: String?
         var intervalMicros: Int64?
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in options.pairs {
             switch key {
             case "path":
                 guard !value.isEmpty else { throw DelegateError("path= needs a file name") }

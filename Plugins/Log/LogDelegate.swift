@@ -13,19 +13,24 @@ import MotetPluginKit
 public final class LogDelegate: MotetDelegate {
     public static let descriptor = DelegateDescriptor(
         id: "org.motet.log", name: "log", version: "1.0.0",
-        description: "Writes one line per player event to stderr or a file (text or JSON)")
+        description: "Writes one line per player event to stderr or a file (text or JSON)",
+        options: [
+            OptionDescription("path", .outputPath, help: "a file, appended to (created 0600); standard error when absent"),
+            OptionDescription("format", .string, default: "text", help: "text (for people) or json (one object per line)"),
+            OptionDescription("level", .string, default: "info", help: "debug, info, warning or error: lines below it are dropped"),
+        ])
 
     private let host: MotetHost
     private let writer: LogWriter
     private let format: LogFormat
     private let threshold: LogLevel
 
-    public init(host: MotetHost, options: [String: String]) throws {
+    public init(host: MotetHost, options: PluginOptions) throws {
         self.host = host
         var format = LogFormat.text
         var threshold = LogLevel.info
         var path: String?
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in options.pairs {
             switch key {
             case "path":
                 guard !value.isEmpty else { throw DelegateError("path= needs a file name") }

@@ -14,7 +14,7 @@ public final class MPRISDelegate: MotetDelegate {
     private let server: MPRISServer
 
     /// Starts serving in the background. Takes no options; unknown ones are reported and ignored.
-    public init(host: MotetHost, options: [String: String]) throws {
+    public init(host: MotetHost, options: PluginOptions) throws {
         for key in options.keys.sorted() { host.log(.warning, "MPRIS: unknown option '\(key)' ignored") }
         server = try MPRISServer(host: host)
     }

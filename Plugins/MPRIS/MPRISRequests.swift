@@ -100,6 +100,11 @@ extension MPRISServer {
         case .unsupported:
             return .failure(
                 MPRISRefusal(name: MPRISInterfaces.ErrorName.notSupported, message: "this Motet does not support \(what)"))
+        case .busy:
+            return .failure(
+                MPRISRefusal(
+                    name: MPRISInterfaces.ErrorName.refused,
+                    message: "the player is busy (too many commands waiting); \(what) was not queued, try again"))
         }
     }
 

@@ -12,7 +12,11 @@ import MotetPluginKit
 public final class NotifyDelegate: MotetDelegate {
     public static let descriptor = DelegateDescriptor(
         id: "org.motet.notify", name: "notify", version: "1.0.0",
-        description: "Shows what is playing in a desktop notification (Like / Dislike / Skip buttons)")
+        description: "Shows what is playing in a desktop notification (Like / Dislike / Skip buttons)",
+        options: [
+            OptionDescription("timeout", .duration, help: "seconds a bubble stays (0 to 86400; 0: until closed); the server's default when absent"),
+            OptionDescription("actions", .bool, default: "yes", help: "show Like / Dislike / Skip buttons when the server can"),
+        ])
 
     private let host: MotetHost
     private let feedback: FeedbackState
@@ -22,11 +26,11 @@ public final class NotifyDelegate: MotetDelegate {
     /// What the bubble shows now (nil: no bubble).
     private var shown: BubbleContent?
 
-    public init(host: MotetHost, options: [String: String]) throws {
+    public init(host: MotetHost, options: PluginOptions) throws {
         self.host = host
         var expire: Int32 = -1
         var actions = true
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in options.pairs {
             switch key {
             case "timeout":
                 guard let seconds = Double(value), seconds >= 0, seconds <= 86400 else {

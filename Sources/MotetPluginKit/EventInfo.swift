@@ -1,5 +1,5 @@
-/// Swift copies of the events in `motet/plugin.h`. Fields past the ABI 1.0 baseline will be read
-/// only when the event's `struct_size` covers them.
+/// Swift copies of the events in `motet/plugin.h`. Fields past the ABI 1.0 baseline are read
+/// only when the event's `struct_size` covers them (nil otherwise).
 
 /// `MOTET_EVENT_NOW_PLAYING`: what is playing now, in full.
 public struct NowPlayingInfo: Sendable, Equatable {
@@ -18,6 +18,10 @@ public struct NowPlayingInfo: Sendable, Equatable {
     public var rate: Double
     public var artwork: ArtworkInfo?
     public var filePath: String?
+    /// The URL being played (a stream), or nil for a local file (ABI 1.1).
+    public var url: String?
+    /// The station's name, or nil (ABI 1.1).
+    public var station: String?
     public var trackID: UInt64
     public var likeActive: Bool
     public var dislikeActive: Bool
@@ -30,11 +34,7 @@ public struct NowPlayingInfo: Sendable, Equatable {
         hasTrack = p.present & MOTET_NP_HAS_TRACK != 0
         title = MotetHost.string(p.title)
         artist = MotetHost.string(p.artist)
-        var names: [String] = []
-        if let list = p.artists {
-            for i in 0..<Int(p.artist_count) { if let s = list[i] { names.append(String(cString: s)) } }
-        }
-        artists = names
+        artists = MotetHost.strings(p.artists, count: p.artist_count)
         album = MotetHost.string(p.album)
         durationMicros = p.present & MOTET_NP_HAS_DURATION != 0 ? p.duration_us : nil
         elapsedMicros = p.present & MOTET_NP_HAS_ELAPSED != 0 ? p.elapsed_us : nil
@@ -50,6 +50,9 @@ public struct NowPlayingInfo: Sendable, Equatable {
             artwork = nil
         }
         filePath = MotetHost.string(p.file_path)
+        let v11 = p.struct_size >= MOTET_NOW_PLAYING_SIZE_1_1
+        url = v11 ? MotetHost.string(p.url) : nil
+        station = v11 ? MotetHost.string(p.station) : nil
         trackID = p.track_id
         likeActive = p.flags & MOTET_NP_LIKE_ACTIVE != 0
         dislikeActive = p.flags & MOTET_NP_DISLIKE_ACTIVE != 0
@@ -90,6 +93,12 @@ public struct PlaybackStateInfo: Sendable, Equatable {
     public var loop: Bool
     public var canSeek: Bool
     public var remoteCommands: Bool
+    /// Why, while `state` is `.stalled` (ABI 1.1).
+    public enum StalledReason: UInt32, Sendable {
+        case none = 0, buffering, deviceLost
+    }
+    /// nil from an ABI 1.0 host, or for a reason this kit does not know.
+    public var stalledReason: StalledReason?
 
     public init(_ e: UnsafePointer<motet_playback_state>) {
         let p = e.pointee
@@ -100,6 +109,7 @@ public struct PlaybackStateInfo: Sendable, Equatable {
         loop = p.loop == MOTET_LOOP_PLAYLIST
         canSeek = p.can_seek != 0
         remoteCommands = p.remote_commands != 0
+        stalledReason = p.struct_size >= MOTET_PLAYBACK_STATE_SIZE_1_1 ? StalledReason(rawValue: p.stalled_reason) : nil
     }
 }
 
@@ -113,6 +123,14 @@ public struct TrackFinishedInfo: Sendable, Equatable {
     public var trackID: UInt64
     public var filePath: String?
     public var title: String?
+    /// ABI 1.1 (nil from an older host): the whole track, what a scrobbler submits.
+    public var track: MotetTrack?
+    /// How much of it was heard, in microseconds (a seek skips, a pause does not count).
+    public var heardMicros: Int64?
+    /// The position reached, in microseconds.
+    public var positionMicros: Int64?
+    /// Wall-clock time (Unix microseconds) its first frame was heard; nil if never (or 1.0 host).
+    public var firstHeardUnixMicros: Int64?
 
     public init(_ e: UnsafePointer<motet_track_finished>) {
         let p = e.pointee
@@ -121,6 +139,85 @@ public struct TrackFinishedInfo: Sendable, Equatable {
         trackID = p.track_id
         filePath = MotetHost.string(p.file_path)
         title = MotetHost.string(p.title)
+        if p.struct_size >= MOTET_TRACK_FINISHED_SIZE_1_1 {
+            track = p.track.map(MotetTrack.init)
+            heardMicros = p.heard_us
+            positionMicros = p.position_us
+            firstHeardUnixMicros = p.first_heard_unix_us >= 0 ? p.first_heard_unix_us : nil
+        }
+    }
+}
+
+/// `motet_track` (ABI 1.1): one track as the track events describe it.
+public struct MotetTrack: Sendable, Equatable {
+    /// >= 1; the `trackID` of its now-playing events.
+    public var trackID: UInt64
+    public var title: String?
+    /// All artists joined with ", ".
+    public var artist: String?
+    public var artists: [String]
+    public var album: String?
+    public var durationMicros: Int64?
+    /// The file, or nil for a stream.
+    public var filePath: String?
+    /// The URL, or nil for a local file.
+    public var url: String?
+    /// The station's name, or nil.
+    public var station: String?
+    public var artworkID: String?
+
+    public init(_ t: UnsafePointer<motet_track>) {
+        let p = t.pointee
+        trackID = p.track_id
+        title = MotetHost.string(p.title)
+        artist = MotetHost.string(p.artist)
+        artists = MotetHost.strings(p.artists, count: p.artist_count)
+        album = MotetHost.string(p.album)
+        durationMicros = p.present & MOTET_TRACK_HAS_DURATION != 0 ? p.duration_us : nil
+        filePath = MotetHost.string(p.file_path)
+        url = MotetHost.string(p.url)
+        station = MotetHost.string(p.station)
+        artworkID = MotetHost.string(p.artwork_id)
+    }
+}
+
+/// `MOTET_EVENT_TRACK_STARTED` (ABI 1.1): a track became current (also while paused).
+public struct TrackStartedInfo: Sendable, Equatable {
+    public enum Reason: UInt32, Sendable {
+        /// The previous track ended, or the first track of the run.
+        case natural = 0
+        /// Next, or a dislike that skipped.
+        case next
+        case previous
+        /// The queue started again under --loop.
+        case loop
+        /// Asked for explicitly: play after stop, a seek past the end, open URI.
+        case request
+    }
+    public var track: MotetTrack
+    /// nil for a reason this kit does not know yet.
+    public var reason: Reason?
+    /// Wall-clock time (Unix microseconds) it became current.
+    public var startedAtUnixMicros: Int64
+
+    public init?(_ e: UnsafePointer<motet_track_started>) {
+        let p = e.pointee
+        guard let track = p.track else { return nil }
+        self.track = MotetTrack(track)
+        reason = Reason(rawValue: p.reason)
+        startedAtUnixMicros = p.started_at_unix_us
+    }
+}
+
+/// `MOTET_EVENT_SEEKED` (ABI 1.1): a seek that was asked for has been made.
+public struct SeekedInfo: Sendable, Equatable {
+    public var trackID: UInt64
+    /// Where the track is now, in microseconds.
+    public var positionMicros: Int64
+
+    public init(_ e: UnsafePointer<motet_seeked>) {
+        trackID = e.pointee.track_id
+        positionMicros = e.pointee.position_us
     }
 }
 

@@ -10,6 +10,8 @@ public final class MotetHost: Sendable {
     /// The answer to a command.
     public enum CommandAnswer: Sendable, Equatable {
         case accepted, refused, unsupported
+        /// The instance's command queue is full (a flood): nothing was queued; try again later.
+        case busy
     }
 
     /// Remote commands a delegate can send.
@@ -22,6 +24,12 @@ public final class MotetHost: Sendable {
         /// 0 to 100.
         case setVolume(Int)
         case quit
+        /// Whether the queue starts again after its last track (MPRIS LoopStatus).
+        case setLoop(Bool)
+        /// Whether the queue plays in a random order (MPRIS Shuffle).
+        case setShuffle(Bool)
+        /// A file path or file:// URI, appended to the queue and played at once (MPRIS OpenUri).
+        case openURI(String)
 
         var raw: (UInt32, Int64) {
             switch self {
@@ -38,7 +46,15 @@ public final class MotetHost: Sendable {
             case .seekAbsolute(let us): (MOTET_COMMAND_SEEK_ABSOLUTE, us)
             case .setVolume(let v): (MOTET_COMMAND_SET_VOLUME, Int64(v))
             case .quit: (MOTET_COMMAND_QUIT, 0)
+            case .setLoop(let on): (MOTET_COMMAND_SET_LOOP, Int64(on ? MOTET_LOOP_PLAYLIST : MOTET_LOOP_NONE))
+            case .setShuffle(let on): (MOTET_COMMAND_SET_SHUFFLE, on ? 1 : 0)
+            case .openURI: (MOTET_COMMAND_OPEN_URI, 0)
             }
+        }
+
+        var stringArgument: String? {
+            if case .openURI(let uri) = self { return uri }
+            return nil
         }
     }
 
@@ -46,14 +62,30 @@ public final class MotetHost: Sendable {
         case debug = 0, info = 1, warning = 2, error = 3
     }
 
-    /// Ask the player to do something. Only enqueues; the outcome shows up in later events.
+    /// Ask the player to do something, for the track `track` (a `trackID` from an event; 0:
+    /// whatever is current when the player acts on it). A command for a track that is no longer
+    /// current is refused (stale). Only enqueues; the outcome shows up in later events.
     @discardableResult
-    public func send(_ command: Command) -> CommandAnswer {
-        guard let send = table.pointee.send_command else { return .unsupported }
+    public func send(_ command: Command, track: UInt64 = 0) -> CommandAnswer {
         let (code, argument) = command.raw
-        switch send(table, code, argument) {
+        let answer: Int32
+        if table.pointee.struct_size >= MOTET_HOST_SIZE_1_1, let send = table.pointee.send_track_command {
+            if let text = command.stringArgument {
+                answer = text.withCString { send(table, code, track, argument, $0) }
+            } else {
+                answer = send(table, code, track, argument, nil)
+            }
+        } else {
+            // An ABI 1.0 host: no track, no string argument.
+            guard track == 0, command.stringArgument == nil, let send = table.pointee.send_command else {
+                return .unsupported
+            }
+            answer = send(table, code, argument)
+        }
+        switch answer {
         case MOTET_COMMAND_ACCEPTED: return .accepted
         case MOTET_COMMAND_REFUSED: return .refused
+        case MOTET_COMMAND_BUSY: return .busy
         default: return .unsupported
         }
     }
@@ -72,4 +104,10 @@ public final class MotetHost: Sendable {
     public var abiMinor: UInt32 { table.pointee.abi_minor }
 
     static func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+
+    /// Copies of a C array of `count` strings (NULL entries skipped).
+    static func strings(_ list: UnsafePointer<UnsafePointer<CChar>?>?, count: UInt32) -> [String] {
+        guard let list else { return [] }
+        return (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
+    }
 }

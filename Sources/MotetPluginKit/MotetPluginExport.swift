@@ -25,7 +25,7 @@ public enum MotetPluginExport {
     // and `factory` captures the delegate's metatype, which `MotetDelegate` does not promise Sendable.
     struct Exported: @unchecked Sendable {
         let descriptor: UnsafeMutablePointer<motet_plugin_descriptor>
-        let factory: (MotetHost, [String: String]) throws -> any MotetDelegate
+        let factory: (MotetHost, PluginOptions) throws -> any MotetDelegate
     }
 
     static let exported = Locked<MotetPluginExport.Exported?>(nil)
@@ -43,16 +43,17 @@ public enum MotetPluginExport {
                     guard let host, let out, let factory = MotetPluginExport.exported.withLock({ $0?.factory })
                     else { return MOTET_ERROR }
                     let swiftHost = MotetHost(host)
-                    var dict: [String: String] = [:]
+                    // In order, with repeats, as the header promises.
+                    var pairs: [(key: String, value: String)] = []
                     if let options {
                         for i in 0..<Int(count) {
                             if let k = options[i].key, let v = options[i].value {
-                                dict[String(cString: k)] = String(cString: v)
+                                pairs.append((String(cString: k), String(cString: v)))
                             }
                         }
                     }
                     do {
-                        let instance = try factory(swiftHost, dict)
+                        let instance = try factory(swiftHost, PluginOptions(pairs))
                         out.pointee = Unmanaged.passRetained(DelegateBox(instance)).toOpaque()
                         return MOTET_OK
                     } catch {
@@ -69,8 +70,23 @@ public enum MotetPluginExport {
                     guard let instance else { return }
                     Unmanaged<DelegateBox>.fromOpaque(instance).release()
                 },
-                swift_toolchain: UnsafePointer(strdup(SwiftToolchain.version))))
+                swift_toolchain: UnsafePointer(strdup(SwiftToolchain.version)),
+                options: makeOptions(d.options), option_count: UInt32(d.options.count), reserved0: 0))
         return p
+    }
+
+    /// The C option descriptions, leaked with the descriptor (static data for the host).
+    static func makeOptions(_ options: [OptionDescription]) -> UnsafePointer<motet_option_description>? {
+        guard !options.isEmpty else { return nil }
+        let list = UnsafeMutablePointer<motet_option_description>.allocate(capacity: options.count)
+        for (i, o) in options.enumerated() {
+            (list + i).initialize(
+                to: motet_option_description(
+                    struct_size: UInt32(MemoryLayout<motet_option_description>.size), kind: o.kind.rawValue,
+                    name: UnsafePointer(strdup(o.name)), default_value: o.defaultValue.map { UnsafePointer(strdup($0)) },
+                    help: UnsafePointer(strdup(o.help))))
+        }
+        return UnsafePointer(list)
     }
 
     final class DelegateBox {
@@ -87,6 +103,14 @@ public enum MotetPluginExport {
             delegate.nowPlayingChanged(NowPlayingInfo(raw.assumingMemoryBound(to: motet_now_playing.self)))
         case MOTET_EVENT_PLAYBACK_STATE where fits(MOTET_PLAYBACK_STATE_SIZE_1_0):
             delegate.playbackStateChanged(PlaybackStateInfo(raw.assumingMemoryBound(to: motet_playback_state.self)))
+        case MOTET_EVENT_TRACK_STARTED where fits(MOTET_TRACK_STARTED_SIZE_1_1):
+            if let info = TrackStartedInfo(raw.assumingMemoryBound(to: motet_track_started.self)) {
+                delegate.trackStarted(info)
+            }
+        case MOTET_EVENT_TRACKS_LOST where fits(MOTET_TRACKS_LOST_SIZE_1_1):
+            delegate.tracksLost(Int(raw.assumingMemoryBound(to: motet_tracks_lost.self).pointee.count))
+        case MOTET_EVENT_SEEKED where fits(MOTET_SEEKED_SIZE_1_1):
+            delegate.seeked(SeekedInfo(raw.assumingMemoryBound(to: motet_seeked.self)))
         case MOTET_EVENT_TRACK_FINISHED where fits(MOTET_TRACK_FINISHED_SIZE_1_0):
             delegate.trackFinished(TrackFinishedInfo(raw.assumingMemoryBound(to: motet_track_finished.self)))
         case MOTET_EVENT_DECODE_ERROR where fits(MOTET_DECODE_ERROR_SIZE_1_0):

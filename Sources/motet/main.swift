@@ -122,8 +122,8 @@ let pluginHost = PluginHost(
         hostVersion: motetVersion, artworkCacheDirectory: playerConfiguration.artworkCacheDirectory,
         remoteCommands: settings.remoteCommands,
         log: { console.message($0) },
-        commands: { command, instance in
-            playerReference.player?.send(command, from: .plugin(instance)) ?? .refused("the player is not running")
+        commands: { command, track, instance in
+            playerReference.player?.send(command, track: track, from: .plugin(instance)) ?? .refused("the player is not running")
         }))
 let player = Player(
     configuration: playerConfiguration, device: device,
@@ -179,7 +179,7 @@ if consoleMode == .line {
 let outcome = player.run()
 terminalMode.restore()
 console.finish()
-let abandoned = pluginHost.shutdown(timeoutSeconds: 3)
+let abandoned = pluginHost.shutdown(timeoutSeconds: PluginHost.shutdownWaitSeconds)
 _ = abandoned  // the host has already named each plugin it gave up on
 // 1 when nothing played, or when the output failed (the player has said why).
 exit(outcome.playedAnything && !outcome.outputFailed ? 0 : 1)

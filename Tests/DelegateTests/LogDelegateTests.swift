@@ -85,4 +85,27 @@ import Testing
         #expect(r.stderr.contains("level=loud is not one of debug, info, warning, error"), "\(r.stderr)")
         #expect(r.stdout.contains("Finished: Still plays"), "\(r.stdout)")
     }
+
+    @Test func optionsReachTheDelegateInOrderSoTheLastOfARepeatedKeyWins() throws {
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Once"], seconds: 1)
+        let log = box.path("order.log")
+        let r = try box.run([
+            "--output", "null", "--untimed", "--status", "quiet",
+            "--plugin", "log:level=error,path=\(log),level=debug",
+        ] + files)
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        // level=debug, given last, wins: the debug lines (the loading state, shutdown) are there.
+        #expect(text.split(separator: "\n").contains { $0.contains("Z debug ") && $0.hasSuffix("shutdown") }, "\(text)")
+    }
+
+    @Test func anUndescribedOptionIsRefusedBeforeTheDelegateIsMade() throws {
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Still plays"], seconds: 1)
+        let r = try box.run(["--output", "null", "--untimed", "--status", "events", "--plugin", "log:colour=red"] + files)
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("unknown option 'colour' (it has: path, format, level)"), "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Still plays"), "\(r.stdout)")
+    }
 }

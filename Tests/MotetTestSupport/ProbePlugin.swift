@@ -5,16 +5,20 @@ import Foundation
 public enum ProbePlugin {
     public static let source = Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/probe.c"
     public static let include = Paths.packageRoot + "/Sources/MotetPluginABI/include"
+    /// The frozen copy of the ABI 1.0 header: a plugin built against it is an ABI 1.0 plugin.
+    public static let include1_0 = Paths.packageRoot + "/Tests/PluginHostTests/CPlugins/abi-1.0"
 
     /// Compiles the probe into `directory/fileName` with `-D` `defines`; `linkStrictly: false`
-    /// drops `-Wl,-z,defs` (to build one with an unresolved symbol). Returns the path.
+    /// drops `-Wl,-z,defs` (to build one with an unresolved symbol); `abi1_0` builds it against
+    /// the frozen ABI 1.0 header. Returns the path.
     @discardableResult
     public static func build(
         in directory: String, fileName: String = "probe.so", defines: [String] = [], linkStrictly: Bool = true,
-        source: String = ProbePlugin.source
+        source: String = ProbePlugin.source, abi1_0: Bool = false
     ) throws -> String {
         let output = directory + "/" + fileName
-        var argv = ["cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror", "-I", include]
+        var argv = ["cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror"]
+        argv += ["-I", abi1_0 ? include1_0 : include]
         if linkStrictly { argv.append("-Wl,-z,defs") }
         argv += defines.map { "-D" + $0 }
         argv += ["-o", output, source, "-lpthread"]

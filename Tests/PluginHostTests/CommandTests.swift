@@ -64,4 +64,30 @@ import Testing
         let answers = ProbePlugin.lines(harness.output("probe")).filter { $0.hasPrefix("answer ") }
         #expect(answers == (1...13).map { "answer \($0) 0" })
     }
+
+    @Test func theABI11CommandsMapWithTheirTrackAndStringArgument() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe", options: [("send_11", "yes")])])
+        #expect(harness.commands.map(\.0) == [.setLoop(true), .setShuffle(true), .like, .openURI("/music/x.ogg")])
+        #expect(harness.commandTracks == [0, 0, 5, 0])
+        let answers = ProbePlugin.lines(harness.output("probe")).filter { $0.hasPrefix("answer ") }
+        #expect(answers == ["answer 14 0", "answer 15 0", "answer 7 0", "answer 16 0"])
+    }
+
+    @Test func aFullQueueIsBusyForABI11PluginsAndRefusedForABI10Ones() throws {
+        let harness = try HostHarness(answer: .busy)
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory, fileName: "new.so")
+        try ProbePlugin.build(in: harness.directory, fileName: "old.so", abi1_0: true)
+        harness.load([
+            harness.probeRequest("new", options: [("send_11", "yes")]), harness.probeRequest("old", options: [("send_11", "yes")]),
+        ])
+        #expect(ProbePlugin.lines(harness.output("new")).filter { $0.hasPrefix("answer ") } == [
+            "answer 14 3", "answer 15 3", "answer 7 3", "answer 16 3",
+        ])
+        #expect(ProbePlugin.lines(harness.output("old")).filter { $0.hasPrefix("answer ") } == ["answer 12 1"])
+        #expect(harness.log.contains("motet: plugin old: command set-volume 100 refused: too many commands waiting; try again later"))
+    }
 }

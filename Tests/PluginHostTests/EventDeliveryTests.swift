@@ -20,14 +20,16 @@ import Testing
         harness.host.publish(.interruptionEnded(.deviceLost))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         #expect(ProbePlugin.lines(harness.output("probe")) == [
-            "create abi=1.0 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
+            "create abi=1.1 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
             "option out=\(harness.output("probe"))",
             "option color=blue",
-            "np size=144 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
+            "np size=160 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
                 + "elapsed=1500000 at=42 rate=1.00 art=100:image/png:c0ffee:/cache/c0ffee.png file=/music/Song.ogg track=17",
             "art-bytes 7 9",
             "state state=3 volume=100 shuffle=0 loop=1 seek=1 remote=1",
             "finished ok=0 reason=3 track=17 file=/music/Song.ogg title=Song",
+            "finished-track heard=0 position=0 first=-1 id=17 title=Song artist=(null) artists= album=(null) duration=-1 "
+                + "file=/music/Song.ogg url=(null) station=(null) art=(null)",
             "decode-error code=-3 message=hole in data file=/music/Song.ogg position=-1 track=17",
             "interruption-began reason=0",
             "interruption-ended reason=1",
@@ -45,7 +47,7 @@ import Testing
         harness.host.publish(.nowPlaying(.nothing(at: 99)))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         let last = try #require(ProbePlugin.lines(harness.output("probe")).last { $0.hasPrefix("np ") })
-        #expect(last == "np size=144 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
+        #expect(last == "np size=160 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
             + "elapsed=0 at=99 rate=0.00 art=0:(null):(null):(null) file=(null) track=0")
     }
 
@@ -61,7 +63,7 @@ import Testing
         harness.host.publish(.nowPlaying(bare))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).contains(
-            "np size=144 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
+            "np size=160 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
                 + "elapsed=0 at=5 rate=1.00 art=0:(null):(null):(null) file=(null) track=3"))
     }
 
@@ -71,5 +73,40 @@ import Testing
         try ProbePlugin.build(in: harness.directory)
         harness.load([harness.probeRequest("probe", instance: "probe#2", options: [("hostile_log", "yes")])])
         #expect(harness.log == ["probe#2: warning: red\\x1b[31m alert\\nsecond line\\r\\x7f end"])
+    }
+
+    @Test func theABI11EventsCarryTheWholeTrackAndReachOnlyABI11Plugins() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory, fileName: "new.so")
+        try ProbePlugin.build(in: harness.directory, fileName: "old.so", abi1_0: true)
+        #expect(harness.load([harness.probeRequest("new"), harness.probeRequest("old")]) == 2)
+        let track = TrackRecord(
+            trackID: 9, title: "Song", artists: ["Ada", "Bo"], album: "The Album", durationMicros: 180_000_000,
+            filePath: "/music/Song.ogg", artworkID: "c0ffee")
+        harness.host.publish(.trackStarted(TrackStarted(track: track, reason: .previous, startedAtUnixMicros: 1_700_000_000_000_000)))
+        harness.host.publish(.seeked(Seeked(trackID: 9, positionMicros: 42_000_000)))
+        harness.host.publish(.playbackState(PlaybackState(
+            status: .stalled, volumePercent: 50, shuffle: false, loop: false, canSeek: true, remoteCommands: true,
+            stalledReason: .deviceLost)))
+        harness.host.publish(.trackFinished(TrackFinished(
+            trackID: 9, filePath: "/music/Song.ogg", title: "Song", successfully: true, reason: .skipped, track: track,
+            heardMicros: 30_000_000, positionMicros: 72_000_000, firstHeardUnixMicros: 1_700_000_000_500_000)))
+        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        let described = "id=9 title=Song artist=Ada, Bo artists=Ada|Bo album=The Album duration=180000000 "
+            + "file=/music/Song.ogg url=(null) station=(null) art=c0ffee"
+        #expect(Array(ProbePlugin.lines(harness.output("new")).dropFirst(2)) == [
+            "started reason=2 at=1700000000000000 " + described,
+            "seeked track=9 position=42000000",
+            "state state=4 volume=50 shuffle=0 loop=0 seek=1 remote=1",
+            "finished ok=1 reason=1 track=9 file=/music/Song.ogg title=Song",
+            "finished-track heard=30000000 position=72000000 first=1700000000500000 " + described,
+            "shutdown", "destroy",
+        ])
+        #expect(Array(ProbePlugin.lines(harness.output("old")).dropFirst(2)) == [
+            "state state=4 volume=50 shuffle=0 loop=0 seek=1 remote=1",
+            "finished ok=1 reason=1 track=9 file=/music/Song.ogg title=Song",
+            "shutdown", "destroy",
+        ])
     }
 }

@@ -68,7 +68,7 @@ import Testing
         defer { harness.cleanUp() }
         let file = try ProbePlugin.build(in: harness.directory, fileName: "shy.so", defines: ["PROBE_DECLINE"])
         let lines = try failure(harness, harness.probeRequest("shy"))
-        #expect(lines == ["motet: plugin shy: \(file): declined to load (its motet_plugin_entry returned NULL for host ABI 1.0) (from test.conf:7)"])
+        #expect(lines == ["motet: plugin shy: \(file): declined to load (its motet_plugin_entry returned NULL for host ABI 1.1) (from test.conf:7)"])
     }
 
     @Test func aPluginWhoseCreateFailsIsReportedAfterItsOwnMessage() throws {
@@ -113,18 +113,39 @@ import Testing
         #expect(harness.host.instanceNames == ["a", "a#2"])
     }
 
-    @Test func aCreateThatDoesNotReturnInTimeIsAbandonedAndTheRestRuns() throws {
-        let harness = try HostHarness(createTimeoutSeconds: 0.3)
+    @Test func aSlowCreateDelaysOnlyItsOwnInstanceWhoseEventsWaitForIt() throws {
+        let harness = try HostHarness()
         defer { harness.cleanUp() }
-        let file = try ProbePlugin.build(in: harness.directory, fileName: "sluggish.so")
-        let start = Date()
-        let lines = try failure(harness, harness.probeRequest("sluggish", options: [("create_sleep_ms", "3000")]))
-        #expect(Date().timeIntervalSince(start) < 2.5)  // create alone takes 3 s
-        #expect(lines == [
-            "motet: plugin sluggish: \(file): create did not return within 0.3 s; the instance was abandoned (from test.conf:7)"
-        ])
-        // When create finally returns, the abandoned instance is shut down and destroyed, never fed.
-        #expect(try ProbePlugin.waitForLine(harness.output("sluggish")) { $0 == "destroy" })
-        #expect(!ProbePlugin.lines(harness.output("sluggish")).contains { $0.hasPrefix("state") })
+        try ProbePlugin.build(in: harness.directory)
+        let start = monotonicMicros()
+        harness.host.load([
+            harness.probeRequest("probe", instance: "sluggish", options: [("create_sleep_ms", "1500")]),
+            harness.probeRequest("probe", instance: "quick"),
+        ], searchPath: harness.searchPath)
+        #expect(monotonicMicros() - start < 1_000_000, "load waited for create")
+        harness.host.publish(SampleEvents.state(volume: 7))
+        #expect(try ProbePlugin.waitForLine(harness.output("quick")) { $0.contains("volume=7") })
+        let quick = try #require(ProbePlugin.entries(harness.output("quick")).last { $0.text.contains("volume=7") })
+        #expect(quick.micros - start < 1_000_000)
+        // The slow one gets the event once its create returns, after it.
+        #expect(try ProbePlugin.waitForLine(harness.output("sluggish")) { $0.contains("volume=7") })
+        let sluggish = ProbePlugin.entries(harness.output("sluggish"))
+        let event = try #require(sluggish.first { $0.text.contains("volume=7") })
+        #expect(event.micros - start >= 1_500_000)
+        #expect(harness.host.waitForCreates(timeoutSeconds: 5) == 2)
+        #expect(harness.log.isEmpty)
+    }
+
+    @Test func aCreateThatFailsLaterIsReportedAndItsQueuedEventsDropped() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        let file = try ProbePlugin.build(in: harness.directory)
+        harness.host.load([
+            harness.probeRequest("probe", options: [("create_sleep_ms", "300"), ("fail_create", "yes")]),
+        ], searchPath: harness.searchPath)
+        harness.host.publish(SampleEvents.state(volume: 7))
+        #expect(harness.host.waitForCreates(timeoutSeconds: 5) == 0)
+        #expect(harness.log.last == "motet: plugin probe: \(file): create failed (status -1); the plugin's own messages, if any, are above (from test.conf:7)")
+        #expect(harness.host.instanceNames == [])
     }
 }

@@ -205,6 +205,23 @@ public final class VorbisDecoder: @unchecked Sendable {
         return span.firstMicros + Self.micros(frames: max(0, next - span.firstFrame), rate: span.rate)
     }
 
+    /// Where the current link starts, from the start of the file (each link of a chain is its own
+    /// track: its times are counted from here).
+    public var linkStartMicros: Int64 {
+        guard seekable, !links.isEmpty else { return streamLinkStartMicros }
+        return links[currentLinkIndex].firstMicros
+    }
+
+    /// How long the current link lasts; nil when unknown (a file read as a stream).
+    public var linkDurationMicros: Int64? {
+        guard seekable, !links.isEmpty else { return nil }
+        let i = currentLinkIndex
+        let end = i + 1 < links.count ? links[i + 1].firstMicros : durationMicros
+        return end.map { max(0, $0 - links[i].firstMicros) }
+    }
+
+    private var currentLinkIndex: Int { min(max(0, Int(currentLink)), links.count - 1) }
+
     /// The last link whose first frame is at or before `frame` (binary search).
     private func linkIndex(containingFrame frame: Int64) -> Int {
         var low = 0
@@ -345,6 +362,12 @@ public final class VorbisDecoder: @unchecked Sendable {
         let status = ov_pcm_seek(file, frame)
         guard status == 0 else { throw DecoderError.vorbis(path, code: status, at: target) }
         nextFrame = ov_pcm_tell(file)
+        // The link sought into is current at once (format, tags, times): a seek within a link is
+        // no link change.
+        if Int32(index) != currentLink {
+            loadLink(Int32(index))
+            currentLink = Int32(index)
+        }
     }
 
     // MARK: Private

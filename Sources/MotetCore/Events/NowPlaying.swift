@@ -52,11 +52,17 @@ public struct TrackInfo: Sendable, Equatable {
     public var artwork: Artwork?
     /// The file being played.
     public var filePath: String?
+    /// The URL being played (a stream), or nil for a local file.
+    public var url: String?
+    /// The station's name (a stream's icy-name), or nil.
+    public var station: String?
 
     public init(
         title: String?, artists: [String], album: String?, durationMicros: Int64?, artwork: Artwork?,
-        filePath: String?
+        filePath: String?, url: String? = nil, station: String? = nil
     ) {
+        self.url = url
+        self.station = station
         self.title = title
         self.artists = artists
         self.album = album

@@ -24,6 +24,37 @@ public enum PlayerCommand: Sendable, Equatable {
     case changeVolume(Int)
     /// Stop and exit.
     case quit
+    /// Whether the queue starts again after its last track.
+    case setLoop(Bool)
+    /// Whether the queue plays in a random order.
+    case setShuffle(Bool)
+    /// A file path or file:// URI: appended to the queue and played at once.
+    case openURI(String)
+}
+
+extension PlayerCommand {
+    /// The command in a log line: "like", "seek-relative -5000000 us".
+    public var name: String {
+        switch self {
+        case .play: "play"
+        case .pause: "pause"
+        case .toggle: "toggle"
+        case .next: "next"
+        case .previous: "previous"
+        case .stop: "stop"
+        case .like: "like"
+        case .dislike: "dislike"
+        case .unlike: "unlike"
+        case .seekRelative(let us): "seek-relative \(us) us"
+        case .seekAbsolute(let us): "seek-absolute \(us) us"
+        case .setVolume(let v): "set-volume \(v)"
+        case .changeVolume(let d): "change-volume \(d)"
+        case .quit: "quit"
+        case .setLoop(let on): "set-loop \(on ? "playlist" : "none")"
+        case .setShuffle(let on): "set-shuffle \(on ? "on" : "off")"
+        case .openURI: "open-uri"
+        }
+    }
 }
 
 /// The immediate answer to a command sent from outside the player (a plugin).
@@ -41,4 +72,12 @@ public enum CommandAnswer: Sendable, Equatable {
 /// Monotonic time in microseconds (`CLOCK_MONOTONIC`), the clock of `NowPlaying.elapsedAtMicros`.
 public func monotonicMicros() -> Int64 {
     MonotonicClock.now() / 1000
+}
+
+/// Wall-clock time in microseconds since the Unix epoch (`CLOCK_REALTIME`), for timestamps that
+/// leave the process (a scrobbler's "listened at").
+public func unixMicros() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
 }

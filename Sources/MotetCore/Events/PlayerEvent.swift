@@ -4,8 +4,12 @@ public enum PlayerEvent: Sendable, Equatable {
     case nowPlaying(NowPlaying)
     /// Transport state and player-wide settings.
     case playbackState(PlaybackState)
+    /// A track became current (ABI 1.1 track started).
+    case trackStarted(TrackStarted)
     /// `audioPlayerDidFinishPlaying(successfully:)`.
     case trackFinished(TrackFinished)
+    /// A seek that was asked for has been made.
+    case seeked(Seeked)
     /// `audioPlayerDecodeErrorDidOccur(error:)`.
     case decodeError(DecodeErrorReport)
     /// `audioPlayerBeginInterruption`: the sound server corked us, or the device went away.
@@ -49,11 +53,14 @@ public struct PlaybackState: Sendable, Equatable {
     public var canSeek: Bool
     /// False when `remote-commands = no`: commands from plugins are refused.
     public var remoteCommands: Bool
+    /// Why, while `status` is `.stalled`.
+    public var stalledReason: StalledReason
 
     public init(
         status: PlaybackStatus, volumePercent: Int, shuffle: Bool, loop: Bool, canSeek: Bool,
-        remoteCommands: Bool
+        remoteCommands: Bool, stalledReason: StalledReason = .none
     ) {
+        self.stalledReason = stalledReason
         self.status = status
         self.volumePercent = volumePercent
         self.shuffle = shuffle
@@ -61,6 +68,15 @@ public struct PlaybackState: Sendable, Equatable {
         self.canSeek = canSeek
         self.remoteCommands = remoteCommands
     }
+}
+
+/// Why the player is stalled.
+public enum StalledReason: UInt32, Sendable, Equatable {
+    case none = 0
+    /// Waiting for data: the decoder, a slow disk, the network.
+    case buffering = 1
+    /// The sound server or device went away; playback resumes when it is back.
+    case deviceLost = 2
 }
 
 /// Why a track stopped playing.
@@ -78,13 +94,28 @@ public struct TrackFinished: Sendable, Equatable {
     /// False when decoding failed.
     public var successfully: Bool
     public var reason: FinishReason
+    /// The whole track (nil only in tests of the ABI 1.0 fields).
+    public var track: TrackRecord?
+    /// How much of it was actually heard, in microseconds.
+    public var heardMicros: Int64
+    /// The position reached in the track, in microseconds.
+    public var positionMicros: Int64
+    /// Wall-clock time (Unix, microseconds) its first frame was heard; nil if it never was.
+    public var firstHeardUnixMicros: Int64?
 
-    public init(trackID: UInt64, filePath: String?, title: String?, successfully: Bool, reason: FinishReason) {
+    public init(
+        trackID: UInt64, filePath: String?, title: String?, successfully: Bool, reason: FinishReason,
+        track: TrackRecord? = nil, heardMicros: Int64 = 0, positionMicros: Int64 = 0, firstHeardUnixMicros: Int64? = nil
+    ) {
         self.trackID = trackID
         self.filePath = filePath
         self.title = title
         self.successfully = successfully
         self.reason = reason
+        self.track = track
+        self.heardMicros = heardMicros
+        self.positionMicros = positionMicros
+        self.firstHeardUnixMicros = firstHeardUnixMicros
     }
 }
 

@@ -15,6 +15,10 @@ public struct PluginRequest: Sendable, Equatable {
     public var instanceName: String
     /// Where it was asked for, for messages: `--plugin`, or `FILE:LINE` in the config file.
     public var origin: String
+    /// A config section's `file = VALUE` without `library =` (the key's old meaning, deprecated):
+    /// ``name`` is then VALUE, but when the plugin named like the section declares an option
+    /// called `file`, the host loads that plugin and hands it `file=VALUE` instead.
+    public var deprecatedFileKey: String?
 
     /// A plugin instance; its instance name is `name` unless given.
     public init(name: String, options: [PluginOption] = [], instanceName: String? = nil, origin: String = "--plugin") {

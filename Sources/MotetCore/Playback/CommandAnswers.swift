@@ -5,6 +5,18 @@ import Synchronization
 final class CommandAnswers: Sendable {
     private let nextEnabled = Atomic<Bool>(false)
     private let skipsExhausted = Atomic<Bool>(false)
+    private let currentTrack = Atomic<UInt64>(0)
+
+    /// The state machine's current track (0: none).
+    func update(currentTrack track: UInt64) {
+        currentTrack.store(track, ordering: .releasing)
+    }
+
+    /// Why a command for `track` would be refused as stale now, or nil (0 means "the current one").
+    func staleRefusal(track: UInt64) -> String? {
+        guard track != 0, track != currentTrack.load(ordering: .acquiring) else { return nil }
+        return "track \(track) is no longer current (stale)"
+    }
 
     /// The state machine's view after each change.
     func update(nextEnabled enabled: Bool, skipsExhausted exhausted: Bool) {

@@ -119,9 +119,11 @@ final class DecodeWorker: @unchecked Sendable {
             case .frames(let frames):
                 if direct { published(frames * channels) } else { push(scratch, count: frames * channels) }
             case .linkChanged:
+                // Each link of a chained file is its own track (its tags, its times, its events).
                 let gain = open.metadata.replayGain.scale(replayGain)
-                track?.gain = gain
-                startSegment(open, trackID: current.id, request: current.request, gain: gain)
+                let id = nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
+                track = (id, current.request, gain)
+                startSegment(open, trackID: id, request: current.request, gain: gain)
             case .hole(let error):
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
@@ -138,11 +140,14 @@ final class DecodeWorker: @unchecked Sendable {
 
     private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let linkStart = d.linkCount > 1 ? d.linkStartMicros : 0
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
-            format: d.format, fileStartMicros: d.positionMicros, durationMicros: d.durationMicros, canSeek: d.canSeek)
+            format: d.format, fileStartMicros: d.positionMicros - linkStart,
+            durationMicros: d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros, canSeek: d.canSeek,
+            linkStartMicros: linkStart)
         // Reported before its marker is pushed: the control thread knows the segment before the
         // sink can say it was written.
         report(.segmentOpened(info))

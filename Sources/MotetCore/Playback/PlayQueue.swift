@@ -1,15 +1,35 @@
 /// The play order: the files, their order (shuffled or not), and whether it loops. Positions are
 /// indexes into `order`.
 struct PlayQueue: Sendable {
-    let files: [String]
+    private(set) var files: [String]
     private(set) var order: [Int]
     var loop: Bool
+    /// Whether the order is shuffled.
+    private(set) var shuffled: Bool
 
     init(files: [String], shuffle: Bool, loop: Bool) {
         self.files = files
         self.loop = loop
+        shuffled = shuffle
         order = Array(files.indices)
         if shuffle { order.shuffle() }
+    }
+
+    /// Shuffles (or puts back in the order given) what comes after `position`; positions up to it
+    /// keep their files.
+    mutating func setShuffled(_ shuffle: Bool, keepingThrough position: Int) {
+        shuffled = shuffle
+        let kept = min(max(position + 1, 0), order.count)
+        var rest = Array(order[kept...])
+        if shuffle { rest.shuffle() } else { rest.sort() }
+        order.replaceSubrange(kept..., with: rest)
+    }
+
+    /// Adds `path` at the end of the order; returns its position.
+    mutating func append(_ path: String) -> Int {
+        files.append(path)
+        order.append(files.count - 1)
+        return order.count - 1
     }
 
     var isEmpty: Bool { order.isEmpty }
@@ -38,6 +58,8 @@ struct DecodeCursor: Sendable {
     var reuseTrackID: UInt64?
     /// Bumped by each reposition; stamped on what the decoder opens.
     var generation = 0
+    /// The position the decoder took last; nil after a reposition until it takes one.
+    var lastTaken: Int?
 
     mutating func take() -> TrackRequest? {
         guard let position = next else { return nil }
@@ -46,6 +68,7 @@ struct DecodeCursor: Sendable {
             generation: generation)
         startMicros = 0
         reuseTrackID = nil
+        lastTaken = position
         next = queue.position(after: position)
         return request
     }

@@ -20,4 +20,9 @@ protocol PlaybackEngine: AnyObject {
 
     /// The heard position now.
     func heard() -> HeardNow
+
+    /// Changes the play order under the decoder's feet: `body` gets the queue and the last position
+    /// the decoder has taken (nil: none since the last reposition), and what comes next is
+    /// recomputed from it. Returns the new queue.
+    func changeQueue(_ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) -> PlayQueue
 }

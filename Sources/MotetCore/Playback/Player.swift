@@ -46,13 +46,17 @@ public final class Player: Sendable {
     /// Asks the player to do something; thread-safe, only enqueues (see `PlayerInbox` for the
     /// bounds: a source whose queue is full is answered `.busy`). A skip is refused at once when
     /// none is possible now (the person at the keyboard is also told why, on the status line).
+    ///
+    /// `track` names the track the command is meant for (0: whatever is current when the player
+    /// acts on it); a command for a track that is no longer current is refused as stale.
     @discardableResult
-    public func send(_ command: PlayerCommand, from source: CommandSource) -> CommandAnswer {
+    public func send(_ command: PlayerCommand, track: UInt64 = 0, from source: CommandSource) -> CommandAnswer {
+        if let why = answers.staleRefusal(track: track) { return .refused(why) }
         if command == .next, let why = answers.nextRefusal() {
             if source == .user { _ = inbox.post(command, from: source) }
             return .refused(why)
         }
-        return inbox.post(command, from: source)
+        return inbox.post(command, from: source, track: track)
     }
 
     /// Plays the queue to its end or until `quit`, on the calling thread.
@@ -61,7 +65,7 @@ public final class Player: Sendable {
         let engine = WorkerEngine(configuration: configuration, queue: queue, device: device, inbox: inbox)
         let machine = PlayerStateMachine(
             configuration: configuration, queue: queue, engine: engine, answers: answers, now: monotonicMicros,
-            outputs: .init(events: events, display: display, message: message))
+            wallNow: unixMicros, outputs: .init(events: events, display: display, message: message))
         machine.start()
         engine.start()
         var more = false

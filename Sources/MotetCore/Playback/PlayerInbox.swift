@@ -20,15 +20,16 @@ final class PlayerInbox: Sendable {
     private struct State {
         var reports: [DecoderReport] = []
         /// Lanes in the order their sources first sent something.
-        var lanes: [(source: CommandSource, commands: [PlayerCommand])] = []
+        var lanes: [(source: CommandSource, commands: [(command: PlayerCommand, track: UInt64)])] = []
     }
 
     private let state = Locked(State())
     /// Wakes the control thread; shared with the sink worker.
     let wakeup = Wakeup()
 
-    /// Any thread: queues a command, or answers `.busy` when its source's lane is full.
-    func post(_ command: PlayerCommand, from source: CommandSource) -> CommandAnswer {
+    /// Any thread: queues a command for `track` (0: whatever is current), or answers `.busy` when
+    /// its source's lane is full.
+    func post(_ command: PlayerCommand, from source: CommandSource, track: UInt64 = 0) -> CommandAnswer {
         let answer: CommandAnswer = state.withLock { s in
             let i: Int
             if let found = s.lanes.firstIndex(where: { $0.source == source }) {
@@ -40,9 +41,9 @@ final class PlayerInbox: Sendable {
             let stops = command == .quit || command == .stop
             let room = stops ? Self.laneCapacity : Self.laneCapacity - Self.reservedForStop
             guard s.lanes[i].commands.count < room else {
-                return stops && s.lanes[i].commands.contains(command) ? .accepted : .busy
+                return stops && s.lanes[i].commands.contains { $0.command == command } ? .accepted : .busy
             }
-            s.lanes[i].commands.append(command)
+            s.lanes[i].commands.append((command, track))
             return .accepted
         }
         if answer == .accepted { wakeup.signal() }
@@ -63,7 +64,8 @@ final class PlayerInbox: Sendable {
             s.reports.removeAll(keepingCapacity: true)
             for round in 0..<Self.perTurn {
                 for i in s.lanes.indices where round < s.lanes[i].commands.count {
-                    messages.append(.command(s.lanes[i].commands[round], s.lanes[i].source))
+                    let (command, track) = s.lanes[i].commands[round]
+                    messages.append(.command(command, s.lanes[i].source, track: track))
                 }
             }
             var more = false

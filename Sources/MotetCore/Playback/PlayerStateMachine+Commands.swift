@@ -3,7 +3,13 @@ import MotetEvents
 
 /// Commands: what keys, signals and plugins ask for.
 extension PlayerStateMachine {
-    func handle(_ command: PlayerCommand, from source: CommandSource) {
+    /// `track`: the track the command is meant for (0: whatever is current). A command for a track
+    /// that is no longer current is dropped, and said once per source.
+    func handle(_ command: PlayerCommand, from source: CommandSource, track: UInt64 = 0) {
+        if track != 0, track != current?.info.trackID {
+            out.message("motet: \(command.name)\(who(source)) dropped: track \(track) is no longer current")
+            return
+        }
         switch command {
         case .play: play()
         case .pause: pause()
@@ -23,6 +29,9 @@ extension PlayerStateMachine {
         case .setVolume(let percent): setVolume(percent)
         case .changeVolume(let delta): setVolume(volume + delta)
         case .quit: quit()
+        case .setLoop(let loop): setLoop(loop)
+        case .setShuffle(let shuffle): setShuffle(shuffle)
+        case .openURI(let uri): open(uri, from: source)
         }
     }
 
@@ -40,7 +49,7 @@ extension PlayerStateMachine {
         for (command, source) in pending { handle(command, from: source) }
     }
 
-    private func who(_ source: CommandSource) -> String {
+    func who(_ source: CommandSource) -> String {
         if case .plugin(let name) = source { " (from \(name))" } else { "" }
     }
 
@@ -62,6 +71,7 @@ extension PlayerStateMachine {
             limiter.record(at: t)
             skipLimiter = limiter
         }
+        startReason = .next
         skip(to: next, reason: .skipped)
     }
 
@@ -71,8 +81,10 @@ extension PlayerStateMachine {
     private func previous() {
         guard let c = current else { return }
         if (elapsedMicros() ?? 0) > Self.previousRestartsAfterMicros {
+            seekPending = true
             reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true)
         } else {
+            startReason = .previous
             skip(to: queue.position(before: c.info.orderPosition) ?? c.info.orderPosition, reason: .skipped)
         }
     }
@@ -112,11 +124,13 @@ extension PlayerStateMachine {
         if let d = c.info.durationMicros, position >= d {
             // Seeking past the end is a skip to what follows.
             if let next = queue.position(after: c.info.orderPosition) {
+                startReason = .request
                 skip(to: next, reason: .skipped)
                 return
             }
             position = max(0, d - 1000)
         }
+        seekPending = true
         reposition(to: c.info.orderPosition, startMicros: position, keepTrack: true)
     }
 
@@ -129,6 +143,7 @@ extension PlayerStateMachine {
         case .stopped:
             status = .loading
             awaitingFirstSegment = true
+            startReason = .request
             engine.release()
         default:
             return
@@ -149,7 +164,11 @@ extension PlayerStateMachine {
     /// paused: the new track (or position) becomes current as soon as it is open.
     func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool) {
         let reuse = keepTrack ? current?.info.trackID : nil
-        generation = engine.reposition(to: position, startMicros: max(0, startMicros), reuseTrackID: reuse, hold: false)
+        if keepTrack { heardBefore += segmentHeardMicros() }
+        // Track times count from the track's link in a chained file; the decoder seeks in the file.
+        let linkStart = keepTrack ? current?.info.linkStartMicros ?? 0 : 0
+        generation = engine.reposition(
+            to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false)
         ahead.removeAll()
         earlyBoundaries.removeAll()
         starvingSince = nil
@@ -171,13 +190,13 @@ extension PlayerStateMachine {
     }
 
     private func skip(to position: Int, reason: FinishReason) {
-        if let c = current { finish(c.info, reason: reason) }
+        finishCurrent(reason: reason)
         current = nil
         reposition(to: position, startMicros: 0, keepTrack: false)
     }
 
     private func stop() {
-        if let c = current { finish(c.info, reason: .stopped) }
+        finishCurrent(reason: .stopped)
         // Not yet open after a skip: the track being loaded is the place to come back to.
         let position = current?.info.orderPosition ?? loadingPosition ?? 0
         generation = engine.reposition(to: position, startMicros: 0, reuseTrackID: nil, hold: true)
@@ -198,11 +217,43 @@ extension PlayerStateMachine {
     private func quit() {
         // What has been heard so far counts (the exit status says whether anything played).
         advanceHeard(everything: false)
-        if let c = current { finish(c.info, reason: .stopped) }
+        finishCurrent(reason: .stopped)
         current = nil
         status = .stopped
         publishNowPlaying()
         publishState()
         isFinished = true
+    }
+
+    private func setLoop(_ loop: Bool) {
+        guard loop != queue.loop else { return }
+        queue = engine.changeQueue { queue, _ in queue.loop = loop }
+        refreshNextEnabled()
+        publishState()
+    }
+
+    /// Shuffle reorders what has not been decoded yet: the current track and those decoded ahead
+    /// of it keep their places.
+    private func setShuffle(_ shuffle: Bool) {
+        guard shuffle != queue.shuffled else { return }
+        let kept = ([current?.info.orderPosition] + ahead.map(\.info.orderPosition)).compactMap { $0 }.max()
+        queue = engine.changeQueue { queue, decoded in
+            queue.setShuffled(shuffle, keepingThrough: max(kept ?? -1, decoded ?? -1))
+        }
+        refreshNextEnabled()
+        publishState()
+    }
+
+    /// Appends the file a URI names to the queue and plays it.
+    private func open(_ uri: String, from source: CommandSource) {
+        guard let path = FileURI.path(uri) else {
+            out.message("motet: cannot open \(uri)\(who(source)): only file paths and file:// URIs can be opened")
+            return
+        }
+        var position = 0
+        queue = engine.changeQueue { queue, _ in position = queue.append(path) }
+        startReason = .request
+        skip(to: position, reason: .skipped)
+        if status == .paused || status == .stopped || status == .interrupted { play() }
     }
 }

@@ -36,10 +36,12 @@ final class PlayerStateMachine {
     let configuration: PlayerConfiguration
     let engine: any PlaybackEngine
     let now: () -> Int64
+    /// Wall-clock time, Unix microseconds (for the track events' timestamps).
+    let wallNow: () -> Int64
     let out: Outputs
     let answers: CommandAnswers
     let feedback: FeedbackStore?
-    let queue: PlayQueue
+    var queue: PlayQueue
 
     var status: PlaybackStatus = .loading
     var current: Current?
@@ -71,6 +73,14 @@ final class PlayerStateMachine {
     /// The elapsed time the status line last showed, in whole display intervals (seconds).
     var lastDisplayedTick: Int64?
     var nextEnabled = false
+    /// Why the next track to become current does: set by what repositions.
+    var startReason: StartReason = .natural
+    /// The current track's time heard in segments (links, positions) before the current one.
+    var heardBefore: Int64 = 0
+    /// When the current track's first frame was heard (Unix µs).
+    var firstHeardAt: Int64?
+    /// A seek was asked for: the reopened segment's position is announced as `seeked`.
+    var seekPending = false
 
     /// Something was heard.
     private(set) var playedAnything = false
@@ -92,13 +102,14 @@ final class PlayerStateMachine {
 
     init(
         configuration: PlayerConfiguration, queue: PlayQueue, engine: any PlaybackEngine, answers: CommandAnswers,
-        now: @escaping () -> Int64, outputs: Outputs
+        now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
     ) {
         self.configuration = configuration
         self.queue = queue
         self.engine = engine
         self.answers = answers
         self.now = now
+        self.wallNow = wallNow
         out = outputs
         volume = max(0, min(100, configuration.volume))
         if let limit = configuration.skipLimit { skipLimiter = SkipLimiter(count: limit.count, minutes: limit.minutes) }
@@ -117,7 +128,7 @@ final class PlayerStateMachine {
     /// Takes one message, in order.
     func handle(_ message: PlayerMessage) {
         switch message {
-        case .command(let command, let source): handle(command, from: source)
+        case .command(let command, let source, let track): handle(command, from: source, track: track)
         case .decoder(let report): handle(report)
         case .output(let event): handle(event)
         }
@@ -147,6 +158,10 @@ final class PlayerStateMachine {
             if awaitingFirstSegment {
                 awaitingFirstSegment = false
                 makeCurrent(info, boundary: boundary, heard: false)
+                if seekPending {
+                    seekPending = false
+                    out.events(.seeked(Seeked(trackID: info.trackID, positionMicros: info.fileStartMicros)))
+                }
                 applyDeferred()
                 advanceHeard(everything: false)
             } else {
@@ -235,10 +250,22 @@ final class PlayerStateMachine {
     /// or position of the same track.
     func makeCurrent(_ info: SegmentInfo, boundary: SegmentBoundary?, heard: Bool) {
         let isNewTrack = current?.info.trackID != info.trackID
-        if isNewTrack, let previous = current { finish(previous.info, reason: .completed) }
+        if isNewTrack, current != nil {
+            finishCurrent(reason: .completed, endedAt: boundary)
+        } else {
+            heardBefore += segmentHeardMicros(until: boundary)
+        }
+        let wrapped = current.map { info.orderPosition < $0.info.orderPosition } ?? false
         current = Current(info: info, boundary: boundary, heard: heard)
         loadingPosition = nil
+        answers.update(currentTrack: info.trackID)
         if isNewTrack {
+            heardBefore = 0
+            firstHeardAt = nil
+            var reason = startReason
+            if reason == .natural && wrapped && queue.loop { reason = .loop }
+            startReason = .natural
+            out.events(.trackStarted(TrackStarted(track: record(info), reason: reason, startedAtUnixMicros: wallNow())))
             let m = info.metadata
             let rating = feedback?.rating(path: info.path, title: m.title, artists: m.artists, album: m.album)
             liked = rating == .liked
@@ -257,25 +284,59 @@ final class PlayerStateMachine {
     /// The current segment's first frame was just heard.
     private func heardCurrent() {
         playedAnything = true
+        if firstHeardAt == nil { firstHeardAt = wallNow() }
         if status == .loading || status == .stalled && interruption == nil { status = .playing }
         refreshNextEnabled(publishing: false)
         publishState()
         publishNowPlaying()
     }
 
-    func finish(_ info: SegmentInfo, reason: FinishReason) {
+    /// The current track is over: `trackFinished` with what was heard of it. `current` stays; the
+    /// caller replaces or clears it.
+    /// `endedAt`: where the next segment starts, when known (the sink may be past it already).
+    func finishCurrent(reason: FinishReason, endedAt end: SegmentBoundary? = nil) {
+        guard let c = current else { return }
+        let info = c.info
         let ok = !failedTracks.contains(info.trackID)
+        let position = elapsedMicros() ?? info.fileStartMicros
         out.events(
             .trackFinished(
                 TrackFinished(
                     trackID: info.trackID, filePath: info.path, title: info.metadata.title, successfully: ok,
-                    reason: ok ? reason : .failed)))
+                    reason: ok ? reason : .failed, track: record(info), heardMicros: heardBefore + segmentHeardMicros(until: end),
+                    positionMicros: position, firstHeardUnixMicros: firstHeardAt)))
+        heardBefore = 0
+        firstHeardAt = nil
+    }
+
+    /// The track data the track events carry.
+    func record(_ info: SegmentInfo) -> TrackRecord {
+        let m = info.metadata
+        return TrackRecord(
+            trackID: info.trackID, title: m.title, artists: m.artists, album: m.album,
+            durationMicros: info.durationMicros, filePath: info.path, artworkID: info.artwork?.id)
+    }
+
+    /// What has been heard of the current segment, in microseconds: up to the heard position, but
+    /// never past where the next segment starts (`end`, else the first segment waiting ahead) —
+    /// the sink may have played on into the next ones before the control thread looks.
+    func segmentHeardMicros(until end: SegmentBoundary? = nil) -> Int64 {
+        guard let c = current, c.heard, let b = c.boundary else { return 0 }
+        let h = engine.heard()
+        let rate = Int64(max(1, c.info.format.sampleRate))
+        if h.epoch == b.epoch {
+            var frames = h.frames
+            if let next = end ?? ahead.first?.boundary, next.epoch == b.epoch { frames = min(frames, next.frame) }
+            return max(0, frames - b.frame) * 1_000_000 / rate
+        }
+        // The output was reopened since (a format change): the segment was played out.
+        return max(0, (c.info.durationMicros ?? c.info.fileStartMicros) - c.info.fileStartMicros)
     }
 
     /// The queue has been played to its end.
     func finishQueue() {
         advanceHeard(everything: true)
-        if let c = current { finish(c.info, reason: .completed) }
+        finishCurrent(reason: .completed)
         current = nil
         status = .complete
         publishNowPlaying()
@@ -290,6 +351,8 @@ final class PlayerStateMachine {
         if let b = c.boundary {
             let h = engine.heard()
             if h.epoch == b.epoch { frames = max(0, h.frames - b.frame) }
+            // The output was reopened since (the next segment changed the format): played out.
+            if h.epoch > b.epoch, let d = c.info.durationMicros { return d }
         }
         let rate = Int64(max(1, c.info.format.sampleRate))
         var elapsed = c.info.fileStartMicros + frames * 1_000_000 / rate
@@ -319,9 +382,12 @@ final class PlayerStateMachine {
     }
 
     func publishState() {
+        let stalled: StalledReason =
+            interruption == .deviceLost ? .deviceLost : status == .stalled ? .buffering : .none
         let state = PlaybackState(
-            status: status, volumePercent: volume, shuffle: configuration.shuffle, loop: queue.loop,
-            canSeek: current?.info.canSeek ?? false, remoteCommands: configuration.remoteCommands)
+            status: status, volumePercent: volume, shuffle: queue.shuffled, loop: queue.loop,
+            canSeek: current?.info.canSeek ?? false, remoteCommands: configuration.remoteCommands,
+            stalledReason: stalled)
         guard state != lastStateEvent else { return }
         lastStateEvent = state
         out.events(.playbackState(state))

@@ -14,10 +14,14 @@ struct SegmentInfo: Sendable {
     var metadata: TrackMetadata
     var artwork: Artwork?
     var format: AudioFormat
-    /// Time in the file of the segment's first sample.
+    /// Time in its track of the segment's first sample (each link of a chained file is its own
+    /// track, so for a link this counts from the link's start).
     var fileStartMicros: Int64
+    /// The track's duration (for a link, the link's).
     var durationMicros: Int64?
     var canSeek: Bool
+    /// Where the track starts in the file: 0, or the start of its link in a chained file.
+    var linkStartMicros: Int64 = 0
 }
 
 /// What the decoder thread tells the control thread.

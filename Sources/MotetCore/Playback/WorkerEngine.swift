@@ -68,6 +68,7 @@ final class WorkerEngine: PlaybackEngine {
             $0.startMicros = startMicros
             $0.reuseTrackID = reuseTrackID
             $0.generation = generation
+            $0.lastTaken = nil
         }
         if !hold { release() }
         return generation
@@ -76,6 +77,16 @@ final class WorkerEngine: PlaybackEngine {
     func release() {
         decodeWorker.unpark()
         sinkWorker.unpark()
+    }
+
+    func changeQueue(_ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) -> PlayQueue {
+        cursor.withLock { c in
+            body(&c.queue, c.lastTaken)
+            // What follows the last track taken, in the new order (a reposition not taken yet
+            // keeps its target).
+            if let taken = c.lastTaken { c.next = c.queue.position(after: taken) }
+            return c.queue
+        }
     }
 
     func setPaused(_ paused: Bool) { sinkWorker.setPaused(paused) }

@@ -37,6 +37,9 @@ struct PluginCrash: Equatable {
         case UInt32(MOTET_EVENT_INTERRUPTION_BEGAN): return "interruption-began"
         case UInt32(MOTET_EVENT_INTERRUPTION_ENDED): return "interruption-ended"
         case UInt32(MOTET_EVENT_SHUTDOWN): return "shutdown"
+        case UInt32(MOTET_EVENT_TRACK_STARTED): return "track-started"
+        case UInt32(MOTET_EVENT_TRACKS_LOST): return "tracks-lost"
+        case UInt32(MOTET_EVENT_SEEKED): return "seeked"
         default: return "event \(type)"
         }
     }

@@ -34,7 +34,9 @@ enum PluginDescriptorCheck {
             return .invalidDescriptor("no \(missing.joined(separator: ", ")) function")
         }
         // A Swift plugin shares this process's one Swift runtime: only the same compiler will do.
-        if size >= MOTET_DESCRIPTOR_SIZE_SWIFT_TOOLCHAIN,
+        // (swift_toolchain is the first field past the 1.0 baseline; kits built before ABI 1.1
+        // declared an 80-byte descriptor that ends with it.)
+        if size >= MOTET_DESCRIPTOR_SIZE_1_0 + UInt32(MemoryLayout<UnsafePointer<CChar>?>.size),
             let stamp = UnsafeRawPointer(d).load(
                 fromByteOffset: Int(MOTET_DESCRIPTOR_SIZE_1_0), as: UnsafePointer<CChar>?.self)
         {

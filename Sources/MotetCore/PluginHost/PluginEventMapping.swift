@@ -4,19 +4,21 @@ import Glibc
 import MotetEvents
 import MotetPluginABI
 
-/// What an instance's queue holds: an event from the player, or the host's own shutdown.
+/// What an instance's queue holds: an event from the player, or one of the host's own.
 enum QueuedEvent: Sendable {
     case player(PlayerEvent)
+    /// The queue dropped the events of this many tracks just before this one (ABI 1.1).
+    case tracksLost(Int)
     case shutdown
+}
 
-    var isNowPlaying: Bool {
-        if case .player(.nowPlaying) = self { return true }
-        return false
-    }
-
-    var isPlaybackState: Bool {
-        if case .player(.playbackState) = self { return true }
-        return false
+extension PlayerEvent {
+    /// Events an ABI 1.0 plugin never gets (types 8 to 10).
+    var isNewInABI1_1: Bool {
+        switch self {
+        case .trackStarted, .seeked: true
+        default: false
+        }
     }
 }
 
@@ -46,6 +48,30 @@ enum PluginEventMapping {
             e.loop = state.loop ? MOTET_LOOP_PLAYLIST : MOTET_LOOP_NONE
             e.can_seek = state.canSeek ? 1 : 0
             e.remote_commands = state.remoteCommands ? 1 : 0
+            e.stalled_reason = state.status == .stalled ? state.stalledReason.rawValue : MOTET_STALLED_NONE
+            pass(&e, body)
+        case .player(.trackStarted(let started)):
+            withTrack(started.track, strings) { track in
+                var e = motet_track_started()
+                e.struct_size = UInt32(MemoryLayout<motet_track_started>.size)
+                e.type = MOTET_EVENT_TRACK_STARTED
+                e.reason = started.reason.rawValue
+                e.track = track
+                e.started_at_unix_us = started.startedAtUnixMicros
+                pass(&e, body)
+            }
+        case .player(.seeked(let seeked)):
+            var e = motet_seeked()
+            e.struct_size = UInt32(MemoryLayout<motet_seeked>.size)
+            e.type = MOTET_EVENT_SEEKED
+            e.track_id = seeked.trackID
+            e.position_us = seeked.positionMicros
+            pass(&e, body)
+        case .tracksLost(let count):
+            var e = motet_tracks_lost()
+            e.struct_size = UInt32(MemoryLayout<motet_tracks_lost>.size)
+            e.type = MOTET_EVENT_TRACKS_LOST
+            e.count = UInt32(clamping: count)
             pass(&e, body)
         case .player(.trackFinished(let finished)):
             var e = motet_track_finished()
@@ -56,7 +82,16 @@ enum PluginEventMapping {
             e.track_id = finished.trackID
             e.file_path = strings.copy(finished.filePath)
             e.title = strings.copy(finished.title)
-            pass(&e, body)
+            e.heard_us = finished.heardMicros
+            e.position_us = finished.positionMicros
+            e.first_heard_unix_us = finished.firstHeardUnixMicros ?? -1
+            let record = finished.track ?? TrackRecord(
+                trackID: finished.trackID, title: finished.title, artists: [], album: nil, durationMicros: nil,
+                filePath: finished.filePath)
+            withTrack(record, strings) { track in
+                e.track = track
+                pass(&e, body)
+            }
         case .player(.decodeError(let report)):
             var e = motet_decode_error()
             e.struct_size = UInt32(MemoryLayout<motet_decode_error>.size)
@@ -74,6 +109,34 @@ enum PluginEventMapping {
             var e = interruption(MOTET_EVENT_INTERRUPTION_ENDED, reason)
             pass(&e, body)
         }
+    }
+
+    /// Builds the `motet_track` for `record`, borrowed for the duration of `body`.
+    private static func withTrack(
+        _ record: TrackRecord, _ strings: CStringArena, _ body: (UnsafePointer<motet_track>) -> Void
+    ) {
+        var t = motet_track()
+        t.struct_size = UInt32(MemoryLayout<motet_track>.size)
+        t.track_id = record.trackID
+        t.title = strings.copy(record.title)
+        t.artist = strings.copy(record.joinedArtists)
+        t.album = strings.copy(record.album)
+        if let duration = record.durationMicros {
+            t.present |= MOTET_TRACK_HAS_DURATION
+            t.duration_us = duration
+        }
+        t.file_path = strings.copy(record.filePath)
+        t.url = strings.copy(record.url)
+        t.station = strings.copy(record.station)
+        t.artwork_id = strings.copy(record.artworkID)
+        let artists = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: max(record.artists.count, 1))
+        defer { artists.deallocate() }
+        for (i, name) in record.artists.enumerated() { artists[i] = strings.copy(name) }
+        if !record.artists.isEmpty {
+            t.artists = UnsafePointer(artists)
+            t.artist_count = UInt32(record.artists.count)
+        }
+        withUnsafePointer(to: &t) { body($0) }
     }
 
     private static func withNowPlaying(
@@ -96,6 +159,8 @@ enum PluginEventMapping {
         e.artist = strings.copy(track.joinedArtists)
         e.album = strings.copy(track.album)
         e.file_path = strings.copy(track.filePath)
+        e.url = strings.copy(track.url)
+        e.station = strings.copy(track.station)
         e.track_id = now.trackID
         if let duration = track.durationMicros {
             e.present |= MOTET_NP_HAS_DURATION

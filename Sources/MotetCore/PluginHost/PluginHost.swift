@@ -22,25 +22,23 @@ public final class PluginHost: Sendable {
         /// it. Called from any thread.
         public var log: @Sendable (String) -> Void
         /// The player's command intake: thread-safe, only enqueues. Called on the plugin's
-        /// thread with the instance name.
-        public var commands: @Sendable (PlayerCommand, _ instanceName: String) -> CommandAnswer
-        /// How long `load` waits for a plugin's `create` before abandoning the instance.
-        public var createTimeoutSeconds: Double
+        /// thread with the track the command names (0: whatever is current; see
+        /// `Player.send(_:track:from:)`) and the instance name.
+        public var commands: @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer
         /// Whether plugins' `MOTET_LOG_DEBUG` lines reach `log`.
         public var showsPluginDebugMessages: Bool
 
         public init(
             hostVersion: String, artworkCacheDirectory: String, remoteCommands: Bool = true,
             log: @escaping @Sendable (String) -> Void,
-            commands: @escaping @Sendable (PlayerCommand, _ instanceName: String) -> CommandAnswer,
-            createTimeoutSeconds: Double = 10, showsPluginDebugMessages: Bool = false
+            commands: @escaping @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer,
+            showsPluginDebugMessages: Bool = false
         ) {
             self.hostVersion = hostVersion
             self.artworkCacheDirectory = artworkCacheDirectory
             self.remoteCommands = remoteCommands
             self.log = log
             self.commands = commands
-            self.createTimeoutSeconds = createTimeoutSeconds
             self.showsPluginDebugMessages = showsPluginDebugMessages
         }
     }
@@ -53,6 +51,10 @@ public final class PluginHost: Sendable {
         self.configuration = configuration
     }
 
+    /// How long the player waits at exit for the whole shutdown of all plugins
+    /// (`MOTET_SHUTDOWN_WAIT_MS`: one figure, stated in the header).
+    public static let shutdownWaitSeconds = Double(MOTET_SHUTDOWN_WAIT_MS) / 1000
+
     /// The names of the running instances, in load order.
     public var instanceNames: [String] { instances.withLock { $0.map(\.name) } }
 
@@ -60,7 +62,11 @@ public final class PluginHost: Sendable {
     /// the reason (not found with the directories searched, not a shared object, unresolved
     /// symbol, no entry function, ABI mismatch with both versions, declined, create failed,
     /// unsafe permissions with how to fix them); the others load regardless.
-    /// Returns how many instances are running.
+    ///
+    /// `create` runs on each instance's own thread and is not waited for: a slow create delays
+    /// only its plugin, whose events queue meanwhile. A create that fails is reported (the same
+    /// one line) when it returns, and the instance is dropped. Returns how many instances were
+    /// started; `waitForCreates` tells how many of them are running.
     ///
     /// With `allowUnsafePermissions` (`--allow-unsafe-plugins`) files writable by others or owned
     /// by another user are loaded too.
@@ -68,12 +74,21 @@ public final class PluginHost: Sendable {
     public func load(_ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool = false) -> Int {
         for request in requests {
             switch start(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
-            case .success(let instance):
-                instances.withLock { $0.append(instance) }
+            case .success:
+                break
             case .failure(let failure):
                 configuration.log(Self.message(request, failure.file, failure.failure))
             }
         }
+        return instances.withLock { $0.count }
+    }
+
+    /// Waits until every instance's `create` has returned (at most `timeoutSeconds` in total) and
+    /// returns how many instances are running. The player never calls this; tests and tools do.
+    @discardableResult
+    public func waitForCreates(timeoutSeconds: Double) -> Int {
+        let deadline = monotonicMicros() + Int64(max(timeoutSeconds, 0) * 1_000_000)
+        for instance in instances.withLock({ $0 }) { _ = instance.waitUntilCreated(deadlineMicros: deadline) }
         return instances.withLock { $0.count }
     }
 
@@ -87,7 +102,8 @@ public final class PluginHost: Sendable {
     }
 
     /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
-    /// instance at once; waits at most `timeoutSeconds` in total. Returns the instance names it
+    /// instance at once; waits at most `timeoutSeconds` in total (the player gives
+    /// `shutdownWaitSeconds`, the header's `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it
     /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s".
     public func shutdown(timeoutSeconds: Double) -> [String] {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
@@ -117,6 +133,12 @@ public final class PluginHost: Sendable {
     private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
         -> Result<PluginInstance, FailedStart>
     {
+        var request = request
+        if let value = request.deprecatedFileKey {
+            request = Self.resolveDeprecatedFileKey(
+                request, value, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions,
+                log: configuration.log)
+        }
         let file: String
         switch Self.resolve(request.name, in: searchPath) {
         case .success(let found): file = found
@@ -127,12 +149,53 @@ public final class PluginHost: Sendable {
         case .success(let d): descriptor = d
         case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
         }
+        var options = request.options
+        if let described = PluginOptionCheck.descriptions(descriptor) {
+            switch PluginOptionCheck.checked(options, against: described, home: PluginOptionCheck.home) {
+            case .success(let checked): options = checked
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            }
+        }
         let instance = PluginInstance(
             name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
-        switch instance.start(options: request.options, timeoutSeconds: configuration.createTimeoutSeconds) {
-        case .success: return .success(instance)
-        case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+        // Listed before create runs, so that the events of the meantime queue for it.
+        instances.withLock { $0.append(instance) }
+        let log = configuration.log
+        let started = instance.start(options: options) { [weak self, weak instance, request] failure in
+            log(Self.message(request, file, failure))
+            self?.instances.withLock { list in list.removeAll { $0 === instance } }
         }
+        guard started else {
+            instances.withLock { list in list.removeAll { $0 === instance } }
+            return .failure(FailedStart(file: file, failure: .threadFailed))
+        }
+        return .success(instance)
+    }
+
+    /// A config section's `file = VALUE` without `library =`: the plugin named like the section,
+    /// handed `file=VALUE`, when it declares an option called `file`; otherwise VALUE is the
+    /// plugin's file, as before ABI 1.1, and a warning says to write `library =`.
+    static func resolveDeprecatedFileKey(
+        _ request: PluginRequest, _ value: String, searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
+        log: @Sendable (String) -> Void
+    ) -> PluginRequest {
+        var request = request
+        request.deprecatedFileKey = nil
+        var section = Substring(request.instanceName)
+        if let hash = section.lastIndex(of: "#"), section[section.index(after: hash)...].allSatisfy(\.isNumber) {
+            section = section[..<hash]
+        }
+        if case .success(let named) = resolve(String(section), in: searchPath),
+            case .success(let d) = openDescriptor(named, allowUnsafePermissions: allowUnsafePermissions),
+            PluginOptionCheck.descriptions(d)?.contains(where: { $0.name == "file" }) == true
+        {
+            request.name = String(section)
+            request.options.append(PluginOption(key: "file", value: value))
+            return request
+        }
+        log("motet: plugin \(LogText.escaped(request.instanceName)): 'file =' (\(LogText.escaped(request.origin))) is deprecated;"
+            + " write 'library = \(LogText.escaped(value))' (then a plugin option may be called file)")
+        return request
     }
 
     /// The file for a name (first match in the search path) or a path (absolute, or relative to

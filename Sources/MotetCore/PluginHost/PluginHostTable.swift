@@ -15,7 +15,9 @@ final class PluginHostTable: Sendable {
     private let remoteCommands: Bool
     private let showsDebugMessages: Bool
     private let log: @Sendable (String) -> Void
-    private let commands: @Sendable (PlayerCommand, String) -> CommandAnswer
+    private let commands: @Sendable (PlayerCommand, UInt64, String) -> CommandAnswer
+    /// The ABI minor the plugin was built against: a full queue is BUSY from 1.1 on.
+    private let pluginMinor: UInt32
     /// Refusals logged so far (a plugin that hammers a refused command must not flood the log).
     private let refusalsLogged = Atomic<Int>(0)
     private static let maximumRefusalsLogged = 5
@@ -24,8 +26,9 @@ final class PluginHostTable: Sendable {
     /// Written once in init, then only read (by plugins, through the pointer).
     nonisolated(unsafe) let table: UnsafeMutablePointer<motet_host>
 
-    init(instanceName: String, configuration: PluginHost.Configuration) {
+    init(instanceName: String, pluginMinor: UInt32, configuration: PluginHost.Configuration) {
         self.instanceName = instanceName
+        self.pluginMinor = pluginMinor
         self.remoteCommands = configuration.remoteCommands
         self.showsDebugMessages = configuration.showsPluginDebugMessages
         self.log = configuration.log
@@ -43,45 +46,54 @@ final class PluginHostTable: Sendable {
                 send_command: { host, command, argument in
                     guard let host, let data = host.pointee.host_data else { return MOTET_COMMAND_REFUSED }
                     return Unmanaged<PluginHostTable>.fromOpaque(data).takeUnretainedValue()
-                        .send(command, argument)
+                        .send(command, track: 0, argument, string: nil)
                 },
                 log: { host, level, message in
                     guard let host, let data = host.pointee.host_data else { return }
                     Unmanaged<PluginHostTable>.fromOpaque(data).takeUnretainedValue()
                         .write(level, LogText.fromPlugin(message))
+                },
+                send_track_command: { host, command, track, argument, string in
+                    guard let host, let data = host.pointee.host_data else { return MOTET_COMMAND_REFUSED }
+                    return Unmanaged<PluginHostTable>.fromOpaque(data).takeUnretainedValue()
+                        .send(command, track: track, argument, string: string.map { String(cString: $0) })
                 }))
         self.table = table
         // Retained forever on purpose (see the type's comment).
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
 
-    /// `send_command`: maps the C code to a `PlayerCommand` and hands it to the player.
-    /// Runs on the plugin's thread, whatever it is; never calls back into the plugin.
-    func send(_ code: UInt32, _ argument: Int64) -> Int32 {
-        guard let command = Self.command(code, argument) else { return MOTET_COMMAND_UNSUPPORTED }
+    /// `send_command` and `send_track_command`: maps the C code to a `PlayerCommand` and hands it
+    /// to the player for `track` (0: whatever is current). Runs on the plugin's thread, whatever it
+    /// is; never calls back into the plugin.
+    func send(_ code: UInt32, track: UInt64, _ argument: Int64, string: String?) -> Int32 {
+        guard let command = Self.command(code, argument, string) else { return MOTET_COMMAND_UNSUPPORTED }
         // The one check of `remote-commands = no` (see PluginHost.Configuration.remoteCommands).
         guard remoteCommands else {
             logRefusal(command, "remote commands are off (remote-commands = no)")
             return MOTET_COMMAND_REFUSED
         }
-        switch commands(command, instanceName) {
+        switch commands(command, track, instanceName) {
         case .accepted:
             return MOTET_COMMAND_ACCEPTED
         case .refused(let why):
             logRefusal(command, why)
             return MOTET_COMMAND_REFUSED
         case .busy:
-            // ABI 1.0 has no "busy": a full queue is a refusal.
-            logRefusal(command, "too many commands waiting; try again later")
-            return MOTET_COMMAND_REFUSED
+            // ABI 1.0 has no "busy": a full queue is a refusal there.
+            guard pluginMinor >= 1 else {
+                logRefusal(command, "too many commands waiting; try again later")
+                return MOTET_COMMAND_REFUSED
+            }
+            return MOTET_COMMAND_BUSY
         case .unsupported:
             return MOTET_COMMAND_UNSUPPORTED
         }
     }
 
     /// The C command codes of `motet/plugin.h`, as player commands; nil for a code this host
-    /// does not know (a newer plugin).
-    static func command(_ code: UInt32, _ argument: Int64) -> PlayerCommand? {
+    /// does not know (a newer plugin), or OPEN_URI without its string.
+    static func command(_ code: UInt32, _ argument: Int64, _ string: String? = nil) -> PlayerCommand? {
         switch code {
         case MOTET_COMMAND_PLAY: .play
         case MOTET_COMMAND_PAUSE: .pause
@@ -96,6 +108,9 @@ final class PluginHostTable: Sendable {
         case MOTET_COMMAND_SEEK_ABSOLUTE: .seekAbsolute(max(argument, 0))
         case MOTET_COMMAND_SET_VOLUME: .setVolume(Int(min(max(argument, 0), 100)))
         case MOTET_COMMAND_QUIT: .quit
+        case MOTET_COMMAND_SET_LOOP: .setLoop(argument == Int64(MOTET_LOOP_PLAYLIST))
+        case MOTET_COMMAND_SET_SHUFFLE: .setShuffle(argument != 0)
+        case MOTET_COMMAND_OPEN_URI: string.map { .openURI($0) }
         default: nil
         }
     }
@@ -116,25 +131,6 @@ final class PluginHostTable: Sendable {
         let count = refusalsLogged.add(1, ordering: .relaxed).newValue
         guard count <= Self.maximumRefusalsLogged else { return }
         let more = count == Self.maximumRefusalsLogged ? " (further refusals are not logged)" : ""
-        log("motet: plugin \(LogText.escaped(instanceName)): command \(Self.name(command)) refused: \(LogText.escaped(why))\(more)")
-    }
-
-    static func name(_ command: PlayerCommand) -> String {
-        switch command {
-        case .play: "play"
-        case .pause: "pause"
-        case .toggle: "toggle"
-        case .next: "next"
-        case .previous: "previous"
-        case .stop: "stop"
-        case .like: "like"
-        case .dislike: "dislike"
-        case .unlike: "unlike"
-        case .seekRelative(let us): "seek-relative \(us) us"
-        case .seekAbsolute(let us): "seek-absolute \(us) us"
-        case .setVolume(let v): "set-volume \(v)"
-        case .changeVolume(let d): "change-volume \(d)"
-        case .quit: "quit"
-        }
+        log("motet: plugin \(LogText.escaped(instanceName)): command \(command.name) refused: \(LogText.escaped(why))\(more)")
     }
 }

@@ -16,6 +16,8 @@ final class PluginInstance: @unchecked Sendable {
     // The descriptor is the plugin's own `static const` (or a Swift plugin's leaked copy): it
     // lives for the process, and the host only reads it.
     private let descriptor: UnsafePointer<motet_plugin_descriptor>
+    /// The ABI minor the plugin was built against: ABI 1.1 events go only to 1.1 plugins.
+    let abiMinor: UInt32
     private let host: PluginHostTable
     private let log: @Sendable (String) -> Void
 
@@ -23,12 +25,15 @@ final class PluginInstance: @unchecked Sendable {
     // Everything below is guarded by `lock`.
     private var queue = PluginEventQueue()
     private var createStatus: Int32?
-    private var abandoned = false
+    /// Told once when create fails or crashes.
+    private var onFailure: (@Sendable (PluginLoadFailure) -> Void)?
     private var stopping = false
     private var finished = false
     /// Filled in by the crash guard, with `lock` held, when a call into the plugin crashed.
     private let latch = UnsafeMutablePointer<motet_crash_latch>.allocate(capacity: 1)
     private var crashReported = false
+    /// Touched only by the instance's own thread.
+    private var reportedFallingBehind = false
 
     init(
         name: String, file: String, descriptor: UnsafePointer<motet_plugin_descriptor>,
@@ -37,7 +42,8 @@ final class PluginInstance: @unchecked Sendable {
         self.name = name
         self.file = file
         self.descriptor = descriptor
-        self.host = PluginHostTable(instanceName: name, configuration: configuration)
+        self.abiMinor = descriptor.pointee.abi_minor
+        self.host = PluginHostTable(instanceName: name, pluginMinor: abiMinor, configuration: configuration)
         self.log = configuration.log
         latch.initialize(to: motet_crash_latch(
             mutex: lock.mutex, condition: lock.condition, signal: 0, call: 0, event_type: 0))
@@ -54,31 +60,41 @@ final class PluginInstance: @unchecked Sendable {
         return PluginCrash(signal: latch.signal, call: latch.call, eventType: latch.event_type)
     }
 
-    /// Logs the crash once. Call with `lock` held.
+    /// Logs the crash once (a crash in create as a failed start). Call with `lock` held.
     private func reportCrashOnce() {
         guard let crash, !crashReported else { return }
         crashReported = true
-        log(crash.message(plugin: name, file: file))
+        if crash.call == MOTET_GUARDED_CREATE {
+            fail(.createCrashed(signal: crash.signal))
+        } else {
+            log(crash.message(plugin: name, file: file))
+        }
     }
 
-    /// Starts the instance's thread, which calls `create` with `options`, and waits for its
-    /// answer until `timeoutSeconds`.
-    func start(options: [PluginOption], timeoutSeconds: Double) -> Result<Void, PluginLoadFailure> {
-        let started = DetachedThread.start { [self] in run(options) }
-        guard started else { return .failure(.threadFailed) }
-        let deadline = monotonicMicros() + Int64(timeoutSeconds * 1_000_000)
-        return lock.withLock {
-            while createStatus == nil {
-                if let crash {
-                    crashReported = true
-                    return .failure(.createCrashed(signal: crash.signal))
-                }
-                if !lock.wait(untilMonotonicMicros: deadline) && createStatus == nil && crash == nil {
-                    abandoned = true
-                    return .failure(.createTimedOut(seconds: timeoutSeconds))
-                }
+    /// Reports a failed start once. Call with `lock` held.
+    private func fail(_ failure: PluginLoadFailure) {
+        let report = onFailure
+        onFailure = nil
+        report?(failure)
+    }
+
+    /// Starts the instance's thread, which calls `create` with `options` and then delivers what
+    /// was queued meanwhile; returns at once (false when the thread could not start). A `create`
+    /// that fails or crashes is reported once through `failed`, and its events are dropped.
+    func start(options: [PluginOption], failed: @escaping @Sendable (PluginLoadFailure) -> Void) -> Bool {
+        lock.withLock { onFailure = failed }
+        return DetachedThread.start { [self] in run(options) }
+    }
+
+    /// Waits until `create` has returned (or crashed) or the monotonic time `deadline` passes;
+    /// true when it returned `MOTET_OK`.
+    func waitUntilCreated(deadlineMicros: Int64) -> Bool {
+        lock.withLock {
+            while createStatus == nil && crash == nil {
+                if !lock.wait(untilMonotonicMicros: deadlineMicros) { break }
             }
-            return createStatus == MOTET_OK ? .success(()) : .failure(.createFailed(createStatus!))
+            if crash != nil { reportCrashOnce() }
+            return createStatus == MOTET_OK && crash == nil
         }
     }
 
@@ -87,7 +103,10 @@ final class PluginInstance: @unchecked Sendable {
     func enqueue(_ event: PlayerEvent) {
         lock.withLock {
             guard crash == nil else { return reportCrashOnce() }
-            guard !stopping else { return }
+            // Queued while create runs too (delivered once it returns MOTET_OK).
+            guard !stopping, createStatus == nil || createStatus == MOTET_OK,
+                abiMinor >= 1 || !event.isNewInABI1_1
+            else { return }
             queue.push(.player(event))
             lock.broadcast()
         }
@@ -126,18 +145,20 @@ final class PluginInstance: @unchecked Sendable {
                 latch, descriptor, UnsafePointer(host.table), buffer.baseAddress, UInt32(buffer.count), &instance)
         }
         withExtendedLifetime(strings) {}
-        let keepGoing: Bool = lock.withLock {
+        lock.withLock {
             createStatus = status
+            if status != MOTET_OK {
+                // Never created: nothing to shut down or destroy, and shutdown need not wait.
+                queue = PluginEventQueue()
+                finished = true
+                fail(.createFailed(status))
+            }
             lock.broadcast()
-            return status == MOTET_OK && !abandoned
         }
         guard status == MOTET_OK else { return }
-        if keepGoing {
-            while let event = next() {
-                deliver(event, to: instance)
-            }
+        while let event = next() {
+            deliver(event, to: instance)
         }
-        // Also for an instance abandoned during a slow create: it gets to clean up.
         deliver(.shutdown, to: instance)
         motet_guarded_destroy(latch, descriptor, instance)
         lock.withLock {
@@ -147,15 +168,26 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     /// The next event, waiting for one; nil once stopping and everything queued was delivered.
+    /// Says once in the log when the plugin fell so far behind that events were dropped.
     private func next() -> QueuedEvent? {
-        let (event, dropped): (QueuedEvent?, Int) = lock.withLock {
-            while queue.isEmpty && !stopping { lock.wait() }
-            return (queue.pop(), queue.takeDroppedCount())
+        while true {
+            let (event, droppedOthers): (QueuedEvent?, Int) = lock.withLock {
+                while queue.isEmpty && !stopping { lock.wait() }
+                return (queue.pop(), queue.takeDroppedOthers())
+            }
+            if droppedOthers > 0 { reportFallingBehind("\(droppedOthers) other event\(droppedOthers == 1 ? "" : "s")") }
+            guard case .tracksLost(let count) = event else { return event }
+            reportFallingBehind("the events of \(count) track\(count == 1 ? "" : "s")")
+            // An ABI 1.0 plugin has no TRACKS_LOST event: the log line is all it gets.
+            if abiMinor >= 1 { return event }
         }
-        if dropped > 0 {
-            log("motet: plugin \(LogText.escaped(name)) is not keeping up: dropped \(dropped) queued event\(dropped == 1 ? "" : "s")")
-        }
-        return event
+    }
+
+    /// The one log line about dropped events (only this instance's thread calls it).
+    private func reportFallingBehind(_ what: String) {
+        guard !reportedFallingBehind else { return }
+        reportedFallingBehind = true
+        log("motet: plugin \(LogText.escaped(name)) is not keeping up: dropped \(what) (at most \(MOTET_QUEUE_TRACKS) tracks wait; further drops are not logged)")
     }
 
     private func deliver(_ event: QueuedEvent, to instance: UnsafeMutableRawPointer?) {

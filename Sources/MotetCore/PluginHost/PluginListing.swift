@@ -47,10 +47,15 @@ extension PluginHost {
             let description = LogText.fromPlugin(d.pointee.description)
             let id = LogText.fromPlugin(d.pointee.id)
             let (major, minor, minimum) = (d.pointee.abi_major, d.pointee.abi_minor, d.pointee.min_host_minor)
-            return "  \(name)  \(version)  \(title) (\(id)), ABI \(major).\(minor),"
+            var out = "  \(name)  \(version)  \(title) (\(id)), ABI \(major).\(minor),"
                 + " needs host ABI \(major).\(minimum)+\n"
                 + "      \(description)\n"
                 + "      \(LogText.escaped(file))\n"
+            for option in PluginOptionCheck.descriptions(d) ?? [] {
+                let value = option.defaultValue.map { " (default: \($0))" } ?? ""
+                out += "      \(option.name)=\(option.kind.label)\(value)  \(option.help)\n"
+            }
+            return out
         }
     }
 

@@ -31,8 +31,10 @@ enum PluginLoadFailure: Error, Equatable {
     case declined(hostMajor: UInt32, hostMinor: UInt32)
     /// create returned an error.
     case createFailed(Int32)
-    /// create did not return in time.
-    case createTimedOut(seconds: Double)
+    /// A key the plugin does not describe (ABI 1.1 descriptor options).
+    case unknownOption(String, known: [String])
+    /// A value that is not of the option's kind.
+    case badOptionValue(String, value: String, allowed: String)
     /// The host could not start the instance's thread.
     case threadFailed
     /// create raised a fatal signal (caught by the crash guard).
@@ -76,8 +78,10 @@ enum PluginLoadFailure: Error, Equatable {
             return "declined to load (its \(pluginEntrySymbol) returned NULL for host ABI \(hostMajor).\(hostMinor))"
         case .createFailed(let status):
             return "create failed (status \(status)); the plugin's own messages, if any, are above"
-        case .createTimedOut(let seconds):
-            return "create did not return within \(LogText.seconds(seconds)) s; the instance was abandoned"
+        case .unknownOption(let key, let known):
+            return "unknown option '\(key)' (it has: \(known.isEmpty ? "no options" : known.joined(separator: ", ")))"
+        case .badOptionValue(let key, let value, let allowed):
+            return "option \(key): '\(value)' is not allowed (\(allowed))"
         case .threadFailed:
             return "the host could not start a thread for it"
         case .createCrashed(let signal):

@@ -118,6 +118,24 @@ import Testing
         #expect(withCLI.settings.plugins.map(\.name) == ["json"] && !withCLI.settings.noPlugins)
     }
 
+    @Test func libraryNamesTheSharedObjectAndLeavesFileToThePlugin() throws {
+        let (invocation, _) = try parseWith("""
+            [plugin notes]
+            file = a.txt
+            library = /opt/notes.so
+            file = b.txt
+            [plugin old]
+            file = /opt/old.so
+            level = 2
+            """, ["a.ogg"])
+        let specs = invocation.settings.plugins
+        #expect(specs.map(\.name) == ["/opt/notes.so", "/opt/old.so"])
+        #expect(specs[0].options == [PluginOption(key: "file", value: "a.txt"), PluginOption(key: "file", value: "b.txt")])
+        #expect(specs[0].deprecatedFileKey == nil)
+        #expect(specs[1].options == [PluginOption(key: "level", value: "2")])
+        #expect(specs[1].deprecatedFileKey == "/opt/old.so")  // decided at load: the file, or the plugin's option
+    }
+
     @Test func badLinesNameFileAndLine() throws {
         let cases: [(String, String)] = [
             ("volume = 5\nvolume 50\n", "2: 'volume 50' is not 'key = value', a '[plugin NAME]' section header, or a comment."),
@@ -131,6 +149,7 @@ import Testing
             ("[plugin lo g]\n", "1: 'lo g' is not a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'."),
             ("[plugin .hidden]\n", "1: '.hidden' is not a plugin name (letters, digits, '-', '_', '.', not starting with '.') or a path containing '/'."),
             ("[plugin x]\nfile =\n", "2: file: '' is not the path of a plugin's shared object."),
+            ("[plugin x]\nlibrary =\n", "2: library: '' is not the path of a plugin's shared object."),
             ("= yes\n", "1: a key is missing before '='."),
             ("config = /etc/motet.conf\n", "1: 'config' can only be given on the command line (--config)."),
             ("help = yes\n", "1: 'help' can only be given on the command line (--help)."),

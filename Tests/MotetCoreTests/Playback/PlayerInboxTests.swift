@@ -24,7 +24,7 @@ import Testing
         for _ in 0..<40 { _ = inbox.post(.next, from: .plugin("flood")) }
         _ = inbox.post(.pause, from: .user)
         let first = inbox.take()
-        let commands = first.messages.compactMap { if case .command(let c, let s) = $0 { (c, s) } else { nil } }
+        let commands = first.messages.compactMap { if case .command(let c, let s, _) = $0 { (c, s) } else { nil } }
         #expect(commands.count == PlayerInbox.perTurn + 1)
         #expect(commands.contains { $0.0 == .pause && $0.1 == .user })
         #expect(first.more)
@@ -39,7 +39,7 @@ import Testing
         while more {
             let taken = inbox.take()
             more = taken.more
-            seen += taken.messages.compactMap { if case .command(let c, _) = $0 { c } else { nil } }
+            seen += taken.messages.compactMap { if case .command(let c, _, _) = $0 { c } else { nil } }
         }
         #expect(seen == volumes)
     }

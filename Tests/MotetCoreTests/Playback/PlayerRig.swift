@@ -34,9 +34,11 @@ final class PlayerRig {
         let clock = ManualClock()
         self.clock = clock
         let box = Recorder()
+        let queue = PlayQueue(files: c.files, shuffle: false, loop: loop)
+        engine.queue = queue
         machine = PlayerStateMachine(
-            configuration: c, queue: PlayQueue(files: c.files, shuffle: false, loop: loop), engine: engine,
-            answers: CommandAnswers(), now: { clock.micros },
+            configuration: c, queue: queue, engine: engine,
+            answers: CommandAnswers(), now: { clock.micros }, wallNow: { 1_700_000_000_000_000 + clock.micros },
             outputs: .init(
                 events: { box.events.append($0) }, display: { box.displays.append($0) },
                 message: { box.messages.append($0) }))
@@ -105,6 +107,7 @@ final class PlayerRig {
             nextTrackID += 1
         }
         openedSinceReposition = true
+        engine.lastDecoded = position
         let info = SegmentInfo(
             segmentID: nextSegmentID, generation: engine.generation, trackID: trackID, orderPosition: position,
             path: configuration.files[position],

@@ -16,10 +16,15 @@ final class ScriptedEngine: PlaybackEngine {
     private(set) var pauseCalls: [Bool] = []
     private(set) var released = 0
     private(set) var volume: Float = 1
+    /// The play order the decoder would follow; the rig sets it to the machine's.
+    var queue = PlayQueue(files: [], shuffle: false, loop: false)
+    /// The last order position the scripted decoder took (nil: none since the last reposition).
+    var lastDecoded: Int?
     /// What `heard()` answers.
     var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, atNanos: 0, limitFrames: .max)
 
     func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
+        lastDecoded = nil
         repositions.append(Reposition(position: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold))
         generation += 1
         // A flush starts a new output stream: nothing written, nothing heard.
@@ -38,4 +43,9 @@ final class ScriptedEngine: PlaybackEngine {
     func setVolume(_ scale: Float) { volume = scale }
 
     func heard() -> HeardNow { heardNow }
+
+    func changeQueue(_ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) -> PlayQueue {
+        body(&queue, lastDecoded)
+        return queue
+    }
 }

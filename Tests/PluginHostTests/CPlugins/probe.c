@@ -18,6 +18,16 @@
  *   send_all=yes        send every command of ABI 1.0 once at create (SEEK_RELATIVE -5000000,
  *                       SEEK_ABSOLUTE -1, SET_VOLUME 150: edge values) and write the answers
  *   create_sleep_ms=N   sleep N ms in create before answering
+ *   send_11=yes         (ABI 1.1) at create, send SET_LOOP 1 and SET_SHUFFLE 1 with send_command, then
+ *                       LIKE for track 5 and OPEN_URI "/music/x.ogg" with send_track_command, and
+ *                       write the answers ("answer CODE A"); built against 1.0 it sends SET_VOLUME
+ *                       150 with send_command only
+ *   open_uri=PATH       (ABI 1.1) on the first now-playing of a track, send OPEN_URI PATH once and
+ *                       write "open-uri answer=A"
+ *   like_each=yes       (ABI 1.1) send LIKE for the track of every now-playing that has one, naming
+ *                       it, and write "like track=T answer=A"
+ *   like_stale=yes      (ABI 1.1) on every now-playing of a new track, send LIKE naming the previous
+ *                       track, and write "stale-like track=T answer=A"
  *   crash=WHERE         crash in create, on the first track-finished event (finished), or in
  *                       destroy: a NULL write (SIGSEGV), or with crash_kind=trap __builtin_trap()
  *                       (SIGILL), or crash_kind=stack unbounded recursion (stack overflow)
@@ -26,7 +36,12 @@
  * PROBE_DECLINE (entry returns NULL), PROBE_NO_ENTRY (the entry has the wrong name),
  * PROBE_UNRESOLVED (calls a function nothing defines; built without -z defs),
  * PROBE_SWIFT_TOOLCHAIN="6.3" (stamps the descriptor as a Swift plugin's kit would),
- * PROBE_STRUCT_SIZE (the descriptor size it declares, e.g. 72u for a 1.0-baseline plugin).
+ * PROBE_STRUCT_SIZE (the descriptor size it declares, e.g. 72u for a 1.0-baseline plugin),
+ * PROBE_DESCRIBED_OPTIONS (ABI 1.1: the descriptor describes the options above).
+ *
+ * It builds against the current header and against the frozen ABI 1.0 copy in abi-1.0/ (the
+ * ABI 1.1 parts are under `#if MOTET_ABI_MINOR >= 1`). Built against 1.1 it also writes the ABI 1.1
+ * events and fields: "started ...", "finished-track ...", "lost count=N", "seeked ...".
  */
 #include <motet/plugin.h>
 
@@ -81,6 +96,10 @@ typedef struct probe {
     sender_arg sender_args[MAX_SENDERS];
     char crash_where[16];
     char crash_kind[16];
+    int like_each;
+    int like_stale;
+    uint64_t last_track;
+    char open_uri[512];
 } probe;
 
 /* Recurses until the stack is gone (the limit is never reached); the array defeats tail calls. */
@@ -163,7 +182,7 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
     if (!p) return MOTET_ERROR;
     p->host = host;
     p->fd = -1;
-    int fail = 0, unknown = 0, hostile = 0, send_all = 0;
+    int fail = 0, unknown = 0, hostile = 0, send_all = 0, send_11 = 0;
     long create_sleep = 0;
     for (uint32_t i = 0; i < count; i++) {
         const char *k = options[i].key, *v = options[i].value;
@@ -179,9 +198,13 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "send_unknown")) unknown = !strcmp(v, "yes");
         else if (!strcmp(k, "hostile_log")) hostile = !strcmp(v, "yes");
         else if (!strcmp(k, "send_all")) send_all = !strcmp(v, "yes");
+        else if (!strcmp(k, "send_11")) send_11 = !strcmp(v, "yes");
         else if (!strcmp(k, "create_sleep_ms")) create_sleep = atol(v);
         else if (!strcmp(k, "crash")) snprintf(p->crash_where, sizeof p->crash_where, "%s", v);
         else if (!strcmp(k, "crash_kind")) snprintf(p->crash_kind, sizeof p->crash_kind, "%s", v);
+        else if (!strcmp(k, "like_each")) p->like_each = !strcmp(v, "yes");
+        else if (!strcmp(k, "like_stale")) p->like_stale = !strcmp(v, "yes");
+        else if (!strcmp(k, "open_uri")) snprintf(p->open_uri, sizeof p->open_uri, "%s", v);
     }
     out(p, "create abi=%u.%u host=%s version=%s cache=%s options=%u", host->abi_major, host->abi_minor,
         s(host->host_name), s(host->host_version), s(host->artwork_cache_dir), count);
@@ -205,6 +228,17 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
             out(p, "answer %u %d", c, host->send_command(host, c, argument));
         }
     }
+    if (send_11) {
+#if MOTET_ABI_MINOR >= 1
+        out(p, "answer %u %d", MOTET_COMMAND_SET_LOOP, host->send_command(host, MOTET_COMMAND_SET_LOOP, MOTET_LOOP_PLAYLIST));
+        out(p, "answer %u %d", MOTET_COMMAND_SET_SHUFFLE, host->send_command(host, MOTET_COMMAND_SET_SHUFFLE, 1));
+        out(p, "answer %u %d", MOTET_COMMAND_LIKE, host->send_track_command(host, MOTET_COMMAND_LIKE, 5, 0, NULL));
+        out(p, "answer %u %d", MOTET_COMMAND_OPEN_URI,
+            host->send_track_command(host, MOTET_COMMAND_OPEN_URI, 0, 0, "/music/x.ogg"));
+#else
+        out(p, "answer %u %d", MOTET_COMMAND_SET_VOLUME, host->send_command(host, MOTET_COMMAND_SET_VOLUME, 150));
+#endif
+    }
     if (create_sleep > 0) sleep_ms(create_sleep);
     crash_if(p, "create");
     pthread_mutex_init(&p->answers_lock, NULL);
@@ -218,6 +252,20 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
     *out_instance = p;
     return MOTET_OK;
 }
+
+#if MOTET_ABI_MINOR >= 1
+/* One line for a motet_track: "id=.. title=.. artists=A|B album=.. duration=.. file=.. url=.. station=.. art=..". */
+static void describe_track(const motet_track *t, char *buffer, size_t size) {
+    char artists[1024] = "";
+    size_t used = 0;
+    for (uint32_t i = 0; i < t->artist_count && used < sizeof artists - 1; i++)
+        used += (size_t)snprintf(artists + used, sizeof artists - used, "%s%s", i ? "|" : "", t->artists[i]);
+    snprintf(buffer, size, "id=%llu title=%s artist=%s artists=%s album=%s duration=%lld file=%s url=%s station=%s art=%s",
+             (unsigned long long)t->track_id, s(t->title), s(t->artist), artists, s(t->album),
+             (t->present & MOTET_TRACK_HAS_DURATION) ? (long long)t->duration_us : -1LL, s(t->file_path), s(t->url),
+             s(t->station), s(t->artwork_id));
+}
+#endif
 
 static void probe_event(void *instance, const motet_event *event) {
     probe *p = instance;
@@ -242,8 +290,41 @@ static void probe_event(void *instance, const motet_event *event) {
             s(e->file_path), (unsigned long long)e->track_id);
         if (e->artwork_data && e->artwork_size >= 2)
             out(p, "art-bytes %u %u", e->artwork_data[0], e->artwork_data[e->artwork_size - 1]);
+#if MOTET_ABI_MINOR >= 1
+        if (e->track_id != 0 && p->host->struct_size >= MOTET_HOST_SIZE_1_1) {
+            if (p->like_stale && p->last_track != 0 && e->track_id != p->last_track)
+                out(p, "stale-like track=%llu answer=%d", (unsigned long long)p->last_track,
+                    p->host->send_track_command(p->host, MOTET_COMMAND_LIKE, p->last_track, 0, NULL));
+            if (p->open_uri[0]) {
+                out(p, "open-uri answer=%d",
+                    p->host->send_track_command(p->host, MOTET_COMMAND_OPEN_URI, 0, 0, p->open_uri));
+                p->open_uri[0] = 0;
+            }
+            if (p->like_each)
+                out(p, "like track=%llu answer=%d", (unsigned long long)e->track_id,
+                    p->host->send_track_command(p->host, MOTET_COMMAND_LIKE, e->track_id, 0, NULL));
+        }
+#endif
+        if (e->track_id != 0) p->last_track = e->track_id;
         break;
     }
+#if MOTET_ABI_MINOR >= 1
+    case MOTET_EVENT_TRACK_STARTED: {
+        const motet_track_started *e = (const motet_track_started *)event;
+        char track[2048];
+        describe_track(e->track, track, sizeof track);
+        out(p, "started reason=%u at=%lld %s", e->reason, (long long)e->started_at_unix_us, track);
+        break;
+    }
+    case MOTET_EVENT_TRACKS_LOST:
+        out(p, "lost count=%u", ((const motet_tracks_lost *)event)->count);
+        break;
+    case MOTET_EVENT_SEEKED: {
+        const motet_seeked *e = (const motet_seeked *)event;
+        out(p, "seeked track=%llu position=%lld", (unsigned long long)e->track_id, (long long)e->position_us);
+        break;
+    }
+#endif
     case MOTET_EVENT_PLAYBACK_STATE: {
         const motet_playback_state *e = (const motet_playback_state *)event;
         out(p, "state state=%u volume=%u shuffle=%u loop=%u seek=%u remote=%u", e->state, e->volume_percent,
@@ -254,6 +335,14 @@ static void probe_event(void *instance, const motet_event *event) {
         const motet_track_finished *e = (const motet_track_finished *)event;
         out(p, "finished ok=%u reason=%u track=%llu file=%s title=%s", e->successfully, e->reason,
             (unsigned long long)e->track_id, s(e->file_path), s(e->title));
+#if MOTET_ABI_MINOR >= 1
+        if (e->struct_size >= MOTET_TRACK_FINISHED_SIZE_1_1) {
+            char track[2048];
+            describe_track(e->track, track, sizeof track);
+            out(p, "finished-track heard=%lld position=%lld first=%lld %s", (long long)e->heard_us,
+                (long long)e->position_us, (long long)e->first_heard_unix_us, track);
+        }
+#endif
         crash_if(p, "finished");
         break;
     }
@@ -297,6 +386,20 @@ static void probe_destroy(void *instance) {
 #define PROBE_STRUCT_SIZE sizeof(motet_plugin_descriptor)
 #endif
 
+#ifdef PROBE_DESCRIBED_OPTIONS
+static const motet_option_description probe_options[] = {
+    {sizeof(motet_option_description), MOTET_OPTION_OUTPUT_PATH, "out", NULL, "where to write one line per call"},
+    {sizeof(motet_option_description), MOTET_OPTION_INTEGER, "sleep_ms", "0", "sleep this long in every on_event call"},
+    {sizeof(motet_option_description), MOTET_OPTION_INPUT_PATH, "gate", NULL, "on the first event, wait until this file exists"},
+    {sizeof(motet_option_description), MOTET_OPTION_BOOL, "hang_on_shutdown", "no", "never return from the shutdown event"},
+    {sizeof(motet_option_description), MOTET_OPTION_BOOL, "fail_create", "no", "fail create"},
+    {sizeof(motet_option_description), MOTET_OPTION_INTEGER, "create_sleep_ms", "0", "sleep this long in create"},
+    {sizeof(motet_option_description), MOTET_OPTION_DURATION, "interval", "1", "a duration, for the tests of validation"},
+    {sizeof(motet_option_description), MOTET_OPTION_STRING, "file", NULL, "a plugin option called file"},
+    {sizeof(motet_option_description), MOTET_OPTION_BOOL, "like_each", "no", "like every track it is told about"},
+};
+#endif
+
 __attribute__((unused)) static const motet_plugin_descriptor descriptor = {
     .struct_size = PROBE_STRUCT_SIZE,
     .abi_major = PROBE_ABI_MAJOR,
@@ -311,6 +414,10 @@ __attribute__((unused)) static const motet_plugin_descriptor descriptor = {
     .destroy = probe_destroy,
 #ifdef PROBE_SWIFT_TOOLCHAIN
     .swift_toolchain = PROBE_SWIFT_TOOLCHAIN,
+#endif
+#ifdef PROBE_DESCRIBED_OPTIONS
+    .options = probe_options,
+    .option_count = sizeof probe_options / sizeof probe_options[0],
 #endif
 };
 

@@ -9,10 +9,12 @@ final class HostHarness: @unchecked Sendable {
     private let lock = NSLock()
     private var logLines: [String] = []
     private var receivedCommands: [(PlayerCommand, String)] = []
+    private var receivedTracks: [UInt64] = []
     let host: PluginHost
     let directory: String
 
-    init(remoteCommands: Bool = true, createTimeoutSeconds: Double = 10, label: String = "plugin-host") throws {
+    /// `answer`: what the stand-in player answers every command.
+    init(remoteCommands: Bool = true, answer: CommandAnswer = .accepted, label: String = "plugin-host") throws {
         directory = try Paths.temporaryDirectory(label)
         let box = Recorder()
         host = PluginHost(
@@ -20,11 +22,10 @@ final class HostHarness: @unchecked Sendable {
                 hostVersion: "0.0.0-test", artworkCacheDirectory: "/tmp/motet-test-artwork",
                 remoteCommands: remoteCommands,
                 log: { box.harness?.record(log: $0) },
-                commands: { command, instance in
-                    box.harness?.record(command: command, instance: instance)
-                    return .accepted
-                },
-                createTimeoutSeconds: createTimeoutSeconds))
+                commands: { command, track, instance in
+                    box.harness?.record(command: command, track: track, instance: instance)
+                    return answer
+                }))
         box.harness = self
     }
 
@@ -33,10 +34,12 @@ final class HostHarness: @unchecked Sendable {
         PluginSearchPath(pluginDirectories: [directory], environment: [:], executablePath: "/nonexistent/bin/motet")
     }
 
-    /// Loads `requests` with the harness directory as the search path.
+    /// Loads `requests` with the harness directory as the search path, waits for their creates,
+    /// and returns how many instances are running.
     @discardableResult
     func load(_ requests: [PluginRequest], allowUnsafePermissions: Bool = false) -> Int {
         host.load(requests, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions)
+        return host.waitForCreates(timeoutSeconds: 20)
     }
 
     /// A request for a probe writing to `directory/<instance>.out`.
@@ -54,7 +57,15 @@ final class HostHarness: @unchecked Sendable {
     var commands: [(PlayerCommand, String)] { lock.withLock { receivedCommands } }
 
     func record(log line: String) { lock.withLock { logLines.append(line) } }
-    func record(command: PlayerCommand, instance: String) { lock.withLock { receivedCommands.append((command, instance)) } }
+    /// The track each received command named (0: the current one), in the order of `commands`.
+    var commandTracks: [UInt64] { lock.withLock { receivedTracks } }
+
+    func record(command: PlayerCommand, track: UInt64, instance: String) {
+        lock.withLock {
+            receivedCommands.append((command, instance))
+            receivedTracks.append(track)
+        }
+    }
 
     /// Removes the test directory (after shutdown).
     func cleanUp() {

@@ -5,8 +5,11 @@ import MotetEvents
 /// Grammar, one line at a time (CRLF and a UTF-8 byte-order mark are fine):
 /// - blank lines, and lines whose first non-blank character is `#` or `;`, are ignored;
 /// - `key = value`: before the first section, a long option without `--` (flags take yes/no);
-///   inside a `[plugin NAME]` section, an option for that plugin (`file = PATH` loads PATH under
-///   the instance name NAME). Spaces around key and value are trimmed; a value wrapped in double
+///   inside a `[plugin NAME]` section, an option for that plugin (`library = PATH` loads PATH under
+///   the instance name NAME; no plugin option can be called `library`). `file = PATH`, its old
+///   name, still loads PATH (with a deprecation warning) unless the section has `library =` or
+///   the plugin NAME declares an option called `file` (decided at load, see
+///   `PluginRequest.deprecatedFileKey`). Spaces around key and value are trimmed; a value wrapped in double
 ///   quotes keeps its inner spaces;
 /// - `[plugin NAME]` starts a section that lasts to the next section header.
 struct ConfigFileReader {
@@ -23,6 +26,7 @@ struct ConfigFileReader {
     private struct Section {
         var name: String
         var line: Int
+        var library: String?
         var file: String?
         var options: [PluginOption] = []
     }
@@ -64,11 +68,17 @@ struct ConfigFileReader {
             guard !key.isEmpty else { throw LocatedProblem(.emptyKey, at: here) }
             let keyed = ProblemLocation.configFile(path: path, line: number, key: key)
             if section != nil {
-                if key == "file" {
+                if key == "library" || key == "file" {
                     guard !value.isEmpty else {
                         throw LocatedProblem(.invalidValue(value, expected: "the path of a plugin's shared object"), at: keyed)
                     }
-                    section!.file = value
+                    if key == "library" {
+                        section!.library = value
+                    } else {
+                        // Kept in order too: with `library =` it is the plugin's own option.
+                        section!.file = value
+                        section!.options.append(PluginOption(key: key, value: value))
+                    }
                 } else {
                     section!.options.append(PluginOption(key: key, value: value))
                 }
@@ -111,16 +121,24 @@ struct ConfigFileReader {
 
     /// Turns a finished section into a plugin request.
     private static func close(_ section: Section, path: String, into contents: inout Contents) throws(LocatedProblem) {
-        if section.file == nil {
+        var section = section
+        if section.library != nil {
+            section.file = nil  // the plugin's own option, already in `options`
+        } else if section.file != nil {
+            section.options.removeAll { $0.key == "file" }
+        }
+        if section.library == nil && section.file == nil {
             do throws(ParseProblem) {
                 try PluginSpecParser.validateName(section.name, spec: section.name)
             } catch {
                 throw LocatedProblem(error, at: .configFile(path: path, line: section.line, key: nil))
             }
         }
-        contents.plugins.append(PluginRequest(
-            name: section.file ?? section.name, options: section.options, instanceName: section.name,
-            origin: "\(path):\(section.line)"))
+        var request = PluginRequest(
+            name: section.library ?? section.file ?? section.name, options: section.options, instanceName: section.name,
+            origin: "\(path):\(section.line)")
+        request.deprecatedFileKey = section.file
+        contents.plugins.append(request)
     }
 
     private static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\r" }

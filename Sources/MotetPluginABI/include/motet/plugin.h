@@ -36,7 +36,8 @@
  *   [thread-safe]    the plugin may call it from any thread, at any time between create and the
  *                    return of destroy. It only enqueues work and never calls back into the plugin
  *                    synchronously.
- *   A slow plugin delays only itself: now-playing updates queued for it coalesce (latest wins).
+ *   A slow plugin delays only itself. What is queued for it, and what may be dropped, is said
+ *   under "Events" below: track-level events are never dropped silently.
  *
  * Lifecycle
  *   motet_plugin_entry -> descriptor->create -> descriptor->on_event ... -> MOTET_EVENT_SHUTDOWN
@@ -44,8 +45,12 @@
  *   unloaded (the host does not dlclose), but a plugin may be created several times (several
  *   instances with different options), and `motet --list-plugins` calls motet_plugin_entry without
  *   creating anything: keep the entry function free of side effects.
- *   The host waits a bounded time: for create (10 s, then the instance is abandoned and reported)
- *   and for the whole shutdown (then it names the plugins it gave up on and exits anyway).
+ *   create runs on the instance's own queue and never holds up playback: events that happen
+ *   meanwhile wait in the instance's queue (bounded, see "Events") and are delivered once create
+ *   returns MOTET_OK; if it fails they are dropped with the instance. At exit the host waits at
+ *   most MOTET_SHUTDOWN_WAIT_MS for the whole shutdown (every instance's remaining events, the
+ *   shutdown event and destroy, all instances at once), then names the plugins it gave up on and
+ *   exits anyway.
  *
  * Building and loading
  *   cc -shared -fPIC -fvisibility=hidden -Wl,-z,defs $(pkg-config --cflags motet-plugin) ...
@@ -66,7 +71,10 @@ extern "C" {
 #endif
 
 #define MOTET_ABI_MAJOR 1u
-#define MOTET_ABI_MINOR 0u
+#define MOTET_ABI_MINOR 1u
+
+/** How long, in milliseconds, the host waits for the whole shutdown of all plugins at exit. */
+#define MOTET_SHUTDOWN_WAIT_MS 5000u
 
 /* ---- Status codes (returned as int32_t) ---------------------------------------------------- */
 #define MOTET_OK 0
@@ -96,6 +104,14 @@ extern "C" {
 #define MOTET_COMMAND_SET_VOLUME 12u
 /** Ask the player to stop and exit (MPRIS Quit). */
 #define MOTET_COMMAND_QUIT 13u
+/* Added in ABI 1.1 (an ABI 1.0 host answers MOTET_COMMAND_UNSUPPORTED): */
+/** argument: MOTET_LOOP_NONE or MOTET_LOOP_PLAYLIST (MPRIS LoopStatus). */
+#define MOTET_COMMAND_SET_LOOP 14u
+/** argument: 1 to play the queue in a random order, 0 for the order given (MPRIS Shuffle). */
+#define MOTET_COMMAND_SET_SHUFFLE 15u
+/** The string argument (send_track_command only) is a file path or a file:// URI: appended to
+ *  the queue and played at once (MPRIS OpenUri). */
+#define MOTET_COMMAND_OPEN_URI 16u
 
 /* ---- Answers of send_command (int32_t) ---------------------------------------------------- */
 /** Queued; the player will act on it. The outcome shows up in later events. */
@@ -105,6 +121,12 @@ extern "C" {
 #define MOTET_COMMAND_REFUSED 1
 /** This host does not know the command (a newer plugin on an older host). */
 #define MOTET_COMMAND_UNSUPPORTED 2
+/** ABI 1.1: the instance's command queue is full (a flood); nothing was queued: try again later.
+ *  The queue holds MOTET_COMMAND_QUEUE_SIZE commands, the last two places kept for QUIT and
+ *  STOP, which therefore always get through. Plugins built against ABI 1.0 get
+ *  MOTET_COMMAND_REFUSED instead. */
+#define MOTET_COMMAND_BUSY 3
+#define MOTET_COMMAND_QUEUE_SIZE 64u
 
 /* ---- The host table ------------------------------------------------------------------------- */
 
@@ -134,7 +156,8 @@ typedef struct motet_host {
      * Commands sent from one thread reach the player in the order they were sent. The host never
      * calls the plugin from inside send_command, so it may be called from on_event, from create,
      * or from the plugin's own threads. With `remote-commands = no` every command is answered
-     * MOTET_COMMAND_REFUSED and dropped.
+     * MOTET_COMMAND_REFUSED and dropped. Each instance has its own bounded queue (see
+     * MOTET_COMMAND_BUSY): one plugin's flood delays neither another plugin's commands nor a key.
      */
     int32_t (*send_command)(const struct motet_host *host, uint32_t command, int64_t argument);
 
@@ -145,6 +168,21 @@ typedef struct motet_host {
      * does by default).
      */
     void (*log)(const struct motet_host *host, uint32_t level, const char *message);
+
+    /* ---- ABI 1.1 (present when struct_size >= MOTET_HOST_SIZE_1_1) ---- */
+
+    /**
+     * Like send_command, for a given track. [thread-safe]
+     * `track_id` names the track the command is meant for (a track_id from a track or now-playing
+     * event; 0 means "whatever is current when the player acts on it"). A command for a track that
+     * is no longer current is answered MOTET_COMMAND_REFUSED (stale) and dropped; if the track
+     * changes while the command waits in the queue, the player drops it then. `string_argument`
+     * is NULL except for commands documented to take one (MOTET_COMMAND_OPEN_URI); it is copied.
+     * Liking a liked track (or disliking a disliked one, unliking a track with no rating) changes
+     * nothing and sends no event.
+     */
+    int32_t (*send_track_command)(const struct motet_host *host, uint32_t command, uint64_t track_id,
+                                  int64_t argument, const char *string_argument);
 } motet_host;
 
 /* ---- Events ------------------------------------------------------------------------------- */
@@ -157,6 +195,24 @@ typedef struct motet_host {
 #define MOTET_EVENT_INTERRUPTION_ENDED 6u
 /** The last event an instance receives before destroy. */
 #define MOTET_EVENT_SHUTDOWN 7u
+/* Added in ABI 1.1, sent only to plugins whose descriptor says abi_minor >= 1: */
+#define MOTET_EVENT_TRACK_STARTED 8u
+#define MOTET_EVENT_TRACKS_LOST 9u
+#define MOTET_EVENT_SEEKED 10u
+
+/*
+ * What a plugin's queue keeps (the host never waits for a plugin):
+ *   - Track-level events (track started, track finished) are never coalesced: every track the
+ *     queue sees gets its start and its finish, in order, each carrying the whole track. A 1.0
+ *     plugin gets at least the first now-playing of every track, and its track-finished.
+ *   - Updates within a track coalesce: a waiting now-playing is replaced by a newer one of the
+ *     same track (latest wins), a waiting playback state by a newer one.
+ *   - At most MOTET_QUEUE_TRACKS tracks wait at once. Past that the host drops the oldest track's
+ *     events, sends MOTET_EVENT_TRACKS_LOST with how many tracks were dropped before the next event,
+ *     and says so once in the log. Other events (decode errors, interruptions) keep their order;
+ *     past MOTET_QUEUE_TRACKS of them the oldest is dropped.
+ */
+#define MOTET_QUEUE_TRACKS 256u
 
 /**
  * Every event starts with these two fields; switch on `type`, ignore types you do not know.
@@ -186,7 +242,8 @@ typedef struct motet_event {
  * rate changes (pause: 0.0, play: 1.0). When `present` lacks MOTET_NP_HAS_TRACK nothing is
  * playing: every pointer is NULL, `flags` is 0, and the delegate must clear what it shows. The
  * player sends "nothing playing" when the queue ends.
- * Queued now-playing events coalesce: a plugin that is slow sees only the latest one.
+ * Queued now-playing events of the same track coalesce: a plugin that is slow sees the first
+ * one of every track at least, and then the latest (see "What a plugin's queue keeps").
  * Every pointer, including the artwork bytes, lives until on_event returns.
  */
 typedef struct motet_now_playing {
@@ -211,6 +268,9 @@ typedef struct motet_now_playing {
     const char *artwork_path;      /**< a file holding the same bytes (for URIs), or NULL. */
     const char *file_path;         /**< the file being played, or NULL. */
     uint64_t track_id;             /**< changes whenever a (new or repeated) track starts. */
+    /* ABI 1.1 (check struct_size >= MOTET_NOW_PLAYING_SIZE_1_1): */
+    const char *url;               /**< the URL being played (a stream), or NULL for a local file. */
+    const char *station;           /**< the station's name (a stream's icy-name), or NULL. */
 } motet_now_playing;
 
 /* Values of motet_playback_state.state. */
@@ -236,13 +296,66 @@ typedef struct motet_playback_state {
     uint32_t loop;                 /**< MOTET_LOOP_* */
     uint32_t can_seek;             /**< 0 or 1. */
     uint32_t remote_commands;      /**< 0 when `remote-commands = no`: commands will be refused. */
+    /* ABI 1.1 (check struct_size >= MOTET_PLAYBACK_STATE_SIZE_1_1): */
+    uint32_t stalled_reason;       /**< MOTET_STALLED_*: why, while state is MOTET_STATE_STALLED. */
+    uint32_t reserved0;
 } motet_playback_state;
+
+/* Values of motet_playback_state.stalled_reason (ABI 1.1). */
+#define MOTET_STALLED_NONE 0u        /**< not stalled. */
+#define MOTET_STALLED_BUFFERING 1u   /**< waiting for data (the decoder, a slow disk, the network). */
+#define MOTET_STALLED_DEVICE_LOST 2u /**< the sound server or device went away; resumes when back. */
 
 /* Values of motet_track_finished.reason. */
 #define MOTET_FINISH_COMPLETED 0u
 #define MOTET_FINISH_SKIPPED 1u
 #define MOTET_FINISH_STOPPED 2u
 #define MOTET_FINISH_FAILED 3u
+
+/* Bits of motet_track.present (ABI 1.1). */
+#define MOTET_TRACK_HAS_DURATION 0x1u
+
+/**
+ * One track, as the ABI 1.1 track events describe it (ABI 1.1): everything a scrobbler submits,
+ * without having to remember a now-playing. Each link of a chained file or stream is its own
+ * track. Borrowed for the call, like the event that points to it.
+ */
+typedef struct motet_track {
+    uint32_t struct_size;          /**< sizeof(motet_track) as the host was built. */
+    uint32_t present;              /**< MOTET_TRACK_HAS_* bits */
+    uint64_t track_id;             /**< >= 1; the track_id of its now-playing events. */
+    const char *title;             /**< NULL when the track has no TITLE. */
+    const char *artist;            /**< All artists joined with ", "; NULL when none. */
+    const char *const *artists;    /**< `artist_count` separate artist names. */
+    uint32_t artist_count;
+    uint32_t reserved0;
+    const char *album;             /**< NULL when none. */
+    int64_t duration_us;           /**< valid with MOTET_TRACK_HAS_DURATION. */
+    const char *file_path;         /**< the file, or NULL for a stream. */
+    const char *url;               /**< the URL, or NULL for a local file. */
+    const char *station;           /**< the station's name, or NULL. */
+    const char *artwork_id;        /**< as in now-playing; NULL when the track has no artwork. */
+} motet_track;
+
+/* Values of motet_track_started.reason (ABI 1.1). */
+#define MOTET_START_NATURAL 0u     /**< the previous track ended (or the first track of the run). */
+#define MOTET_START_NEXT 1u        /**< next (or a dislike that skipped). */
+#define MOTET_START_PREVIOUS 2u
+#define MOTET_START_LOOP 3u        /**< the queue started again under --loop. */
+#define MOTET_START_REQUEST 4u     /**< asked for explicitly: play after stop, a seek past the end, open URI. */
+
+/**
+ * MOTET_EVENT_TRACK_STARTED (ABI 1.1): a track became current — also while paused (a next while
+ * paused makes the new track current at once). Its now-playing events follow.
+ */
+typedef struct motet_track_started {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_TRACK_STARTED */
+    uint32_t reason;               /**< MOTET_START_* */
+    uint32_t reserved0;
+    const motet_track *track;      /**< never NULL. */
+    int64_t started_at_unix_us;    /**< wall-clock time (Unix, microseconds) it became current. */
+} motet_track_started;
 
 /** MOTET_EVENT_TRACK_FINISHED: audioPlayerDidFinishPlaying(successfully:). */
 typedef struct motet_track_finished {
@@ -253,7 +366,30 @@ typedef struct motet_track_finished {
     uint64_t track_id;
     const char *file_path;
     const char *title;             /**< may be NULL. */
+    /* ABI 1.1 (check struct_size >= MOTET_TRACK_FINISHED_SIZE_1_1): */
+    const motet_track *track;      /**< the whole track, never NULL. */
+    int64_t heard_us;              /**< how much of it was actually heard (a seek skips, a pause does not count). */
+    int64_t position_us;           /**< the position reached in the track. */
+    int64_t first_heard_unix_us;   /**< wall-clock time its first frame was heard, or -1 if never. */
 } motet_track_finished;
+
+/** MOTET_EVENT_TRACKS_LOST (ABI 1.1): the plugin fell MOTET_QUEUE_TRACKS tracks behind; the
+ *  events of `count` tracks were dropped just before this one. */
+typedef struct motet_tracks_lost {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_TRACKS_LOST */
+    uint32_t count;
+    uint32_t reserved0;
+} motet_tracks_lost;
+
+/** MOTET_EVENT_SEEKED (ABI 1.1): the user (or a plugin) asked for a seek, and the track is now
+ *  at `position_us` (MPRIS Seeked). Sent for every seek, however small. */
+typedef struct motet_seeked {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_SEEKED */
+    uint64_t track_id;
+    int64_t position_us;
+} motet_seeked;
 
 /** MOTET_EVENT_DECODE_ERROR: audioPlayerDecodeErrorDidOccur(error:). */
 typedef struct motet_decode_error {
@@ -286,6 +422,28 @@ typedef struct motet_option {
     const char *key;
     const char *value;
 } motet_option;
+
+/* Values of motet_option_description.kind (ABI 1.1). */
+#define MOTET_OPTION_STRING 0u
+#define MOTET_OPTION_BOOL 1u         /**< yes/no, true/false, on/off, 1/0. */
+#define MOTET_OPTION_INTEGER 2u      /**< a decimal integer, may be negative. */
+#define MOTET_OPTION_DURATION 3u     /**< seconds, a decimal number >= 0 (e.g. "0.5"). */
+#define MOTET_OPTION_INPUT_PATH 4u   /**< a file the plugin reads; "~/" is expanded by the host. */
+#define MOTET_OPTION_OUTPUT_PATH 5u  /**< a file the plugin writes; "~/" is expanded by the host. */
+
+/**
+ * One option a plugin understands (ABI 1.1). The host checks every value against its kind
+ * before create (an unknown key or a bad value is one line naming the plugin, the option and
+ * what is allowed, and the instance is not created), lists the options in `motet --list-plugins`,
+ * and hands create only keys the plugin described. Static data, like the descriptor.
+ */
+typedef struct motet_option_description {
+    uint32_t struct_size;          /**< sizeof(motet_option_description) as the plugin was built. */
+    uint32_t kind;                 /**< MOTET_OPTION_* */
+    const char *name;              /**< the key: lowercase letters, digits and '-' or '_'. */
+    const char *default_value;     /**< shown to the user; NULL when there is none. */
+    const char *help;              /**< one line. */
+} motet_option_description;
 
 /**
  * What a plugin tells the host about itself. Returned by motet_plugin_entry; must stay valid and
@@ -323,7 +481,8 @@ typedef struct motet_plugin_descriptor {
      */
     void (*destroy)(void *instance);
 
-    /* ---- Past the 1.0 baseline: read only when struct_size covers it. ---- */
+    /* ---- ABI 1.1 (read by the host when struct_size >= MOTET_DESCRIPTOR_SIZE_1_1; swift_toolchain
+     *      also from the 80-byte descriptors of Swift kits built before 1.1, which end with it) ---- */
 
     /**
      * The Swift compiler the plugin was built with ("6.3"), or NULL for a plugin that contains no
@@ -332,6 +491,11 @@ typedef struct motet_plugin_descriptor {
      * compiler differs from its own, in one line naming both, instead of crashing later.
      */
     const char *swift_toolchain;
+    /** The options the plugin understands; NULL with `option_count` 0 to leave options unchecked
+     *  (every key reaches create, as in ABI 1.0). */
+    const motet_option_description *options;
+    uint32_t option_count;
+    uint32_t reserved0;
 } motet_plugin_descriptor;
 
 /**
@@ -352,8 +516,17 @@ typedef const motet_plugin_descriptor *(*motet_plugin_entry_fn)(uint32_t host_ab
 #define MOTET_DECODE_ERROR_SIZE_1_0 48u
 #define MOTET_INTERRUPTION_SIZE_1_0 16u
 #define MOTET_DESCRIPTOR_SIZE_1_0 72u
-/* The descriptor with swift_toolchain. */
-#define MOTET_DESCRIPTOR_SIZE_SWIFT_TOOLCHAIN 80u
+/* ... and of ABI 1.1. */
+#define MOTET_HOST_SIZE_1_1 80u
+#define MOTET_NOW_PLAYING_SIZE_1_1 160u
+#define MOTET_PLAYBACK_STATE_SIZE_1_1 40u
+#define MOTET_TRACK_FINISHED_SIZE_1_1 72u
+#define MOTET_DESCRIPTOR_SIZE_1_1 96u
+#define MOTET_TRACK_SIZE_1_1 96u
+#define MOTET_TRACK_STARTED_SIZE_1_1 32u
+#define MOTET_TRACKS_LOST_SIZE_1_1 16u
+#define MOTET_SEEKED_SIZE_1_1 24u
+#define MOTET_OPTION_DESCRIPTION_SIZE_1_1 32u
 
 #ifdef __cplusplus
 }

@@ -9,12 +9,13 @@ import MotetPluginKit
 public final class HelloSwift: MotetDelegate {
     public static let descriptor = DelegateDescriptor(
         id: "org.example.hello-swift", name: "hello-swift", version: "1.0.0",
-        description: "Writes the artist and title of each track to a file")
+        description: "Writes the artist and title of each track to a file",
+        options: [OptionDescription("out", .outputPath, help: "the file to append to")])
 
     private let host: MotetHost
     private let out: String
 
-    public init(host: MotetHost, options: [String: String]) throws {
+    public init(host: MotetHost, options: PluginOptions) throws {
         guard let out = options["out"] else { throw DelegateError("hello-swift needs out=FILE") }
         self.host = host
         self.out = out

@@ -1,0 +1,350 @@
+/*
+ * motet/plugin.h — the Motet delegate plugin ABI.
+ *
+ * This header is the whole contract between the Motet player (the "host") and a delegate plugin.
+ * Read it top to bottom: it is the plugin author's manual. PLUGINS.md has worked examples.
+ *
+ * A delegate is told what is playing (title, artist, album, duration, elapsed time, playback rate,
+ * artwork, and the like / dislike / next-track states) and the player's lifecycle (track finished,
+ * decode error, interruption began / ended). It may send remote commands back (play, pause, next,
+ * like, dislike, ...).
+ *
+ * ---------------------------------------------------------------------------------------------
+ * Versioning
+ *   MOTET_ABI_MAJOR changes only when something in this header changes incompatibly; the host
+ *   refuses a plugin whose major differs. Within a major, the header only grows: new event types,
+ *   new commands, new fields appended at the end of a struct. Every struct that crosses the
+ *   boundary starts with `struct_size`; a reader uses a field past a struct's frozen baseline
+ *   (MOTET_*_SIZE_1_0 below) only when `struct_size` covers it. Unknown event types must be ignored.
+ *   A plugin declares in its descriptor the oldest host minor it needs (`min_host_minor`); the
+ *   host refuses a plugin that needs a newer minor than it has.
+ *
+ * Types
+ *   Fixed-width integers, doubles, pointers and function pointers only. Values that look like
+ *   enums are uint32_t with named constants; no bitfields, no varargs.
+ *
+ * Ownership
+ *   Everything the host passes is borrowed for the duration of the call: copy what you keep.
+ *   Strings are UTF-8 (invalid sequences already replaced by U+FFFD), NUL-terminated and never
+ *   contain NUL. Byte buffers come with an explicit length. Nothing allocated on one side is freed
+ *   on the other.
+ *
+ * Threading (each function below carries one of these tags)
+ *   [plugin-thread]  called by the host on this plugin instance's own serial queue: never two
+ *                    calls at once for one instance, never from the audio thread. Different
+ *                    instances run on different threads.
+ *   [thread-safe]    the plugin may call it from any thread, at any time between create and the
+ *                    return of destroy. It only enqueues work and never calls back into the plugin
+ *                    synchronously.
+ *   A slow plugin delays only itself: now-playing updates queued for it coalesce (latest wins).
+ *
+ * Lifecycle
+ *   motet_plugin_entry -> descriptor->create -> descriptor->on_event ... -> MOTET_EVENT_SHUTDOWN
+ *   -> descriptor->destroy. destroy must join every thread the plugin started. Plugins are never
+ *   unloaded (the host does not dlclose), but a plugin may be created several times (several
+ *   instances with different options), and `motet --list-plugins` calls motet_plugin_entry without
+ *   creating anything: keep the entry function free of side effects.
+ *   The host waits a bounded time: for create (10 s, then the instance is abandoned and reported)
+ *   and for the whole shutdown (then it names the plugins it gave up on and exits anyway).
+ *
+ * Building and loading
+ *   cc -shared -fPIC -fvisibility=hidden -Wl,-z,defs $(pkg-config --cflags motet-plugin) ...
+ *   Export only motet_plugin_entry (-fvisibility=hidden plus a visibility("default") entry) and
+ *   link with -Wl,-z,defs so that a missing symbol fails your build, not the user's player.
+ *   The host loads with local symbol binding (RTLD_LOCAL): plugins never see each other's symbols.
+ *   It refuses a file, or its directory, that group or others may write, or that a user other
+ *   than root or the current user owns. PLUGINS.md describes the search path.
+ * ---------------------------------------------------------------------------------------------
+ */
+#ifndef MOTET_PLUGIN_H
+#define MOTET_PLUGIN_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOTET_ABI_MAJOR 1u
+#define MOTET_ABI_MINOR 0u
+
+/* ---- Status codes (returned as int32_t) ---------------------------------------------------- */
+#define MOTET_OK 0
+#define MOTET_ERROR (-1)
+
+/* ---- Log levels (uint32_t) ----------------------------------------------------------------- */
+#define MOTET_LOG_DEBUG 0u
+#define MOTET_LOG_INFO 1u
+#define MOTET_LOG_WARNING 2u
+#define MOTET_LOG_ERROR 3u
+
+/* ---- Remote commands (uint32_t) a plugin may send -------------------------------------------- */
+#define MOTET_COMMAND_PLAY 1u
+#define MOTET_COMMAND_PAUSE 2u
+#define MOTET_COMMAND_TOGGLE 3u
+#define MOTET_COMMAND_NEXT 4u
+#define MOTET_COMMAND_PREVIOUS 5u
+#define MOTET_COMMAND_STOP 6u
+#define MOTET_COMMAND_LIKE 7u
+#define MOTET_COMMAND_DISLIKE 8u
+#define MOTET_COMMAND_UNLIKE 9u
+/** argument: offset in microseconds, may be negative. */
+#define MOTET_COMMAND_SEEK_RELATIVE 10u
+/** argument: position in microseconds from the start of the track. */
+#define MOTET_COMMAND_SEEK_ABSOLUTE 11u
+/** argument: volume in percent, 0 to 100. */
+#define MOTET_COMMAND_SET_VOLUME 12u
+/** Ask the player to stop and exit (MPRIS Quit). */
+#define MOTET_COMMAND_QUIT 13u
+
+/* ---- Answers of send_command (int32_t) ---------------------------------------------------- */
+/** Queued; the player will act on it. The outcome shows up in later events. */
+#define MOTET_COMMAND_ACCEPTED 0
+/** Known but not allowed now: remote commands are off (`remote-commands = no`), no skip is left,
+ *  there is no next track, ... The host logs why. */
+#define MOTET_COMMAND_REFUSED 1
+/** This host does not know the command (a newer plugin on an older host). */
+#define MOTET_COMMAND_UNSUPPORTED 2
+
+/* ---- The host table ------------------------------------------------------------------------- */
+
+/**
+ * What the host gives each plugin instance (one table per instance). Valid from create until
+ * destroy returns; the plugin keeps the pointer, never copies the struct, and never writes to it.
+ * Its strings live as long as the table.
+ */
+typedef struct motet_host {
+    uint32_t struct_size;      /**< sizeof(motet_host) as the host was built. */
+    uint32_t abi_major;        /**< MOTET_ABI_MAJOR of the host. */
+    uint32_t abi_minor;        /**< MOTET_ABI_MINOR of the host. */
+    uint32_t reserved;         /**< zero. */
+    const char *host_name;     /**< "motet". */
+    const char *host_version;  /**< e.g. "0.1.0". */
+    /** The instance name the user gave (the plugin name, or NAME from `[plugin NAME]`). */
+    const char *instance_name;
+    /** Directory where the host caches artwork files (see motet_now_playing.artwork_path). */
+    const char *artwork_cache_dir;
+    /** Host-private; do not touch. */
+    void *host_data;
+
+    /**
+     * Ask the player to do something. [thread-safe]
+     * Enqueues the command and returns at once with MOTET_COMMAND_ACCEPTED, _REFUSED or
+     * _UNSUPPORTED. `argument` is 0 unless the command's documentation says otherwise.
+     * Commands sent from one thread reach the player in the order they were sent. The host never
+     * calls the plugin from inside send_command, so it may be called from on_event, from create,
+     * or from the plugin's own threads. With `remote-commands = no` every command is answered
+     * MOTET_COMMAND_REFUSED and dropped.
+     */
+    int32_t (*send_command)(const struct motet_host *host, uint32_t command, int64_t argument);
+
+    /**
+     * Write one line to the host's log, prefixed with the instance name. [thread-safe]
+     * `message` is borrowed for the call; control characters are escaped by the host and
+     * messages longer than 2000 bytes are cut. The host may hide MOTET_LOG_DEBUG lines (Motet
+     * does by default).
+     */
+    void (*log)(const struct motet_host *host, uint32_t level, const char *message);
+} motet_host;
+
+/* ---- Events ------------------------------------------------------------------------------- */
+
+#define MOTET_EVENT_NOW_PLAYING 1u
+#define MOTET_EVENT_PLAYBACK_STATE 2u
+#define MOTET_EVENT_TRACK_FINISHED 3u
+#define MOTET_EVENT_DECODE_ERROR 4u
+#define MOTET_EVENT_INTERRUPTION_BEGAN 5u
+#define MOTET_EVENT_INTERRUPTION_ENDED 6u
+/** The last event an instance receives before destroy. */
+#define MOTET_EVENT_SHUTDOWN 7u
+
+/**
+ * Every event starts with these two fields; switch on `type`, ignore types you do not know.
+ * Before reading a field past the event's ABI 1.0 baseline (MOTET_*_SIZE_1_0), check that
+ * `struct_size` covers it: an older host sends the smaller struct.
+ */
+typedef struct motet_event {
+    uint32_t struct_size; /**< size of the whole event struct as the host filled it. */
+    uint32_t type;        /**< MOTET_EVENT_*. */
+} motet_event;
+
+/* Bits of motet_now_playing.present: which optional values are valid. */
+#define MOTET_NP_HAS_TRACK 0x1u    /**< Something is playing. Clear: "nothing playing", clear your display. */
+#define MOTET_NP_HAS_DURATION 0x2u
+#define MOTET_NP_HAS_ELAPSED 0x4u
+#define MOTET_NP_HAS_ARTWORK 0x8u
+
+/* Bits of motet_now_playing.flags: the feedback buttons. */
+#define MOTET_NP_LIKE_ACTIVE 0x1u
+#define MOTET_NP_DISLIKE_ACTIVE 0x2u
+#define MOTET_NP_NEXT_ENABLED 0x4u
+#define MOTET_NP_PREVIOUS_ENABLED 0x8u
+
+/**
+ * MOTET_EVENT_NOW_PLAYING: what is playing now, in full (not a diff). Sent when a track starts,
+ * at each link of a chained file, when the feedback state changes, after a seek, and when the
+ * rate changes (pause: 0.0, play: 1.0). When `present` lacks MOTET_NP_HAS_TRACK nothing is
+ * playing: every pointer is NULL, `flags` is 0, and the delegate must clear what it shows. The
+ * player sends "nothing playing" when the queue ends.
+ * Queued now-playing events coalesce: a plugin that is slow sees only the latest one.
+ * Every pointer, including the artwork bytes, lives until on_event returns.
+ */
+typedef struct motet_now_playing {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_NOW_PLAYING */
+    uint32_t present;              /**< MOTET_NP_HAS_* bits */
+    uint32_t flags;                /**< MOTET_NP_*_ACTIVE / _ENABLED bits */
+    const char *title;             /**< NULL when the track has no TITLE. */
+    const char *artist;            /**< All artists joined with ", "; NULL when none. */
+    const char *album;             /**< NULL when none. */
+    const char *const *artists;    /**< `artist_count` separate artist names. */
+    uint32_t artist_count;
+    uint32_t reserved0;
+    int64_t duration_us;           /**< valid with MOTET_NP_HAS_DURATION. */
+    int64_t elapsed_us;            /**< what has been heard, valid with MOTET_NP_HAS_ELAPSED. */
+    int64_t elapsed_at_us;         /**< CLOCK_MONOTONIC time (us) when elapsed_us was sampled. */
+    double rate;                   /**< 1.0 playing, 0.0 paused or stopped. */
+    const uint8_t *artwork_data;   /**< valid with MOTET_NP_HAS_ARTWORK: the image bytes. */
+    uint64_t artwork_size;
+    const char *artwork_mime;      /**< e.g. "image/png". */
+    const char *artwork_id;        /**< stable: same id means same bytes (a hash of them). */
+    const char *artwork_path;      /**< a file holding the same bytes (for URIs), or NULL. */
+    const char *file_path;         /**< the file being played, or NULL. */
+    uint64_t track_id;             /**< changes whenever a (new or repeated) track starts. */
+} motet_now_playing;
+
+/* Values of motet_playback_state.state. */
+#define MOTET_STATE_STOPPED 0u
+#define MOTET_STATE_LOADING 1u
+#define MOTET_STATE_PLAYING 2u
+#define MOTET_STATE_PAUSED 3u
+#define MOTET_STATE_STALLED 4u     /**< output starved or device lost; will resume by itself. */
+#define MOTET_STATE_COMPLETE 5u    /**< the queue has ended. */
+#define MOTET_STATE_INTERRUPTED 6u /**< paused by the sound server (see interruption events). */
+
+/* Values of motet_playback_state.loop. */
+#define MOTET_LOOP_NONE 0u
+#define MOTET_LOOP_PLAYLIST 1u
+
+/** MOTET_EVENT_PLAYBACK_STATE: the transport state and the player-wide settings. */
+typedef struct motet_playback_state {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_PLAYBACK_STATE */
+    uint32_t state;                /**< MOTET_STATE_* */
+    uint32_t volume_percent;       /**< 0 to 100. */
+    uint32_t shuffle;              /**< 0 or 1. */
+    uint32_t loop;                 /**< MOTET_LOOP_* */
+    uint32_t can_seek;             /**< 0 or 1. */
+    uint32_t remote_commands;      /**< 0 when `remote-commands = no`: commands will be refused. */
+} motet_playback_state;
+
+/* Values of motet_track_finished.reason. */
+#define MOTET_FINISH_COMPLETED 0u
+#define MOTET_FINISH_SKIPPED 1u
+#define MOTET_FINISH_STOPPED 2u
+#define MOTET_FINISH_FAILED 3u
+
+/** MOTET_EVENT_TRACK_FINISHED: audioPlayerDidFinishPlaying(successfully:). */
+typedef struct motet_track_finished {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_TRACK_FINISHED */
+    uint32_t successfully;         /**< 0 when decoding failed. */
+    uint32_t reason;               /**< MOTET_FINISH_* */
+    uint64_t track_id;
+    const char *file_path;
+    const char *title;             /**< may be NULL. */
+} motet_track_finished;
+
+/** MOTET_EVENT_DECODE_ERROR: audioPlayerDecodeErrorDidOccur(error:). */
+typedef struct motet_decode_error {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_DECODE_ERROR */
+    int32_t code;                  /**< libvorbisfile's code (OV_*), or -1000 for a host-side error. */
+    uint32_t reserved0;
+    const char *message;           /**< one human line, never NULL. */
+    const char *file_path;
+    int64_t position_us;           /**< where in the track, or -1 when unknown. */
+    uint64_t track_id;
+} motet_decode_error;
+
+/* Values of motet_interruption.reason. */
+#define MOTET_INTERRUPTION_CORKED 0u       /**< the sound server asked us to pause (e.g. a call). */
+#define MOTET_INTERRUPTION_DEVICE_LOST 1u  /**< the sound server or device went away. */
+
+/** MOTET_EVENT_INTERRUPTION_BEGAN / _ENDED. */
+typedef struct motet_interruption {
+    uint32_t struct_size;
+    uint32_t type;                 /**< MOTET_EVENT_INTERRUPTION_BEGAN or _ENDED */
+    uint32_t reason;               /**< MOTET_INTERRUPTION_* */
+    uint32_t reserved0;
+} motet_interruption;
+
+/* ---- The plugin -------------------------------------------------------------------------- */
+
+/** One option, from `--plugin NAME:KEY=VALUE,...` or a `[plugin NAME]` config section. */
+typedef struct motet_option {
+    const char *key;
+    const char *value;
+} motet_option;
+
+/**
+ * What a plugin tells the host about itself. Returned by motet_plugin_entry; must stay valid and
+ * unchanged for the life of the process (a `static const` in C).
+ */
+typedef struct motet_plugin_descriptor {
+    uint32_t struct_size;          /**< sizeof(motet_plugin_descriptor) as the plugin was built. */
+    uint32_t abi_major;            /**< MOTET_ABI_MAJOR the plugin was built against. */
+    uint32_t abi_minor;            /**< MOTET_ABI_MINOR the plugin was built against. */
+    uint32_t min_host_minor;       /**< the oldest host minor this plugin works with. */
+    const char *id;                /**< reverse-DNS, e.g. "org.example.scrobbler". */
+    const char *name;              /**< short human name. */
+    const char *version;           /**< the plugin's own version, e.g. "1.2.0". */
+    const char *description;       /**< one line. */
+
+    /**
+     * Make an instance. [plugin-thread]
+     * `host` lives until destroy returns. `options` are borrowed for this call (keys and values
+     * in the order the user gave them; a key may repeat). Store your state in `*out_instance`.
+     * Return MOTET_OK, or MOTET_ERROR after explaining why through host->log: the host then
+     * reports the plugin as failed, never calls destroy for it, and plays on without it.
+     */
+    int32_t (*create)(const motet_host *host, const motet_option *options, uint32_t option_count,
+                      void **out_instance);
+
+    /**
+     * Handle one event. [plugin-thread]
+     * `event` is borrowed for this call. Cast it by `event->type`; ignore unknown types.
+     */
+    void (*on_event)(void *instance, const motet_event *event);
+
+    /**
+     * Free the instance and join every thread it started. [plugin-thread]
+     * Called once, after MOTET_EVENT_SHUTDOWN. The host may give up waiting after a bounded time.
+     */
+    void (*destroy)(void *instance);
+} motet_plugin_descriptor;
+
+/**
+ * The one symbol a plugin exports. [the host's loading thread, before any instance exists]
+ * Return your descriptor, or NULL to decline (for example when `host_abi_major` is not yours).
+ * The host then refuses the plugin if the descriptor's abi_major differs from its own, or if its
+ * min_host_minor is newer than the host's minor, naming both versions.
+ */
+typedef const motet_plugin_descriptor *(*motet_plugin_entry_fn)(uint32_t host_abi_major,
+                                                                uint32_t host_abi_minor);
+#define MOTET_PLUGIN_ENTRY_SYMBOL "motet_plugin_entry"
+
+/* Frozen baseline sizes of ABI 1.0 on LP64 (checked by static asserts in the host). */
+#define MOTET_HOST_SIZE_1_0 72u
+#define MOTET_NOW_PLAYING_SIZE_1_0 144u
+#define MOTET_PLAYBACK_STATE_SIZE_1_0 32u
+#define MOTET_TRACK_FINISHED_SIZE_1_0 40u
+#define MOTET_DECODE_ERROR_SIZE_1_0 48u
+#define MOTET_INTERRUPTION_SIZE_1_0 16u
+#define MOTET_DESCRIPTOR_SIZE_1_0 72u
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOTET_PLUGIN_H */
