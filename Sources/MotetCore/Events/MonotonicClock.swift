@@ -2,22 +2,22 @@ import Glibc
 
 /// The one monotonic clock (CLOCK_MONOTONIC) of the host, in nanoseconds, and absolute sleeps
 /// against it (no drift). `monotonicMicros()` is the same clock in microseconds.
-package enum MonotonicClock {
+public enum MonotonicClock {
     /// Nanoseconds since an arbitrary point; never jumps.
-    package static func now() -> Int64 {
+    public static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
     /// Sleeps until the absolute time `deadline` (from `now()`), resuming after signals.
-    package static func sleep(until deadline: Int64) {
+    public static func sleep(until deadline: Int64) {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     /// Nanoseconds that `frames` last at `rate`.
-    package static func nanos(frames: Int64, rate: Int) -> Int64 {
+    public static func nanos(frames: Int64, rate: Int) -> Int64 {
         Int64((Double(frames) * 1_000_000_000 / Double(rate)).rounded())
     }
 }
