@@ -134,9 +134,9 @@ enum ShellCompletion {
                     compset -P 1 '*:'
                     compset -P '*,'
                     if [[ $PREFIX == *=* ]]; then
-                        local key=${PREFIX%%=*}
+                        local key=${PREFIX%%=*} tab=$'\\t'
                         compset -P 1 '*='
-                        if (( ${lines[(I)${key}$'\\t'*-path]} )); then _files; fi
+                        if (( ${lines[(I)${key}${tab}*-path]} )); then _files; fi
                         return
                     fi
                     keys=(${lines%%$'\\t'*})
