@@ -150,11 +150,13 @@ fish_names=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.
 [ ! -e "$work/tripped" ] && pass "completing loaded no plugin" || fail "completion loaded a plugin"
 rm -f "$plugins/tripwire.so"
 # After --list-plugins (which loads the plugins and caches their option keys), TAB after
-# `--plugin json:` offers json's keys from that cache.
+# `--plugin json:` offers json's keys from that cache, in bash and fish.
 hidden_run "$root/usr/bin/motet" --list-plugins >/dev/null 2>&1 || true
 keys=$(complete_words "$root/usr/bin/motet" --plugin json : "" | sort | tr '\n' ' ')
 [ "$keys" = "events= interval= path= " ] && pass "bash completes json's option keys after --list-plugins" \
   || fail "bash --plugin json: offered: $keys"
+fish_keys=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C '$root/usr/bin/motet --plugin json:in'" | cut -f1)
+[ "$fish_keys" = "json:interval=" ] && pass "fish completes json's option keys" || fail "fish --plugin json:in offered: $fish_keys"
 zsh -n "$root/usr/share/zsh/vendor-completions/_motet" && pass "zsh completion parses" || fail "zsh completion does not parse"
 fish -n "$root/usr/share/fish/vendor_completions.d/motet.fish" && pass "fish completion parses" || fail "fish completion does not parse"
 fish_outputs=$(fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C 'motet --output w'" 2>&1 | cut -f1 | sort | tr '\n' ' ')

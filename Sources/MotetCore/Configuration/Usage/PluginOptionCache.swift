@@ -19,9 +19,6 @@ public enum PluginOptionCache {
         directories.cacheHome + "/motet/plugin-options"
     }
 
-    /// The cache's path as the documentation writes it.
-    public static let documentedPath = XDGDirectories.documented(.cache, "motet/plugin-options")
-
     /// The file's text. An option whose name or key holds a tab or a line break is left out (the
     /// host checks keys, but not every plugin is ABI 1.1, and names come from file names).
     static func render(_ options: [DescribedPluginOption]) -> String {
