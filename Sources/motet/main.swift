@@ -23,7 +23,8 @@ func fail(_ text: String, code: Int32) -> Never {
 
 // Hidden, for the build and the shell: `--generate man|plugins-man README…|bash|zsh|fish` prints a
 // document generated from the option table (make install, make deb); `--complete-plugin-names`
-// lists the names on the search path without loading any plugin (the completion scripts).
+// lists the names on the search path without loading any plugin, and `--complete-plugin-options
+// NAME` a plugin's option keys from the cache `--list-plugins` writes (the completion scripts).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--generate" {
     guard arguments.count >= 2, let kind = GeneratedDocument(rawValue: arguments[1]) else {
@@ -38,6 +39,13 @@ if arguments.first == "--generate" {
 if arguments == [GeneratedDocument.pluginNamesFlag] {
     let searchPath = PluginSearchPath(pluginDirectories: [], environment: environment, executablePath: ProcessEnvironment.executablePath())
     for name in PluginHost.names(searchPath: searchPath) { Console.write(1, name + "\n") }
+    exit(0)
+}
+if arguments.count == 2 && arguments[0] == PluginOptionCache.flag {
+    let cache = PluginOptionCache.path(XDGDirectories(environment: environment))
+    for option in PluginOptionCache.options(of: arguments[1], in: cache) {
+        Console.write(1, "\(option.key)\t\(option.kind.rawValue)\n")
+    }
     exit(0)
 }
 
@@ -61,7 +69,13 @@ case .version:
         1, "motet \(motetVersion) (plugin ABI \(MOTET_ABI_MAJOR).\(MOTET_ABI_MINOR), Swift \(PluginHost.swiftToolchain))\n")
     exit(0)
 case .listPlugins:
-    Console.write(1, PluginHost.listing(searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins))
+    let listing = PluginHost.listingAndOptions(searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+    Console.write(1, listing.text)
+    // The option keys for shell completion, which must not load plugins to find them.
+    let cache = PluginOptionCache.path(XDGDirectories(environment: environment))
+    if let problem = PluginOptionCache.write(listing.options, to: cache) {
+        Console.write(2, "motet: completion cache: \(problem)\n")
+    }
     exit(0)
 case .play:
     break

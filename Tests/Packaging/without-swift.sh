@@ -125,8 +125,9 @@ for page in "motet" "7 motet-plugins"; do
 done
 grep -q -- "--plugin-dir" <(hidden_run env MANPATH="$root/usr/share/man" man -P cat motet 2>/dev/null) || fail "motet(1) lacks --plugin-dir"
 
-# 6. Completions: bash offers outputs and plugin names; zsh and fish parse. TAB loads no plugin: a
-# plugin whose constructor would leave a mark sits in the plugin directory meanwhile.
+# 6. Completions: bash offers outputs, plugin names and (after --list-plugins) option keys; zsh
+# and fish parse. TAB loads no plugin: a plugin whose constructor would leave a mark sits in the
+# plugin directory meanwhile.
 cat > "$work/tripwire.c" <<C
 #include <stdio.h>
 __attribute__((constructor)) static void loaded(void) { FILE *f = fopen("$work/tripped", "w"); if (f) fclose(f); }
@@ -148,6 +149,14 @@ fish_names=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.
 [ "$fish_names" = "hello-installed hello-tree json log mpris notify tripwire " ] && pass "fish completes plugin names" || fail "fish --plugin offered: $fish_names"
 [ ! -e "$work/tripped" ] && pass "completing loaded no plugin" || fail "completion loaded a plugin"
 rm -f "$plugins/tripwire.so"
+# After --list-plugins (which loads the plugins and caches their option keys), TAB after
+# `--plugin json:` offers json's keys from that cache, in bash and fish.
+hidden_run "$root/usr/bin/motet" --list-plugins >/dev/null 2>&1 || true
+keys=$(complete_words "$root/usr/bin/motet" --plugin json : "" | sort | tr '\n' ' ')
+[ "$keys" = "events= interval= path= " ] && pass "bash completes json's option keys after --list-plugins" \
+  || fail "bash --plugin json: offered: $keys"
+fish_keys=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C '$root/usr/bin/motet --plugin json:in'" | cut -f1)
+[ "$fish_keys" = "json:interval=" ] && pass "fish completes json's option keys" || fail "fish --plugin json:in offered: $fish_keys"
 zsh -n "$root/usr/share/zsh/vendor-completions/_motet" && pass "zsh completion parses" || fail "zsh completion does not parse"
 fish -n "$root/usr/share/fish/vendor_completions.d/motet.fish" && pass "fish completion parses" || fail "fish completion does not parse"
 fish_outputs=$(fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C 'motet --output w'" 2>&1 | cut -f1 | sort | tr '\n' ' ')

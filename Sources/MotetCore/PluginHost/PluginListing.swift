@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetEvents
 import MotetPluginABI
 
 extension PluginHost {
@@ -8,6 +9,15 @@ extension PluginHost {
     /// name, version, description, ABI and file, or why it cannot load. A name found again in a
     /// later directory is shown as shadowed. Loads each file (never creates an instance).
     public static func listing(searchPath: PluginSearchPath, allowUnsafePermissions: Bool) -> String {
+        listingAndOptions(searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions).text
+    }
+
+    /// The listing, and the options each listed plugin describes (ABI 1.1; a shadowed file or
+    /// one that cannot load contributes none), for the completion cache.
+    public static func listingAndOptions(
+        searchPath: PluginSearchPath, allowUnsafePermissions: Bool
+    ) -> (text: String, options: [DescribedPluginOption]) {
+        var options: [DescribedPluginOption] = []
         var out = "Plugin search path (a name loads the first match; --plugin PATH with a '/' loads that file):\n"
         for (i, entry) in searchPath.entries.enumerated() {
             let exists = isDirectory(entry.directory)
@@ -28,14 +38,16 @@ extension PluginHost {
                     continue
                 }
                 firstFile[name] = file
-                out += describe(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions)
+                out += describe(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions, options: &options)
             }
         }
         if !any { out += "  (none found)\n" }
-        return out
+        return (out, options)
     }
 
-    private static func describe(name: String, file: String, allowUnsafePermissions: Bool) -> String {
+    private static func describe(
+        name: String, file: String, allowUnsafePermissions: Bool, options: inout [DescribedPluginOption]
+    ) -> String {
         switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
         case .failure(let failure):
             return "  \(name)  cannot load: \(LogText.escaped(file)): \(LogText.escaped(failure.reason))\n"
@@ -54,6 +66,7 @@ extension PluginHost {
             for option in PluginOptionCheck.descriptions(d) ?? [] {
                 let value = option.defaultValue.map { " (default: \($0))" } ?? ""
                 out += "      \(option.name)=\(option.kind.label)\(value)  \(option.help)\n"
+                options.append(DescribedPluginOption(plugin: name, key: option.name, kind: option.kind.completionKind))
             }
             return out
         }

@@ -28,6 +28,18 @@ enum PluginOptionKind: UInt32, Equatable {
         }
     }
 
+    /// The kind as the completion cache records it.
+    var completionKind: DescribedPluginOption.Kind {
+        switch self {
+        case .string: .string
+        case .bool: .bool
+        case .integer: .integer
+        case .duration: .duration
+        case .inputPath: .inputPath
+        case .outputPath: .outputPath
+        }
+    }
+
     /// What is allowed, for the one-line refusal.
     var allowed: String {
         switch self {

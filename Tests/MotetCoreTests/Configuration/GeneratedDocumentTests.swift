@@ -54,6 +54,7 @@ import Testing
         for kind in [GeneratedDocument.bash, .zsh, .fish] {
             let script = try render(kind)
             #expect(script.contains(GeneratedDocument.pluginNamesFlag), "\(kind) does not ask for names")
+            #expect(script.contains(PluginOptionCache.flag), "\(kind) does not ask for option keys")
             #expect(!script.contains("--list-plugins 2>"), "\(kind) would load plugins")
         }
     }

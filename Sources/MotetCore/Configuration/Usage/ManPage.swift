@@ -69,6 +69,10 @@ enum ManPage {
             .I $XDG_CACHE_HOME/motet/artwork/
             Artwork files handed to delegates (default \\fI~/.cache/motet/artwork/\\fR).
             .TP
+            .I $XDG_CACHE_HOME/motet/plugin-options
+            The plugins' option keys for shell completion (default \\fI~/.cache/motet/plugin-options\\fR),
+            refreshed by \\fB\\-\\-list\\-plugins\\fR: completing never loads a plugin.
+            .TP
             .I $XDG_DATA_HOME/motet/plugins/
             The user's plugins (default \\fI~/.local/share/motet/plugins/\\fR).
             .TP
