@@ -150,5 +150,6 @@ struct SpecComplianceTests {
         let lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(lines.contains("Playing|Track 1"), "\(lines)")
         #expect(!lines.contains("Playing|"), "an empty Playing line before Stopped: \(lines)")
+        #expect(lines.last?.hasPrefix("Stopped|") == true, "the last line says Stopped: \(lines)")
     }
 }
