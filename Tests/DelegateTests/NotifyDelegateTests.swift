@@ -138,6 +138,42 @@ import Testing
         #expect(summaries == ["Welcome back", "Dismissed"], "\(summaries)")
     }
 
+    /// The second server: xfce4-notifyd (it closes a bubble when a button is clicked unless the
+    /// bubble is `resident`). The bubble asks to stay (`resident`) and to be left out of the
+    /// server's log (`transient`), and a click on Like reaches the player and shows in the bubble.
+    @Test func xfce4NotifydGetsResidentAndTransientAndItsLikeButtonReachesThePlayer() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let xfce = try XfceNotifyRig(bus: bus)
+        defer { xfce.stop() }
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Lovely", "Next one"], seconds: 10)
+        let state = box.path("np.json")
+        let motet = try startPlayer(
+            box, bus: bus, ["--output", "null", "--plugin", "notify", "--plugin", "json:path=\(state)"] + files)
+        defer { motet.stop() }
+        #expect(try Shell.waitUntil(timeout: 15) { ((try? xfce.bubbles().count) ?? 0) == 1 }, "\(xfce.monitorText)")
+        let first = try #require(xfce.notifyCalls.first)
+        /// The value line after a hint's name, e.g. `variant boolean true`.
+        func hint(_ call: String, _ name: String) -> String? {
+            let lines = call.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let i = lines.firstIndex(of: "string \"\(name)\""), i + 1 < lines.count else { return nil }
+            return lines[i + 1].split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(hint(first, "resident") == "variant boolean true", "\(first)")
+        #expect(hint(first, "transient") == "variant boolean true", "\(first)")
+        #expect(first.contains("string \"♡ Like\""), "\(first)")
+
+        try xfce.clickFirstButton()
+        #expect(
+            try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(state)?["liked"] as? Bool == true },
+            "the click on Like did not reach the player: \(xfce.monitorText)")
+        #expect(try Shell.waitUntil(timeout: 10) { xfce.notifyCalls.last?.contains("string \"♥ Liked\"") == true })
+        #expect(try Shell.waitUntil(timeout: 10) { ((try? xfce.bubbles().count) ?? 0) == 1 }, "the bubble shows the like")
+        motet.stop()
+        #expect(try Shell.waitUntil(timeout: 5) { ((try? xfce.bubbles().count) ?? 0) == 0 }, "closed at shutdown")
+    }
+
     @Test func withoutASessionBusNotifySaysSoOnceAndPlaybackGoesOn() throws {
         let box = try PlayerSandbox()
         let files = try box.tracks(["Quiet"], seconds: 1)
