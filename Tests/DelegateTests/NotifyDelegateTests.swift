@@ -202,6 +202,32 @@ import Testing
         #expect(lines.first?.contains("no notification server") == true, "\(r.stderr)")
     }
 
+    /// A desktop-less machine with a notification server installed: the bus tries to start it
+    /// (D-Bus activation) and it exits (dunst without a display). That is "no notification
+    /// server", said once, not a failed call.
+    @Test func aServerTheBusCannotStartIsNoNotificationServerSaidOnce() throws {
+        let box = try PlayerSandbox()
+        let services = box.path("services")
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        try """
+            [D-BUS Service]
+            Name=org.freedesktop.Notifications
+            Exec=/bin/sh -c 'echo cannot open display >&2; exit 1'
+
+            """.write(toFile: services + "/org.example.notifyd.service", atomically: true, encoding: .utf8)
+        let bus = try DBusRig(serviceDirectory: services)
+        defer { bus.stop() }
+        let files = try box.tracks(["Quiet"], seconds: 1)
+        let r = try box.run(
+            ["--output", "null", "--untimed", "--status", "events", "--plugin", "notify"] + files,
+            extraEnvironment: bus.environment)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Finished: Quiet"), "\(r.stdout)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("notif") }
+        #expect(lines.count == 1, "one clear line: \(r.stderr)")
+        #expect(lines.first?.contains("desktop notifications are off: no notification server") == true, "\(r.stderr)")
+    }
+
     /// A server that is there but answers with an error is named by its D-Bus error name and
     /// message, never taken for a missing server because of words in the message.
     @Test func aServerThatAnswersWithAnErrorIsReportedByItsErrorName() throws {
