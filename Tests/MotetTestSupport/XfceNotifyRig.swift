@@ -13,7 +13,7 @@ public final class XfceNotifyRig: @unchecked Sendable {
     public let directory: String
     /// The X display the bubbles are drawn on, e.g. `:93`.
     public let display: String
-    private let xvfb: SpawnedProcess
+    private let xvfb: XvfbDisplay
     private var server: SpawnedProcess?
     private var monitor: SpawnedProcess?
 
@@ -21,21 +21,8 @@ public final class XfceNotifyRig: @unchecked Sendable {
         self.bus = bus
         let dir = try Paths.temporaryDirectory("motet-xfce4-notifyd")
         directory = dir
-        let displayFile = dir + "/display"
-        xvfb = try SpawnedProcess(
-            ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-            stdout: displayFile, stderr: dir + "/xvfb.log")
-        var number = ""
-        _ = try Shell.waitUntil(timeout: 20) {
-            number = ((try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? "")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            return !number.isEmpty && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-        }
-        guard !number.isEmpty else {
-            xvfb.stop()
-            throw TestError.failed("Xvfb did not report a display")
-        }
-        display = ":" + number
+        xvfb = try XvfbDisplay(directory: dir)
+        display = xvfb.display
         monitor = try SpawnedProcess(
             ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"],
             environment: bus.environment, stdout: dir + "/monitor.txt", stderr: dir + "/monitor.err")
