@@ -267,11 +267,12 @@ final class MPRISServer: @unchecked Sendable {
         flushScheduled.store(false, ordering: .releasing)
         // Runs even while stopping: the last state (e.g. Stopped at the end of the queue) goes out
         // before the connection closes; the quit request is queued behind this source.
-        guard let conn = connection, !disabled else { return }
+        // Seeks are taken out even when nobody is told (no bus): the list must not grow.
         let snapshot = model.withLock { m in
             defer { m.seeks = [] }
             return m
         }
+        guard let conn = connection, !disabled else { return }
         emitChanges(MPRISInterfaces.player, snapshot.playerProperties, on: conn)
         emitChanges(MPRISInterfaces.feedback, snapshot.feedbackProperties, on: conn)
         for position in snapshot.seeks {
