@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages: what building needs, and what the tests' real components need on top.
 BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libpulse-dev libasound2-dev libglib2.0-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
-	dbus-daemon xvfb dunst playerctl alsa-utils python3-jsonschema libglib2.0-bin tmux systemd
+	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema libglib2.0-bin tmux systemd
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the

@@ -29,6 +29,12 @@ public final class MPRISDelegate: MotetDelegate {
         server.update { $0.apply(state) }
     }
 
+    /// Every seek the player made, however small, becomes one `Seeked` signal.
+    public func seeked(_ event: SeekedInfo) {
+        let now = MPRISServer.monotonicMicros()
+        server.update { $0.apply(event, at: now) }
+    }
+
     /// Leaves the bus and joins the D-Bus thread.
     public func shutdown() {
         server.stop()

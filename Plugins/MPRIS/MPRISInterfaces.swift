@@ -16,6 +16,7 @@ enum MPRISInterfaces {
         static let refused = "org.mpris.MediaPlayer2.motet.Refused"
         static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
         static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+        static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
     }
 
     /// The introspection XML of the MPRIS2 root and Player interfaces (as the 2.2 spec defines

@@ -24,12 +24,9 @@ struct MPRISModel: Sendable {
     var loopPlaylist = false
     var canSeek = false
     var remoteCommands = true
-    /// Set when a snapshot of the same track jumped (a seek): the bus thread emits `Seeked` once.
-    var jumped = false
-
-    /// Largest gap between where extrapolation says we are and what the player reports that is
-    /// still "playing on" rather than "jumped" (output latency, scheduling).
-    static let jumpThresholdMicros: Int64 = 1_000_000
+    /// Positions of the seeks the player made since the bus thread last looked, in order: each
+    /// becomes one `Seeked` signal (the player says when it seeked; nothing is guessed).
+    var seeks: [Int64] = []
 
     /// Takes in a now-playing snapshot.
     mutating func apply(_ info: NowPlayingInfo) {
@@ -42,17 +39,16 @@ struct MPRISModel: Sendable {
             elapsedMicros = 0
             elapsedAtMicros = info.elapsedAtMicros
             rate = 0
-            jumped = false
-            if state == nil { status = .stopped }
+            seeks = []
+            // Nothing is playing: that is Stopped, whatever state event follows (at the end of the
+            // queue the now-playing event comes first; clients must not see an empty `Playing`).
+            status = .stopped
             return
         }
         let next = MPRISTrack(info)
         let elapsed = info.elapsedMicros ?? 0
-        if let current = track, current.trackID == next.trackID {
-            let expected = position(at: info.elapsedAtMicros)
-            if abs(elapsed - expected) > Self.jumpThresholdMicros { jumped = true }
-        } else {
-            jumped = false  // a new track announces itself through Metadata, not Seeked
+        if track?.trackID != next.trackID {
+            seeks = []  // a new track announces itself through Metadata, not Seeked
         }
         track = next
         liked = info.likeActive
@@ -63,6 +59,15 @@ struct MPRISModel: Sendable {
         elapsedAtMicros = info.elapsedAtMicros
         rate = info.rate > 0 ? info.rate : 0
         if state == nil { status = rate > 0 ? .playing : .paused }
+    }
+
+    /// Takes in a seeked event (ABI 1.1), received at monotonic time `now`: the position is known
+    /// at once, so a client that reads `Position` on `Seeked` gets the new one.
+    mutating func apply(_ event: SeekedInfo, at now: Int64) {
+        guard let track, track.trackID == event.trackID else { return }
+        elapsedMicros = max(0, event.positionMicros)
+        elapsedAtMicros = now
+        seeks.append(elapsedMicros)
     }
 
     /// Takes in a playback-state event.

@@ -24,7 +24,7 @@ enum MPRISVTable {
                     let refusal = Unmanaged<MPRISServer>.fromOpaque(data!).takeUnretainedValue().setProperty(
                         String(cString: interface), String(cString: property), value)
                     guard let refusal else { return 1 }
-                    error?.pointee = g_dbus_error_new_for_dbus_error(refusal.name, refusal.message)
+                    error?.pointee = refusal.gerror()
                     return 0
                 },
                 padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
@@ -36,6 +36,27 @@ enum MPRISVTable {
 struct MPRISRefusal: Error {
     var name: String
     var message: String
+
+    /// The error as a GError for GDBus's `set_property`, which sends it with the name its domain
+    /// and code are registered under and `message` as the text.
+    ///
+    /// `g_dbus_error_new_for_dbus_error` writes "GDBus.Error:NAME: " into the message, and GDBus
+    /// sends the message as it is, so clients showed the prefix twice. Stripping it is only safe
+    /// for a registered name (GIO's own `org.freedesktop.DBus.Error.*`, and Motet's, registered
+    /// here), whose domain and code still say which name to send.
+    func gerror() -> UnsafeMutablePointer<GError>? {
+        _ = Self.namesRegistered
+        let error = g_dbus_error_new_for_dbus_error(name, message)
+        // An unregistered name comes back as G_IO_ERROR_DBUS_ERROR: its prefix is all that holds the name.
+        if let error, error.pointee.domain != g_io_error_quark() { _ = g_dbus_error_strip_remote_error(error) }
+        return error
+    }
+
+    /// Registers Motet's own error names (once, for the process: GIO's table is global).
+    private static let namesRegistered: Bool = {
+        let domain = g_quark_from_static_string("motet-mpris-error-quark")
+        return g_dbus_error_register_error(domain, 0, MPRISInterfaces.ErrorName.refused) != 0
+    }()
 }
 
 extension MPRISServer {
@@ -50,17 +71,14 @@ extension MPRISServer {
         case (MPRISInterfaces.player, "PlayPause"): answer = send(.toggle, method)
         case (MPRISInterfaces.player, "Stop"): answer = send(.stop, method)
         case (MPRISInterfaces.player, "Next"): answer = send(.next, method)
-        case (MPRISInterfaces.player, "Previous"): answer = send(.previous, method)
+        case (MPRISInterfaces.player, "Previous"): answer = previous()
         case (MPRISInterfaces.player, "Seek"):
             let offset = parameters.map { p in GVariantRead.withChild(p, 0) { Int64(g_variant_get_int64($0)) } } ?? 0
             answer = send(.seekRelative(offset), method)
         case (MPRISInterfaces.player, "SetPosition"):
             answer = setPosition(parameters)
         case (MPRISInterfaces.player, "OpenUri"):
-            answer = .failure(
-                MPRISRefusal(
-                    name: MPRISInterfaces.ErrorName.notSupported,
-                    message: "Motet plays the files given on its command line; it does not open URIs over MPRIS"))
+            answer = openURI(parameters.map { p in GVariantRead.withChild(p, 0) { GVariantRead.string($0) } } ?? "")
         case (MPRISInterfaces.feedback, "Like"): answer = send(.like, method)
         case (MPRISInterfaces.feedback, "Dislike"): answer = send(.dislike, method)
         case (MPRISInterfaces.feedback, "Unlike"): answer = send(.unlike, method)
@@ -72,6 +90,32 @@ extension MPRISServer {
         case .success: g_dbus_method_invocation_return_value(invocation, nil)
         case .failure(let refusal): g_dbus_method_invocation_return_dbus_error(invocation, refusal.name, refusal.message)
         }
+    }
+
+    /// Previous only when CanGoPrevious says so: without a track before this one (the first track,
+    /// no loop) the player would restart the track, which is not what `Previous` promises; the
+    /// spec asks for no effect, and Motet says so with a refusal.
+    private func previous() -> Result<Void, MPRISRefusal> {
+        let (enabled, control) = model.withLock { ($0.previousEnabled, $0.remoteCommands) }
+        guard enabled || !control else {
+            return .failure(
+                MPRISRefusal(
+                    name: MPRISInterfaces.ErrorName.refused,
+                    message: "there is no previous track (CanGoPrevious is false)"))
+        }
+        return send(.previous, "Previous")
+    }
+
+    /// OpenUri(uri): a `file://` URI (the one scheme in SupportedUriSchemes) is appended to the
+    /// queue and played; any other scheme is not supported.
+    private func openURI(_ uri: String) -> Result<Void, MPRISRefusal> {
+        guard uri.hasPrefix("file://") else {
+            return .failure(
+                MPRISRefusal(
+                    name: MPRISInterfaces.ErrorName.notSupported,
+                    message: "Motet opens file:// URIs only, not \(uri)"))
+        }
+        return send(.openURI(uri), "OpenUri")
     }
 
     /// SetPosition(trackid, position): ignored (successfully, as the spec says) for a stale
@@ -127,8 +171,9 @@ extension MPRISServer {
     /// One property write; nil when done, else the error to answer with. [bus thread]
     ///
     /// Volume sends set-volume; Rate 0.0 pauses (as the spec asks) and other rates are ignored
-    /// (Motet plays at 1.0 only); Shuffle and LoopStatus are chosen on the command line and
-    /// cannot be changed remotely.
+    /// (Motet plays at 1.0 only); Shuffle sends set-shuffle and LoopStatus set-loop (`None` or
+    /// `Playlist`; Motet has no single-track repeat). The new values come back in the next
+    /// playback-state event, which announces them.
     func setProperty(_ interface: String, _ name: String, _ value: OpaquePointer) -> MPRISRefusal? {
         guard interface == MPRISInterfaces.player else {
             return MPRISRefusal(name: MPRISInterfaces.ErrorName.notSupported, message: "\(name) is read-only")
@@ -144,10 +189,26 @@ extension MPRISServer {
                 return refusal
             }
             return nil
-        case "Shuffle", "LoopStatus":
-            return MPRISRefusal(
-                name: MPRISInterfaces.ErrorName.notSupported,
-                message: "\(name) is set on Motet's command line or config file, not over MPRIS")
+        case "Shuffle":
+            if case .failure(let refusal) = send(.setShuffle(g_variant_get_boolean(value) != 0), "Shuffle") {
+                return refusal
+            }
+            return nil
+        case "LoopStatus":
+            let status = GVariantRead.string(value)
+            switch status {
+            case "None", "Playlist":
+                if case .failure(let refusal) = send(.setLoop(status == "Playlist"), "LoopStatus") { return refusal }
+                return nil
+            case "Track":
+                return MPRISRefusal(
+                    name: MPRISInterfaces.ErrorName.notSupported,
+                    message: "Motet repeats the whole queue (Playlist), not a single track")
+            default:
+                return MPRISRefusal(
+                    name: MPRISInterfaces.ErrorName.invalidArgs,
+                    message: "LoopStatus is None, Track or Playlist, not '\(status)'")
+            }
         default:
             return MPRISRefusal(name: MPRISInterfaces.ErrorName.notSupported, message: "\(name) is read-only")
         }

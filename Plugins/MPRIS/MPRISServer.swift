@@ -180,7 +180,7 @@ final class MPRISServer: @unchecked Sendable {
         }
         // Clients that read the properties now see the current values; only later changes are announced.
         let snapshot = model.withLock { m in
-            m.jumped = false
+            m.seeks = []
             return m
         }
         remember(snapshot)
@@ -262,20 +262,20 @@ final class MPRISServer: @unchecked Sendable {
     }
 
     /// Announces what changed since the last announcement: PropertiesChanged per interface
-    /// (never Position), then Seeked when the position jumped.
+    /// (never Position), then one Seeked per seek the player made.
     private func announceChanges() {
         flushScheduled.store(false, ordering: .releasing)
         // Runs even while stopping: the last state (e.g. Stopped at the end of the queue) goes out
         // before the connection closes; the quit request is queued behind this source.
-        guard let conn = connection, !disabled else { return }
+        // Seeks are taken out even when nobody is told (no bus): the list must not grow.
         let snapshot = model.withLock { m in
-            defer { m.jumped = false }
+            defer { m.seeks = [] }
             return m
         }
+        guard let conn = connection, !disabled else { return }
         emitChanges(MPRISInterfaces.player, snapshot.playerProperties, on: conn)
         emitChanges(MPRISInterfaces.feedback, snapshot.feedbackProperties, on: conn)
-        if snapshot.jumped {
-            let position = snapshot.position(at: Int64(g_get_monotonic_time()))
+        for position in snapshot.seeks {
             emit(MPRISInterfaces.player, "Seeked", GVariantBuild.tuple([g_variant_new_int64(Int(position))]), on: conn)
         }
     }
@@ -285,12 +285,24 @@ final class MPRISServer: @unchecked Sendable {
         for (name, value) in snapshot.feedbackProperties { announced[MPRISInterfaces.feedback + "." + name] = value }
     }
 
+    /// One PropertiesChanged for what changed, except that a change to `Stopped` goes out alone
+    /// and first: a client that prints on every signal (`playerctl -F`) then never shows the
+    /// emptied Metadata with the old `Playing`.
     private func emitChanges(_ interface: String, _ properties: [(String, MPRISValue)], on conn: OpaquePointer) {
         var changed: [(String, MPRISValue)] = []
         for (name, value) in properties where announced[interface + "." + name] != value {
             announced[interface + "." + name] = value
             changed.append((name, value))
         }
+        if let stopped = changed.firstIndex(where: { $0.0 == "PlaybackStatus" && $0.1 == .string(MPRISPlaybackStatus.stopped.rawValue) }),
+            changed.count > 1
+        {
+            emitPropertiesChanged(interface, [changed.remove(at: stopped)], on: conn)
+        }
+        emitPropertiesChanged(interface, changed, on: conn)
+    }
+
+    private func emitPropertiesChanged(_ interface: String, _ changed: [(String, MPRISValue)], on conn: OpaquePointer) {
         guard !changed.isEmpty else { return }
         let dictionary = GVariantBuild.dictionary { add in
             for (name, value) in changed { add(name, value.variant()) }
@@ -349,6 +361,9 @@ final class MPRISServer: @unchecked Sendable {
             }, selfPointer)
         while flushing { g_main_context_iteration(context, 1) }
     }
+
+    /// CLOCK_MONOTONIC in µs, the clock of the now-playing events' `elapsedAtMicros`.
+    static func monotonicMicros() -> Int64 { Int64(g_get_monotonic_time()) }
 
     /// The message of a GError, which is then freed.
     static func message(_ error: inout UnsafeMutablePointer<GError>?) -> String {

@@ -104,6 +104,11 @@ final class NotificationClient {
             add("category", g_variant_new_string("x-gnome.music"))
             add("desktop-entry", g_variant_new_string("motet"))
             if let image = content.imageURI { add("image-path", g_variant_new_string(image)) }
+            // With buttons: servers that close a bubble when one is pressed (xfce4-notifyd) keep it,
+            // so a like updates it in place instead of closing it and opening a new one (a flash).
+            if !content.actions.isEmpty { add("resident", g_variant_new_boolean(1)) }
+            // What is playing now is worth nothing in a notification log once the track is over.
+            add("transient", g_variant_new_boolean(1))
         }
         let parameters = GVariantBuild.tuple([
             g_variant_new_string("Motet"), g_variant_new_uint32(replacing), g_variant_new_string(""),

@@ -11,6 +11,9 @@ enum NotificationError: Error, Equatable, CustomStringConvertible {
     /// Nothing owns `org.freedesktop.Notifications` (the bus answered `ServiceUnknown` or
     /// `NameHasNoOwner`).
     case noServer
+    /// Nothing owns it and the server the bus tried to start for it failed (`Spawn.*`, e.g. dunst
+    /// installed but no display), with the bus's message.
+    case serverDidNotStart(String)
     /// The server (or the bus for it) answered `method` with a D-Bus error: its name (e.g.
     /// `org.freedesktop.DBus.Error.UnknownMethod`) and message.
     case remote(method: String, name: String, message: String)
@@ -24,6 +27,9 @@ enum NotificationError: Error, Equatable, CustomStringConvertible {
         "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
     ]
 
+    /// The errors of a bus that tried to start the server (D-Bus activation) and failed.
+    static let spawnErrorPrefix = "org.freedesktop.DBus.Error.Spawn."
+
     /// The error of a failed call of `method`, from its GError, which is then freed.
     static func call(_ method: String, taking error: inout UnsafeMutablePointer<GError>?) -> NotificationError {
         defer { g_clear_error(&error) }
@@ -36,6 +42,7 @@ enum NotificationError: Error, Equatable, CustomStringConvertible {
         if noOwnerNames.contains(name) { return .noServer }
         // Without it the message starts "GDBus.Error:NAME: ".
         _ = g_dbus_error_strip_remote_error(e)
+        if name.hasPrefix(spawnErrorPrefix) { return .serverDidNotStart(message(e)) }
         return .remote(method: method, name: name, message: message(e))
     }
 
@@ -49,6 +56,8 @@ enum NotificationError: Error, Equatable, CustomStringConvertible {
         case .noSessionBus: "no session bus (DBUS_SESSION_BUS_ADDRESS is unset)"
         case .cannotConnect(let why): "cannot connect to the session bus: \(why)"
         case .noServer: "no notification server on the session bus (nothing owns \(NotificationClient.busName))"
+        case .serverDidNotStart(let why):
+            "no notification server on the session bus (the bus could not start one for \(NotificationClient.busName): \(why))"
         case .remote(let method, let name, let message): "\(method) failed: \(name): \(message)"
         case .local(let method, let message): "\(method) failed: \(message)"
         case .noSignalThread: "cannot start the D-Bus thread"

@@ -138,6 +138,42 @@ import Testing
         #expect(summaries == ["Welcome back", "Dismissed"], "\(summaries)")
     }
 
+    /// The second server: xfce4-notifyd (it closes a bubble when a button is clicked unless the
+    /// bubble is `resident`). The bubble asks to stay (`resident`) and to be left out of the
+    /// server's log (`transient`), and a click on Like reaches the player and shows in the bubble.
+    @Test func xfce4NotifydGetsResidentAndTransientAndItsLikeButtonReachesThePlayer() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let xfce = try XfceNotifyRig(bus: bus)
+        defer { xfce.stop() }
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Lovely", "Next one"], seconds: 10)
+        let state = box.path("np.json")
+        let motet = try startPlayer(
+            box, bus: bus, ["--output", "null", "--plugin", "notify", "--plugin", "json:path=\(state)"] + files)
+        defer { motet.stop() }
+        #expect(try Shell.waitUntil(timeout: 15) { ((try? xfce.bubbles().count) ?? 0) == 1 }, "\(xfce.monitorText)")
+        let first = try #require(xfce.notifyCalls.first)
+        /// The value line after a hint's name, e.g. `variant boolean true`.
+        func hint(_ call: String, _ name: String) -> String? {
+            let lines = call.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let i = lines.firstIndex(of: "string \"\(name)\""), i + 1 < lines.count else { return nil }
+            return lines[i + 1].split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(hint(first, "resident") == "variant boolean true", "\(first)")
+        #expect(hint(first, "transient") == "variant boolean true", "\(first)")
+        #expect(first.contains("string \"♡ Like\""), "\(first)")
+
+        try xfce.clickFirstButton()
+        #expect(
+            try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(state)?["liked"] as? Bool == true },
+            "the click on Like did not reach the player: \(xfce.monitorText)")
+        #expect(try Shell.waitUntil(timeout: 10) { xfce.notifyCalls.last?.contains("string \"♥ Liked\"") == true })
+        #expect(try Shell.waitUntil(timeout: 10) { ((try? xfce.bubbles().count) ?? 0) == 1 }, "the bubble shows the like")
+        motet.stop()
+        #expect(try Shell.waitUntil(timeout: 5) { ((try? xfce.bubbles().count) ?? 0) == 0 }, "closed at shutdown")
+    }
+
     @Test func withoutASessionBusNotifySaysSoOnceAndPlaybackGoesOn() throws {
         let box = try PlayerSandbox()
         let files = try box.tracks(["Quiet"], seconds: 1)
@@ -164,6 +200,32 @@ import Testing
         let lines = r.stderr.split(separator: "\n").filter { $0.contains("notif") }
         #expect(lines.count == 1, "one clear line: \(r.stderr)")
         #expect(lines.first?.contains("no notification server") == true, "\(r.stderr)")
+    }
+
+    /// A desktop-less machine with a notification server installed: the bus tries to start it
+    /// (D-Bus activation) and it exits (dunst without a display). That is "no notification
+    /// server", said once, not a failed call.
+    @Test func aServerTheBusCannotStartIsNoNotificationServerSaidOnce() throws {
+        let box = try PlayerSandbox()
+        let services = box.path("services")
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        try """
+            [D-BUS Service]
+            Name=org.freedesktop.Notifications
+            Exec=/bin/sh -c 'echo cannot open display >&2; exit 1'
+
+            """.write(toFile: services + "/org.example.notifyd.service", atomically: true, encoding: .utf8)
+        let bus = try DBusRig(serviceDirectory: services)
+        defer { bus.stop() }
+        let files = try box.tracks(["Quiet"], seconds: 1)
+        let r = try box.run(
+            ["--output", "null", "--untimed", "--status", "events", "--plugin", "notify"] + files,
+            extraEnvironment: bus.environment)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Finished: Quiet"), "\(r.stdout)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("notif") }
+        #expect(lines.count == 1, "one clear line: \(r.stderr)")
+        #expect(lines.first?.contains("desktop notifications are off: no notification server") == true, "\(r.stderr)")
     }
 
     /// A server that is there but answers with an error is named by its D-Bus error name and

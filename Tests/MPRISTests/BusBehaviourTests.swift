@@ -145,14 +145,6 @@ struct BusBehaviourTests {
         #expect(try client.property("org.mpris.MediaPlayer2.Player", "CanPause")["data"] as? Bool == false)
     }
 
-    @Test func openUriIsNotSupported() throws {
-        let (bus, motet, client, _) = try PlayerctlTests.start(tracks: 1)
-        defer { motet.stop(); bus.stop() }
-        let r = try client.call("org.mpris.MediaPlayer2.Player", "OpenUri", ["s", "file:///tmp/x.ogg"])
-        #expect(r.status != 0)
-        #expect(r.stderr.contains("does not open URIs"), "busctl said: \(r.stderr)")
-    }
-
     @Test func withoutASessionBusOneLineAndPlaybackGoesOn() throws {
         let dir = try Paths.temporaryDirectory("motet-mpris-nobus")
         let files = try MPRISFixtures.tracks(1, seconds: 2, in: dir)

@@ -18,8 +18,9 @@ public final class DBusRig: @unchecked Sendable {
     /// Environment for clients of this bus (merge into `Shell.run(environment:)`).
     public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
-    /// Starts `dbus-daemon` with a session config that allows everything and auto-starts nothing.
-    public init(directory: String? = nil) throws {
+    /// Starts `dbus-daemon` with a session config that allows everything and auto-starts nothing,
+    /// or, with `serviceDirectory`, only the services whose `.service` files are there.
+    public init(directory: String? = nil, serviceDirectory: String? = nil) throws {
         let dir = try directory ?? Paths.temporaryDirectory("motet-dbus")
         self.directory = dir
         let config = """
@@ -27,7 +28,7 @@ public final class DBusRig: @unchecked Sendable {
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>
             <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-            <allow own="*"/></policy></busconfig>
+            <allow own="*"/></policy>\(serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? "")</busconfig>
 
             """
         let configPath = dir + "/bus.conf"

@@ -21,7 +21,7 @@ public final class DunstRig: @unchecked Sendable {
     public let directory: String
     /// The X display dunst draws on, e.g. `:93`.
     public let display: String
-    private let xvfb: SpawnedProcess
+    private let xvfb: XvfbDisplay
     private var dunst: SpawnedProcess?
 
     /// Starts Xvfb (it picks a free display itself: `-displayfd`) and dunst, and waits until dunst
@@ -30,21 +30,8 @@ public final class DunstRig: @unchecked Sendable {
         self.bus = bus
         let dir = try Paths.temporaryDirectory("motet-dunst")
         directory = dir
-        let displayFile = dir + "/display"
-        xvfb = try SpawnedProcess(
-            ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-            stdout: displayFile, stderr: dir + "/xvfb.log")
-        var number = ""
-        _ = try Shell.waitUntil(timeout: 20) {
-            number = ((try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? "")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            return !number.isEmpty && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-        }
-        guard !number.isEmpty else {
-            xvfb.stop()
-            throw TestError.failed("Xvfb did not report a display: \((try? String(contentsOfFile: dir + "/xvfb.log", encoding: .utf8)) ?? "")")
-        }
-        display = ":" + number
+        xvfb = try XvfbDisplay(directory: dir)
+        display = xvfb.display
 
         // dmenu stand-in: dunst, not the test, runs it with one line per action on stdin, e.g.
         // "#♡ Like (Song) [2,like]"; it prints the first line containing the text in `choice`.

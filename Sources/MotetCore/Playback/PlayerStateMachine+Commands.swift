@@ -228,7 +228,9 @@ extension PlayerStateMachine {
     private func setLoop(_ loop: Bool) {
         guard loop != queue.loop else { return }
         queue = engine.changeQueue { queue, _ in queue.loop = loop }
-        refreshNextEnabled()
+        // Loop also decides whether the first track has one before it (previous-enabled).
+        refreshNextEnabled(publishing: false)
+        if current != nil { publishNowPlaying() }
         publishState()
     }
 

@@ -372,7 +372,7 @@ final class PlayerStateMachine {
                 artwork: c.info.artwork, filePath: c.info.path),
             trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
             rate: status == .playing ? 1 : 0, liked: liked, disliked: disliked, nextEnabled: nextEnabled,
-            previousEnabled: true)
+            previousEnabled: queue.position(before: c.info.orderPosition) != nil)
     }
 
     func publishNowPlaying() {
