@@ -16,6 +16,11 @@ struct PausedNavigationTests {
         return nil
     }
 
+    /// The lines `playerctl -F` has printed so far.
+    static func followed(_ path: String) -> [String] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
     static func pausedOnTrack1(_ motet: MotetOnBus, _ client: BusClient) throws {
         #expect(motet.waitForState { $0["title"] as? String == "Track 1" && $0["state"] as? String == "playing" })
         #expect(try client.playerctl(["pause"]).status == 0)
@@ -27,18 +32,32 @@ struct PausedNavigationTests {
         defer { motet.stop(); bus.stop() }
         try Self.pausedOnTrack1(motet, client)
 
+        // MPRIS is watched the way a desktop watches it: one client following the player's
+        // signals (not a new process per look, whose start-up would be timed too).
+        let follow = motet.directory + "/follow.txt"
+        let follower = try SpawnedProcess(
+            ["stdbuf", "-oL", "playerctl", "-p", "motet", "-F", "metadata", "--format", "{{status}}|{{title}}"],
+            environment: bus.environment, stdout: follow)
+        defer { follower.stop() }
+        #expect(try Shell.waitUntil(timeout: 5) { Self.followed(follow).contains("Paused|Track 1") }, "playerctl -F")
+
         #expect(try client.playerctl(["next"]).status == 0)
         // Timed from when the player has the command (playerctl has returned).
-        let json = Self.secondsUntil {
-            guard let s = motet.state() else { return false }
-            return s["title"] as? String == "Track 2" && s["state"] as? String == "paused"
-                && s["elapsed"] as? Double == 0 && s["rate"] as? Double == 0
-        }
-        let mpris = Self.secondsUntil {
-            client.playerctlValue(["metadata", "title"]) == "Track 2" && client.playerctlValue(["status"]) == "Paused"
+        var json: Double?
+        var mpris: Double?
+        let start = Date()
+        while Date().timeIntervalSince(start) < 3, json == nil || mpris == nil {
+            let elapsed = Date().timeIntervalSince(start)
+            if json == nil, let s = motet.state(), s["title"] as? String == "Track 2", s["state"] as? String == "paused",
+                s["elapsed"] as? Double == 0, s["rate"] as? Double == 0
+            {
+                json = elapsed
+            }
+            if mpris == nil, Self.followed(follow).contains("Paused|Track 2") { mpris = elapsed }
+            usleep(2_000)
         }
         let jsonSeconds = try #require(json, "the state file never showed Track 2 paused: \(motet.state() ?? [:])")
-        let mprisSeconds = try #require(mpris, "MPRIS never showed Track 2 paused")
+        let mprisSeconds = try #require(mpris, "MPRIS never showed Track 2 paused: \(Self.followed(follow))")
         #expect(jsonSeconds < 0.2, "the state file showed Track 2 after \(jsonSeconds) s")
         #expect(mprisSeconds < 0.2, "MPRIS showed Track 2 after \(mprisSeconds) s")
         print("next while paused: Track 2 in the state file after \(jsonSeconds) s, over MPRIS after \(mprisSeconds) s")
