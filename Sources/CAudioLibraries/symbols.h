@@ -32,6 +32,7 @@
     X(pa_stream_set_state_callback) \
     X(pa_stream_set_write_callback) \
     X(pa_stream_unref) \
+    X(pa_stream_update_timing_info) \
     X(pa_stream_writable_size) \
     X(pa_stream_write) \
     X(pa_strerror) \

@@ -8,8 +8,14 @@ import Synchronization
 ///
 /// A `pa_threaded_mainloop` thread runs libpulse; `wait` sleeps on that loop's condition, which
 /// the server's write requests, state changes, a timer and `wakeup` signal, so no thread polls.
-/// The stream has role `music`, S16LE samples rounded as `ov_read` does, the WAVE-EX channel map
-/// and a ~200 ms latency target.
+/// The stream has role `music`, S16LE samples rounded as `ov_read` does and the WAVE-EX channel map.
+///
+/// Power: the stream asks for a long buffer (`bufferMicros`, 2 s) that the server refills in large
+/// requests (`refillMicros`), so the server, its sink and we all sleep for about a second at a
+/// time (bench/wakeups.sh). The long buffer costs no responsiveness: pause corks the stream and
+/// seek, skip and stop flush it, and both act on the server at once. Timing is asked for only
+/// when the position needs it (a new, flushed or uncorked stream, and every `timingRefreshNanos`
+/// with a write), not on libpulse's automatic timer.
 ///
 /// Events: `request-cork` / `request-uncork` stream events become `.corkRequested` /
 /// `.uncorkRequested`. When the server goes away, `.lost` is sent, writes take nothing, and a timer
@@ -52,8 +58,28 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var drained = false
     /// The event handler (`onEvent`), called on the main loop's thread.
     var handler: (@Sendable (SinkEvent) -> Void)?
-    /// The latency target (tlength), in microseconds.
-    static let latencyMicros: UInt64 = 200_000
+    /// The buffer the server holds for us (tlength), in microseconds: long, so that everyone
+    /// sleeps; cork and flush keep pause and seek fast.
+    static let bufferMicros: UInt64 = 2_000_000
+    /// How much must be free before the server asks for more (minreq). Without
+    /// PA_STREAM_ADJUST_LATENCY the sink's own latency may grow to tlength - 2 × minreq = 1.5 s:
+    /// a sink that sleeps as long as it may (the null sink; a card with timer-based scheduling)
+    /// takes, and asks us for, 1.5 s at a time.
+    static let refillMicros: UInt64 = 250_000
+    /// How much must be buffered before a new or flushed stream starts playing (prebuf): small,
+    /// so that a seek is heard as soon as the first samples are there.
+    static let startMicros: UInt64 = 100_000
+    /// Timing information older than this is refreshed with the next write (drift between the
+    /// sound card's clock and ours).
+    static let timingRefreshNanos: Int64 = 10_000_000_000
+    /// A timing update was asked for and has not been answered.
+    var timingPending = false
+    /// The stream's timing must be asked for again (new, flushed or uncorked stream).
+    var timingStale = true
+    /// When timing was last asked for (`MonotonicClock` ns).
+    var timingAskedAt: Int64 = 0
+    /// When the armed `waitTimer` fires (`MonotonicClock` ns); nil when it is not armed.
+    var waitTimerDue: Int64?
     /// How long to wait for the server to answer a connection or a new stream, in microseconds.
     static let answerMicros: UInt64 = 5_000_000
     /// Set by the timer of `waitLocked(timeoutMicros:)`.
@@ -183,6 +209,9 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             streamWritten += Int64(n)
             drained = false
         }
+        if done > 0, timingStale || MonotonicClock.now() - timingAskedAt >= Self.timingRefreshNanos {
+            requestTiming()
+        }
         return done
     }
 
@@ -212,7 +241,9 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     }
 
     /// Sleeps on the main loop's condition until it is signalled (room, a state change, `wakeup`)
-    /// or the timeout passes.
+    /// or the timeout passes. The timer is only re-armed when this deadline is earlier than the
+    /// armed one (re-arming wakes the main loop thread): a later armed deadline just ends this
+    /// wait early, which the contract allows.
     public func wait(timeoutNanos: Int64) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
@@ -220,14 +251,25 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             woken = false
             return
         }
-        var tv = timeval()
-        gettimeofday(&tv, nil)
-        pa_timeval_add(&tv, pa_usec_t(max(0, timeoutNanos) / 1000))
-        let api = pa_threaded_mainloop_get_api(mainloop)!
-        if let waitTimer {
-            api.pointee.time_restart(waitTimer, &tv)
-        } else {
-            waitTimer = api.pointee.time_new(api, &tv, { _, _, _, ud in PulseDevice.device(ud).signal() }, userdata)
+        let now = MonotonicClock.now()
+        let deadline = now + max(0, timeoutNanos)
+        if waitTimerDue.map({ $0 <= now || $0 > deadline }) ?? true {
+            var tv = timeval()
+            gettimeofday(&tv, nil)
+            pa_timeval_add(&tv, pa_usec_t(max(0, timeoutNanos) / 1000))
+            let api = pa_threaded_mainloop_get_api(mainloop)!
+            if let waitTimer {
+                api.pointee.time_restart(waitTimer, &tv)
+            } else {
+                waitTimer = api.pointee.time_new(
+                    api, &tv,
+                    { _, _, _, ud in
+                        let device = PulseDevice.device(ud)
+                        device.waitTimerDue = nil
+                        device.signal()
+                    }, userdata)
+            }
+            waitTimerDue = deadline
         }
         pa_threaded_mainloop_wait(mainloop)
         woken = false
@@ -246,6 +288,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             woken = false
             drained = false
             if let stream, !lost { pa_operation_unref(pa_stream_flush(stream, nil, nil)) }
+            timingStale = true
             streamWritten = 0
             streamDelay = 0
             lostDelay = 0
@@ -257,7 +300,10 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         withLock {
             guard corked != paused else { return }
             corked = paused
-            if let stream, !lost { pa_operation_unref(pa_stream_cork(stream, paused ? 1 : 0, nil, nil)) }
+            if let stream, !lost {
+                pa_operation_unref(pa_stream_cork(stream, paused ? 1 : 0, nil, nil))
+                if !paused { requestTiming() }
+            }
             signal()
         }
     }
@@ -276,6 +322,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             if let waitTimer {
                 api.time_free(waitTimer)
                 self.waitTimer = nil
+                waitTimerDue = nil
             }
             dropContext()
             closed = true
