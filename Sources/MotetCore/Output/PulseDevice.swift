@@ -10,8 +10,8 @@ import Synchronization
 /// the server's write requests, state changes, a timer and `wakeup` signal, so no thread polls.
 /// The stream has role `music`, S16LE samples rounded as `ov_read` does and the WAVE-EX channel map.
 ///
-/// Power: the stream asks for a long buffer (`bufferMicros`, 2 s) that the server refills in large
-/// requests (`refillMicros`), so the server, its sink and we all sleep for about a second at a
+/// Power: the stream asks for a long buffer (`bufferMicros`, 2.5 s) that the server refills in
+/// large requests (`refillMicros`), so the server, its sink and we all sleep for up to 2 s at a
 /// time (bench/wakeups.sh). The long buffer costs no responsiveness: pause corks the stream and
 /// seek, skip and stop flush it, and both act on the server at once. Timing is asked for only
 /// when the position needs it (a new, flushed or uncorked stream, and every `timingRefreshNanos`
@@ -60,18 +60,18 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var handler: (@Sendable (SinkEvent) -> Void)?
     /// The buffer the server holds for us (tlength), in microseconds: long, so that everyone
     /// sleeps; cork and flush keep pause and seek fast.
-    static let bufferMicros: UInt64 = 2_000_000
+    static let bufferMicros: UInt64 = 2_500_000
     /// How much must be free before the server asks for more (minreq). Without
-    /// PA_STREAM_ADJUST_LATENCY the sink's own latency may grow to tlength - 2 × minreq = 1.5 s:
-    /// a sink that sleeps as long as it may (the null sink; a card with timer-based scheduling)
-    /// takes, and asks us for, 1.5 s at a time.
+    /// PA_STREAM_ADJUST_LATENCY the sink's own latency may grow to tlength - 2 × minreq = 2 s (as
+    /// with PulseAudio's defaults, which mpd uses): a sink that sleeps as long as it may (the null
+    /// sink; a card with timer-based scheduling) takes, and asks us for, 2 s at a time.
     static let refillMicros: UInt64 = 250_000
     /// How much must be buffered before a new or flushed stream starts playing (prebuf): small,
     /// so that a seek is heard as soon as the first samples are there.
     static let startMicros: UInt64 = 100_000
     /// Timing information older than this is refreshed with the next write (drift between the
     /// sound card's clock and ours).
-    static let timingRefreshNanos: Int64 = 10_000_000_000
+    static let timingRefreshNanos: Int64 = 30_000_000_000
     /// A timing update was asked for and has not been answered.
     var timingPending = false
     /// The stream's timing must be asked for again (new, flushed or uncorked stream).

@@ -19,9 +19,9 @@ final class WorkerEngine: PlaybackEngine {
     private var carried: [OutputEvent] = []
 
     init(configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox) {
-        // About 3 s of 44.1 kHz stereo (1 MiB): twice what a device asks for at a time (PulseAudio:
-        // 1.5 s), so that the decoder wakes once per refill, not several times, and the whole
-        // refill is written at once.
+        // About 3 s of 44.1 kHz stereo (1 MiB): more than a device asks for at a time (PulseAudio:
+        // up to 2 s), so that a whole refill is written at once and the decoder wakes once per
+        // refill, not several times.
         ring = SampleRing(minimumCapacity: 1 << 18)
         let spaceReady = CountingSemaphore()
         sinkWorker = SinkWorker(ring: ring, markers: markers, device: device, spaceReady: spaceReady, wake: inbox.wakeup)
