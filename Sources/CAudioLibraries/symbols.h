@@ -29,6 +29,7 @@
     X(pa_stream_new_with_proplist) \
     X(pa_stream_set_event_callback) \
     X(pa_stream_set_latency_update_callback) \
+    X(pa_stream_set_started_callback) \
     X(pa_stream_set_state_callback) \
     X(pa_stream_set_write_callback) \
     X(pa_stream_unref) \

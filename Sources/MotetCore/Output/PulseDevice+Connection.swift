@@ -75,12 +75,15 @@ extension PulseDevice {
         guard let stream = pa_stream_new_with_proplist(context, "Music", &spec, &map, props) else { return false }
         self.stream = stream
         streamWritten = 0
+        corkedHeard = corked ? 0 : nil
         drained = false
         timingStale = true
         timingPending = false
         pa_stream_set_state_callback(stream, { s, ud in PulseDevice.device(ud).streamStateChanged(s) }, userdata)
         pa_stream_set_write_callback(stream, { _, _, ud in PulseDevice.device(ud).signal() }, userdata)
         pa_stream_set_event_callback(stream, { _, name, _, ud in PulseDevice.device(ud).streamEvent(name) }, userdata)
+        // Playback (re)started after prebuffering: the moment the position needs fresh timing.
+        pa_stream_set_started_callback(stream, { _, ud in PulseDevice.device(ud).requestTiming() }, userdata)
         // A long buffer refilled in large requests, in PulseAudio's traditional mode (no
         // PA_STREAM_ADJUST_LATENCY: the sink may sleep for tlength - 2 × minreq), and no
         // automatic timing updates (`requestTiming` asks when the position needs it).
@@ -132,6 +135,7 @@ extension PulseDevice {
         pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_write_callback(stream, nil, nil)
         pa_stream_set_event_callback(stream, nil, nil)
+        pa_stream_set_started_callback(stream, nil, nil)
         if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
             pa_stream_disconnect(stream)
         }
@@ -197,6 +201,7 @@ extension PulseDevice {
             lostDelay += streamDelay
             streamDelay = 0
             streamWritten = 0
+            corkedHeard = corked ? 0 : nil
             handler?(.lost)
         }
         scheduleReconnect()
@@ -238,6 +243,7 @@ extension PulseDevice {
             { _, _, ud in
                 let device = PulseDevice.device(ud)
                 device.timingPending = false
+                device.timingAnswered()
                 device.signal()
             }, userdata)
         else { return }
@@ -245,6 +251,17 @@ extension PulseDevice {
         timingPending = true
         timingStale = false
         timingAskedAt = MonotonicClock.now()
+    }
+
+    /// A timing answer came: while corked, what it says was heard stays so until uncorked.
+    func timingAnswered() {
+        guard corked, let stream, let format else { return }
+        var latency: pa_usec_t = 0
+        var negative: Int32 = 0
+        if pa_stream_get_latency(stream, &latency, &negative) == 0 {
+            let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
+            corkedHeard = streamWritten - (negative != 0 ? 0 : min(streamWritten, frames))
+        }
     }
 
     /// Blocks until the server has played everything written (true; also when the server is lost

@@ -78,6 +78,9 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var timingStale = true
     /// When timing was last asked for (`MonotonicClock` ns).
     var timingAskedAt: Int64 = 0
+    /// What had been heard of the stream when the server answered after the cork (nil: not
+    /// corked, or no answer yet): while corked it cannot change, whatever the interpolation says.
+    var corkedHeard: Int64?
     /// When the armed `waitTimer` fires (`MonotonicClock` ns); nil when it is not armed.
     var waitTimerDue: Int64?
     /// How long to wait for the server to answer a connection or a new stream, in microseconds.
@@ -155,6 +158,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             self.format = format
             frameBytes = 2 * format.channels
             streamWritten = 0
+            corkedHeard = corked ? 0 : nil
             streamDelay = 0
             lostDelay = 0
             if lost { return }  // the stream is created when the server is back
@@ -227,6 +231,8 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         var negative: Int32 = 0
         if drained {
             streamDelay = 0
+        } else if corked, let corkedHeard {
+            streamDelay = max(0, streamWritten - corkedHeard)  // nothing plays: the server's answer holds
         } else if pa_stream_get_latency(stream, &latency, &negative) == 0 {
             let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
             streamDelay = negative != 0 ? 0 : min(streamWritten, frames)
@@ -290,6 +296,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             if let stream, !lost { pa_operation_unref(pa_stream_flush(stream, nil, nil)) }
             timingStale = true
             streamWritten = 0
+            corkedHeard = corked ? 0 : nil
             streamDelay = 0
             lostDelay = 0
         }
@@ -302,7 +309,10 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             corked = paused
             if let stream, !lost {
                 pa_operation_unref(pa_stream_cork(stream, paused ? 1 : 0, nil, nil))
-                if !paused { requestTiming() }
+                // Where the server really stopped or went on: the interpolation alone drifts.
+                corkedHeard = nil
+                timingPending = false
+                requestTiming()
             }
             signal()
         }
