@@ -62,6 +62,9 @@
     X(snd_pcm_nonblock) \
     X(snd_pcm_open) \
     X(snd_pcm_pause) \
+    X(snd_pcm_poll_descriptors) \
+    X(snd_pcm_poll_descriptors_count) \
+    X(snd_pcm_poll_descriptors_revents) \
     X(snd_pcm_prepare) \
     X(snd_pcm_recover) \
     X(snd_pcm_set_params) \

@@ -307,7 +307,7 @@ final class SinkWorker: @unchecked Sendable {
         if now - since >= Self.starvingNanos {
             starving = true
             emit(.starving(sinceNanos: since))
-            return nil
+            return Self.starvingNanos
         }
         return since + Self.starvingNanos - now
     }
