@@ -7,8 +7,11 @@
 #   bench/wakeups.sh                 # needs a release build (make release) and make deps-bench
 #
 # Wake-ups are context switches (voluntary + involuntary) summed over the threads,
-# /proc/PID/task/*/status; a thread that ends during the window is counted up to its last sample.
-# CPU is utime + stime of all threads, /proc/PID/stat fields 14 and 15.
+# /proc/PID/task/*/status, also shown apart: a voluntary one is the program going to sleep and
+# waking again, an involuntary one another job taking the CPU (on a busy machine). CPU is the
+# nanoseconds on CPU of all threads (/proc/PID/task/*/schedstat), as precise as /proc/PID/stat
+# fields 14 + 15 are coarse (ticks of 10 ms). A thread that ends during the window is counted up
+# to its last sample.
 #
 # Cases (each started on its own, one after the other, then measured over the same window):
 #   motet-pulse           motet --status quiet --output pulse
@@ -78,17 +81,21 @@ mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 ticks=$(getconf CLK_TCK)
 
-# cpu_ticks PID: utime + stime of all its threads, in clock ticks.
-cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
-# switches PID: "TID COUNT" per thread, voluntary + involuntary context switches.
-switches() {
+# threads PID: "TID VOLUNTARY INVOLUNTARY CPU_NS" per thread.
+threads() {
     local t
     for t in /proc/"$1"/task/*; do
-        awk -v tid="${t##*/}" '/^(non)?voluntary_ctxt_switches/ { s += $2 } END { print tid, s }' "$t/status" 2>/dev/null || true
+        { awk -v tid="${t##*/}" '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
+              END { printf "%s %s %s ", tid, v, n }' "$t/status" && awk '{ print $1 }' "$t/schedstat"; } 2>/dev/null || true
     done
 }
-# grown BEFORE AFTER: switches made between two `switches` samples (new threads count in full).
-grown() { awk 'NR == FNR { a[$1] = $2; next } { s += $2 - ($1 in a ? a[$1] : 0) } END { print s + 0 }' "$1" "$2"; }
+# grown BEFORE AFTER: "VOLUNTARY INVOLUNTARY CPU_SECONDS" between two `threads` samples (a thread
+# born in between counts in full).
+grown() {
+    awk 'NR == FNR { v[$1] = $2; n[$1] = $3; c[$1] = $4; next }
+         NF == 4 { dv += $2 - v[$1]; dn += $3 - n[$1]; dc += $4 - c[$1] }
+         END { printf "%d %d %.4f\n", dv, dn, dc / 1e9 }' "$1" "$2"
+}
 # playing_stream PID: true when the server has an uncorked stream from process PID.
 playing_stream() {
     pactl list sink-inputs 2>/dev/null | awk -v pid="$1" '
@@ -177,7 +184,7 @@ start() {
 raw=$out/wakeups.tsv
 failures=$out/wakeups-failures.md
 : > "$failures"
-printf 'case\trun\tseconds\tplayer_cpu_s\tplayer_switches\tserver_cpu_s\tserver_switches\tpeak_rss_kib\n' > "$raw"
+printf 'case\trun\tseconds\tplayer_cpu_s\tplayer_voluntary\tplayer_involuntary\tserver_cpu_s\tserver_voluntary\tserver_involuntary\tpeak_rss_kib\n' > "$raw"
 
 # measure CASE RUN
 measure() {
@@ -196,17 +203,16 @@ measure() {
         fail "$name" "$run" "no uncorked stream of PID $player_pid on the server after ${warmup} s"
         return 0
     fi
-    switches "$player_pid" > "$work/p0"; switches "$pulse_pid" > "$work/s0"
-    local pc0 sc0 t0 pc1 sc1 t1
-    pc0=$(cpu_ticks "$player_pid"); sc0=$(cpu_ticks "$pulse_pid"); t0=$(date +%s.%N)
+    threads "$player_pid" > "$work/p0"; threads "$pulse_pid" > "$work/s0"
+    local t0 t1
+    t0=$(date +%s.%N)
     sleep "$seconds"
-    switches "$player_pid" > "$work/p1" || true; switches "$pulse_pid" > "$work/s1"
+    threads "$player_pid" > "$work/p1" || true; threads "$pulse_pid" > "$work/s1"
     t1=$(date +%s.%N)
     if ! kill -0 "$player_pid" 2>/dev/null; then
         fail "$name" "$run" "ended during the measurement: $(tail -1 "$work/stderr")"
         return 0
     fi
-    pc1=$(cpu_ticks "$player_pid"); sc1=$(cpu_ticks "$pulse_pid")
     if [ -n "$uses_pulse" ] && ! playing_stream "$player_pid"; then
         fail "$name" "$run" "no uncorked stream of PID $player_pid on the server at the end"
         return 0
@@ -215,13 +221,14 @@ measure() {
     rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$player_pid/status")
     kill "$player_pid" 2>/dev/null; wait "$player_pid" 2>/dev/null || true
     player_pid=
-    local row
-    row=$(awk -v n="$name" -v r="$run" -v t0="$t0" -v t1="$t1" -v tk="$ticks" -v pc="$((pc1 - pc0))" \
-        -v ps="$(grown "$work/p0" "$work/p1")" -v sc="$((sc1 - sc0))" -v ss="$(grown "$work/s0" "$work/s1")" -v rss="$rss" \
-        'BEGIN { printf "%s\t%s\t%.2f\t%.2f\t%d\t%.2f\t%d\t%d", n, r, t1 - t0, pc / tk, ps, sc / tk, ss, rss }')
+    local row pv pn pc sv sn sc
+    read -r pv pn pc < <(grown "$work/p0" "$work/p1")
+    read -r sv sn sc < <(grown "$work/s0" "$work/s1")
+    row=$(printf '%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+        "$pc" "$pv" "$pn" "$sc" "$sv" "$sn" "$rss")
     echo "$row" >> "$raw"
-    awk -F'\t' '{ printf "  %-22s run %s: player %5.1f wake-ups/s, %.2f CPU-s/min; server %5.1f wake-ups/s, %.2f CPU-s/min; %d KiB\n",
-        $1, $2, $5 / $3, $4 * 60 / $3, $7 / $3, $6 * 60 / $3, $8 }' <<<"$row"
+    awk -F'\t' '{ printf "  %-22s run %s: player %5.1f wake-ups/s (%.1f + %.1f), %.3f CPU-s/min; server %5.1f wake-ups/s, %.3f CPU-s/min; %d KiB\n",
+        $1, $2, ($5 + $6) / $3, $5 / $3, $6 / $3, $4 * 60 / $3, ($8 + $9) / $3, $7 * 60 / $3, $10 }' <<<"$row"
 }
 
 fail() {
@@ -257,8 +264,9 @@ done
     NR == 1 { next }
     {
         c = $1; if (!(c in seen)) { order[++n] = c; seen[c] = 1 }
-        pw[c] = pw[c] " " $5 / $3; pc[c] = pc[c] " " $4 * 60 / $3
-        sw[c] = sw[c] " " $7 / $3; sc[c] = sc[c] " " $6 * 60 / $3; rss[c] = rss[c] " " $8 / 1024
+        pw[c] = pw[c] " " ($5 + $6) / $3; pv[c] = pv[c] " " $5 / $3; pi[c] = pi[c] " " $6 / $3
+        pc[c] = pc[c] " " $4 * 60 / $3
+        sw[c] = sw[c] " " ($8 + $9) / $3; sc[c] = sc[c] " " $7 * 60 / $3; rss[c] = rss[c] " " $10 / 1024
     }
     END {
         label["motet-pulse"] = "motet --output pulse --status quiet"
@@ -271,26 +279,27 @@ done
         label["mpv-pulse"] = "mpv --ao=pulse"
         label["ogg123-pulse"] = "ogg123 -d pulse"
         for (i = 1; i <= n; i++) {
-            c = order[i]; PW[c] = median(pw[c]); PC[c] = median(pc[c]); SW[c] = median(sw[c]); SC[c] = median(sc[c]); R[c] = median(rss[c])
+            c = order[i]; PW[c] = median(pw[c]); PV[c] = median(pv[c]); PI[c] = median(pi[c]); PC[c] = median(pc[c])
+            SW[c] = median(sw[c]); SC[c] = median(sc[c]); R[c] = median(rss[c])
         }
-        print "| player | player wake-ups/s | player CPU-s/min | server wake-ups/s | server CPU-s/min | server CPU vs mpd | player CPU vs mpd | player CPU vs mpv | peak RSS MiB |"
+        print "| player | player wake-ups/s (voluntary + involuntary) | player CPU-s/min | server wake-ups/s | server CPU-s/min | server CPU vs mpd | player CPU vs mpd | player CPU vs mpv | peak RSS MiB |"
         print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
         for (i = 1; i <= n; i++) {
             c = order[i]
             vsm = ("mpd" in SC && SC["mpd"] > 0 && c !~ /null/) ? sprintf("%.2f", SC[c] / SC["mpd"]) : "-"
             pvm = ("mpd" in PC && PC["mpd"] > 0) ? sprintf("%.2f", PC[c] / PC["mpd"]) : "-"
             pvv = ("mpv-pulse" in PC && PC["mpv-pulse"] > 0) ? sprintf("%.2f", PC[c] / PC["mpv-pulse"]) : "-"
-            srvw = c ~ /null/ ? "-" : sprintf("%.1f", SW[c]); srvc = c ~ /null/ ? "-" : sprintf("%.2f", SC[c])
-            printf "| %s | %.1f | %.2f | %s | %s | %s | %s | %s | %.1f |\n", (c in label ? label[c] : c), PW[c], PC[c], srvw, srvc, vsm, pvm, pvv, R[c]
+            srvw = c ~ /null/ ? "-" : sprintf("%.1f", SW[c]); srvc = c ~ /null/ ? "-" : sprintf("%.3f", SC[c])
+            printf "| %s | %.1f (%.1f + %.1f) | %.3f | %s | %s | %s | %s | %s | %.1f |\n", (c in label ? label[c] : c), PW[c], PV[c], PI[c], PC[c], srvw, srvc, vsm, pvm, pvv, R[c]
         }
         print ""
         print "The server columns of a null row are the idle server (no stream), not shown."
         if ("motet-pulse-headless" in PW && "mpd" in SC && "mpv-pulse" in PC) {
             print ""
             print "Goals (#16):"
-            printf "- sound-server CPU serving motet <= mpd'"'"'s: %.2f vs %.2f CPU-s/min: %s\n", SC["motet-pulse"], SC["mpd"], SC["motet-pulse"] <= SC["mpd"] ? "met" : "missed"
-            printf "- player CPU on pulse below mpd'"'"'s: %.2f vs %.2f: %s; <= 1/4 of mpv'"'"'s (%.2f): %s\n", PC["motet-pulse"], PC["mpd"], PC["motet-pulse"] < PC["mpd"] ? "met" : "missed", PC["mpv-pulse"], PC["motet-pulse"] <= PC["mpv-pulse"] / 4 ? "met" : "missed"
-            printf "- headless wake-ups on pulse <= 4/s: %.1f: %s\n", PW["motet-pulse-headless"], PW["motet-pulse-headless"] <= 4 ? "met" : "missed"
+            printf "- sound-server CPU serving motet <= mpd'"'"'s: %.3f vs %.3f CPU-s/min: %s\n", SC["motet-pulse"], SC["mpd"], SC["motet-pulse"] <= SC["mpd"] ? "met" : "missed"
+            printf "- player CPU on pulse below mpd'"'"'s: %.3f vs %.3f: %s; <= 1/4 of mpv'"'"'s (%.3f): %s\n", PC["motet-pulse"], PC["mpd"], PC["motet-pulse"] < PC["mpd"] ? "met" : "missed", PC["mpv-pulse"], PC["motet-pulse"] <= PC["mpv-pulse"] / 4 ? "met" : "missed"
+            printf "- headless wake-ups on pulse <= 4/s: %.1f (%.1f voluntary + %.1f involuntary): %s\n", PW["motet-pulse-headless"], PV["motet-pulse-headless"], PI["motet-pulse-headless"], PW["motet-pulse-headless"] <= 4 ? "met" : "missed"
         }
     }' "$raw"
 } > "$out/wakeups.md"
