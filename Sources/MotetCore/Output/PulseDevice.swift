@@ -37,6 +37,11 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var waitTimer: OpaquePointer?
     var format: AudioFormat?
     var frameBytes = 4
+    /// Samples converted to S16 before they are handed to libpulse (one buffer's worth, made by
+    /// `open`; touched by the sink thread only).
+    var staging: UnsafeMutablePointer<Int16>?
+    var stagingCapacity = 0
+    var stagingFrames = 0
     /// Paused by `setPaused`: the stream is (or will be created) corked.
     var corked = false
     /// The server is gone; the reconnect timer is running.
@@ -135,6 +140,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     deinit {
         close()
         pa_threaded_mainloop_free(mainloop)
+        staging?.deallocate()
     }
 
     /// Creates the stream for `format` (what the previous stream holds is played out first).
@@ -157,6 +163,13 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             }
             self.format = format
             frameBytes = 2 * format.channels
+            let frames = Int(Self.bufferMicros) * format.sampleRate / 1_000_000
+            if frames * format.channels > stagingCapacity {
+                staging?.deallocate()
+                stagingCapacity = frames * format.channels
+                staging = .allocate(capacity: stagingCapacity)
+            }
+            stagingFrames = frames
             streamWritten = 0
             corkedHeard = corked ? 0 : nil
             streamDelay = 0
@@ -185,38 +198,36 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// Converts to S16 straight into libpulse's buffer (`pa_stream_begin_write`), as much as the
-    /// server asks for.
+    /// Converts to S16 (outside the main loop's lock) and hands libpulse as much as the server
+    /// asks for in one `pa_stream_write`.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
         guard let source = frames.baseAddress else { return 0 }
+        // Converted outside the lock, into `staging`: libpulse wakes its loop thread at the first
+        // write, and that thread would otherwise wait for the lock while the rest is converted.
+        pa_threaded_mainloop_lock(mainloop)
+        guard let format, let staging, !lost, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
+            pa_threaded_mainloop_unlock(mainloop)
+            return 0
+        }
+        let writable = pa_stream_writable_size(stream)
+        pa_threaded_mainloop_unlock(mainloop)
+        let channels = format.channels
+        guard writable > 0, writable != -1 else { return 0 }
+        let n = min(writable / frameBytes, frames.count / channels, stagingFrames)
+        guard n > 0 else { return 0 }
+        SampleConversion.int16(from: source, to: staging, count: n * channels)
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard let format, !lost, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
-        let channels = format.channels
-        let total = frames.count / channels
-        var done = 0
-        while done < total {
-            let writable = pa_stream_writable_size(stream)
-            guard writable > 0, writable != -1 else { break }
-            var bytes = min(writable / frameBytes, total - done) * frameBytes
-            var data: UnsafeMutableRawPointer?
-            guard bytes > 0, pa_stream_begin_write(stream, &data, &bytes) >= 0, let data else { break }
-            let n = bytes / frameBytes
-            if n == 0 {
-                pa_stream_cancel_write(stream)
-                break
-            }
-            SampleConversion.int16(
-                from: source + done * channels, to: data.assumingMemoryBound(to: Int16.self), count: n * channels)
-            guard pa_stream_write(stream, data, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0 else { break }
-            done += n
-            streamWritten += Int64(n)
-            drained = false
-        }
-        if done > 0, timingStale || MonotonicClock.now() - timingAskedAt >= Self.timingRefreshNanos {
+        // Lost or replaced meanwhile (the loop thread): nothing was taken.
+        guard !lost, !closed, stream == self.stream, pa_stream_get_state(stream) == PA_STREAM_READY,
+            pa_stream_write(stream, staging, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0
+        else { return 0 }
+        streamWritten += Int64(n)
+        drained = false
+        if timingStale || MonotonicClock.now() - timingAskedAt >= Self.timingRefreshNanos {
             requestTiming()
         }
-        return done
+        return n
     }
 
     /// Free space from `pa_stream_writable_size`, the delay from the stream's interpolated
