@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libpulse-dev libasound2-dev libglib2.0-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
 	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema libglib2.0-bin tmux systemd
-BENCH_PACKAGES := $(TEST_PACKAGES) mpv time
+BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
 # man page and checks the zsh and fish completions, and runs the player in a D-Bus session.
@@ -34,7 +34,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all deps deps-test deps-bench deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
+.PHONY: all deps deps-test deps-bench bench-wakeups deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
 	test-asan install install-player install-dev deb test-deb bench fuzz fuzz-ci test-fuzz clean soak
 
 all: build
@@ -156,6 +156,11 @@ test-deb: deps-deb-test deb
 # PulseAudio null sink); prints the medians and writes bench/out/summary.md (see bench/RESULTS.md).
 bench: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/run.sh
+
+# Wake-ups and the sound server's cost of 60 s of real-time playback, beside mpd, mpv and ogg123
+# (issue 16; bench/wakeups.sh says what it measures).
+bench-wakeups: deps-bench release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/wakeups.sh
 
 # The soak (issue 6): 10,000 short tracks untimed with every bundled delegate and a chaos plugin
 # sending random commands from four threads; checks event order, RSS, descriptors and threads and

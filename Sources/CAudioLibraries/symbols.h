@@ -29,9 +29,11 @@
     X(pa_stream_new_with_proplist) \
     X(pa_stream_set_event_callback) \
     X(pa_stream_set_latency_update_callback) \
+    X(pa_stream_set_started_callback) \
     X(pa_stream_set_state_callback) \
     X(pa_stream_set_write_callback) \
     X(pa_stream_unref) \
+    X(pa_stream_update_timing_info) \
     X(pa_stream_writable_size) \
     X(pa_stream_write) \
     X(pa_strerror) \
@@ -60,6 +62,9 @@
     X(snd_pcm_nonblock) \
     X(snd_pcm_open) \
     X(snd_pcm_pause) \
+    X(snd_pcm_poll_descriptors) \
+    X(snd_pcm_poll_descriptors_count) \
+    X(snd_pcm_poll_descriptors_revents) \
     X(snd_pcm_prepare) \
     X(snd_pcm_recover) \
     X(snd_pcm_set_params) \

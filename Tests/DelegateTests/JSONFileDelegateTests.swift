@@ -225,6 +225,24 @@ import Testing
         #expect(abs(a2 - Date().timeIntervalSince1970) < 1.0, "elapsedAt is Unix time")
     }
 
+    /// Periodic refresh is opt-in (#16: nothing wakes without a reason): without `interval` the
+    /// file changes only when something happens, and readers extrapolate from `elapsedAt`.
+    @Test func withoutIntervalTheFileIsRewrittenOnlyWhenSomethingHappens() throws {
+        let box = try PlayerSandbox()
+        let files = try box.tracks(["Still"], seconds: 5)
+        let state = box.path("np.json")
+        let motet = try SpawnedProcess(
+            box.motet(["--output", "null", "--status", "quiet", "--plugin", "json:path=\(state)"] + files),
+            environment: box.environment)
+        defer { motet.stop() }
+        #expect(try waitForState(state) { $0["state"] as? String == "playing" } != nil)
+        Thread.sleep(forTimeInterval: 0.5)
+        let first = try String(contentsOfFile: state, encoding: .utf8)
+        Thread.sleep(forTimeInterval: 1.5)
+        let second = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(first == second, "the file was rewritten while nothing happened")
+    }
+
     @Test func theDefaultPathIsInTheRuntimeDirectory() throws {
         let box = try PlayerSandbox()
         let files = try box.tracks(["Somewhere"], seconds: 1)

@@ -3,12 +3,15 @@ import CALSA
 import Glibc
 import MotetEvents
 
-/// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a ~200 ms buffer,
-/// recovery from underruns and suspend.
+/// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a ~200 ms buffer
+/// refilled a period at a time, recovery from underruns and suspend. (A longer buffer would cost
+/// no responsiveness — pause is `snd_pcm_pause` or a drop that keeps what was dropped, seek drops —
+/// but the recovery below and its fault-injection tests are built around this one; see
+/// bench/RESULTS.md, #16.)
 ///
-/// The PCM is non-blocking; `wait` sleeps in `snd_pcm_wait` in 20 ms slices, so `wakeup` is seen
-/// within one slice. Channels beyond stereo are reordered from WAV order to ALSA's default
-/// (FL FR RL RR FC LFE SL SR).
+/// The PCM is non-blocking; `wait` sleeps in one `poll` on the PCM's descriptors and the wake-up
+/// pipe, so it wakes once per period and `wakeup` is seen at once. Channels beyond stereo are
+/// reordered from WAV order to ALSA's default (FL FR RL RR FC LFE SL SR).
 ///
 /// Recovery (tested against a fault-injecting ioplug device, Tests/ALSAFault):
 /// - An underrun (-EPIPE) or a suspend (-ESTRPIPE) goes through `snd_pcm_recover` and sends
@@ -54,12 +57,13 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
     /// Frames that lost devices took away unheard, since the last open or reset.
     var lostDelay: Int64 = 0
     let wakeups = WakeupPipe()
+    /// `poll` descriptors: the PCM's, then the wake-up pipe's (sized when the PCM is set up).
+    var pollDescriptors: UnsafeMutablePointer<pollfd>?
+    var pcmDescriptorCount = 0
     /// Target buffer length in microseconds.
     static let latencyMicros: UInt32 = 200_000
     /// How often a lost device is tried again, in nanoseconds.
     static let reopenNanos: Int64 = 1_000_000_000
-    /// The longest `snd_pcm_wait` between looks at `wakeup`, in milliseconds.
-    static let sliceMillis: Int64 = 20
 
     /// `.glitch` after a recovery, `.lost` when the device fails beyond recovery, `.restored` when
     /// it could be reopened; all sent from the sink thread.
@@ -118,6 +122,12 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
             bufferFrames = frames
             buffer = .allocate(capacity: bufferFrames * format.channels)
         }
+        let count = Int(max(0, snd_pcm_poll_descriptors_count(handle)))
+        if pollDescriptors == nil || count != pcmDescriptorCount {
+            pollDescriptors?.deallocate()
+            pcmDescriptorCount = count
+            pollDescriptors = .allocate(capacity: count + 1)
+        }
         let keep = max(deviceBufferFrames, bufferFrames)
         if history == nil || keep != historyFrames || format.channels != self.format?.channels {
             history?.deallocate()
@@ -175,7 +185,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         return DeviceState(freeFrames: free, delayFrames: lostDelay + lastDelay, playing: running && !paused)
     }
 
-    /// In `snd_pcm_wait` slices until a period is free; while lost or held, asleep until the next
+    /// In one `poll` until a period is free or `wakeup`; while lost or held, asleep until the next
     /// reopen attempt (which it makes) or the end of the hold.
     public func wait(timeoutNanos: Int64) {
         let now = MonotonicClock.now()
@@ -185,16 +195,32 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
             if lost { reopenIfDue() }
             return
         }
-        guard let pcm, !paused else {
+        guard let pcm, !paused, let fds = pollDescriptors,
+            snd_pcm_poll_descriptors(pcm, fds, UInt32(pcmDescriptorCount)) == Int32(pcmDescriptorCount)
+        else {
             wakeups.sleep(until: deadline)
             return
         }
-        while !wakeups.take() {
-            let left = (deadline - MonotonicClock.now()) / 1_000_000
-            if left <= 0 { return }
-            let rc = snd_pcm_wait(pcm, Int32(min(Self.sliceMillis, left)))
-            if rc < 0 { _ = recover(rc) }
-            if rc != 0 { return }
+        fds[pcmDescriptorCount] = pollfd(fd: wakeups.pollDescriptor, events: Int16(POLLIN), revents: 0)
+        // As `snd_pcm_wait` does, but watching the wake-up pipe too: a descriptor that is ready
+        // while the device says nothing (a plugin's) is polled again until the deadline.
+        while true {
+            let millis = Int32(clamping: (max(0, deadline - MonotonicClock.now()) + 999_999) / 1_000_000)
+            guard poll(fds, nfds_t(pcmDescriptorCount + 1), millis) > 0 else { return }
+            if wakeups.take() { return }
+            var revents: UInt16 = 0
+            guard snd_pcm_poll_descriptors_revents(pcm, fds, UInt32(pcmDescriptorCount), &revents) >= 0 else { return }
+            if revents & UInt16(POLLERR) != 0 {
+                // An underrun or a suspend: what `snd_pcm_wait` would have reported.
+                switch snd_pcm_state(pcm) {
+                case SND_PCM_STATE_XRUN: _ = recover(-EPIPE)
+                case SND_PCM_STATE_SUSPENDED: _ = recover(-ESTRPIPE)
+                default: break
+                }
+                return
+            }
+            if revents & UInt16(POLLOUT) != 0 || MonotonicClock.now() >= deadline { return }
+            fds[pcmDescriptorCount].revents = 0
         }
     }
 
@@ -299,13 +325,16 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         pcm = nil
         buffer?.deallocate()
         buffer = nil
+        pollDescriptors?.deallocate()
+        pollDescriptors = nil
+        pcmDescriptorCount = 0
         order?.deallocate()
         order = nil
         history?.deallocate()
         history = nil
     }
 
-    /// Ends a `wait` or `drain` within a slice (20–25 ms).
+    /// Ends a `wait` at once, a `drain` within 25 ms.
     public func wakeup() { wakeups.signal() }
 
     /// Writes are held back after a reopen (see `holdUntil`).

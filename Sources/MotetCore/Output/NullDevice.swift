@@ -1,7 +1,8 @@
 import MotetEvents
 
 /// Plays to nowhere, paced by a `PacingClock` (real time) or, untimed, as fast as the worker
-/// writes. For machines without sound, tests and benchmarks. It sends no events.
+/// writes. For machines without sound, tests and benchmarks. It sends no events. Its 2 s clock
+/// buffer lets the sink thread sleep a second at a time.
 public final class NullDevice: AudioDevice, @unchecked Sendable {
     // `clock` and `channels` are touched on the sink thread only; `wakeups` is thread-safe.
     /// "null".
@@ -9,10 +10,12 @@ public final class NullDevice: AudioDevice, @unchecked Sendable {
     private var clock: PacingClock
     private var channels = 2
     private let wakeups = WakeupPipe()
+    /// The clock's buffer: nothing is really buffered, so pause and seek stay instant.
+    static let bufferNanos: Int64 = 2_000_000_000
 
     /// A null output; `untimed` makes it take everything at once.
     public init(untimed: Bool) {
-        clock = PacingClock(untimed: untimed)
+        clock = PacingClock(untimed: untimed, bufferNanos: Self.bufferNanos)
     }
 
     /// Starts the clock again at the format's rate.
@@ -31,7 +34,7 @@ public final class NullDevice: AudioDevice, @unchecked Sendable {
 
     /// The clock's free space and delay.
     public func state() -> DeviceState { clock.state(at: MonotonicClock.now()) }
-    /// Sleeps until the clock frees a quarter of its buffer.
+    /// Sleeps until the clock frees half its buffer.
     public func wait(timeoutNanos: Int64) { clock.wait(timeoutNanos: timeoutNanos, wakeup: wakeups) }
     @discardableResult
     public func drain() -> Bool { clock.drain(wakeup: wakeups) }

@@ -2,19 +2,23 @@ import MotetEvents
 
 /// The device clock of outputs that have none (`null`, `wav`): a buffer of `bufferNanos` that
 /// plays out in real time, so free space follows the clock. Untimed, it is always free and
-/// everything written counts as heard at once.
+/// everything written counts as heard at once. `wait` sleeps until half the buffer is free: the
+/// null output's 2 s buffer is refilled once a second (a pause or a reset acts on the clock at
+/// once, so a long buffer costs nothing there).
 ///
 /// Owned by one device and used on the sink thread only (a plain value: no locks). The clock
 /// starts with the first write, and starts again (instead of catching up in a burst) after
 /// running dry, as a device that underruns does.
 struct PacingClock {
-    /// How far ahead of what is heard writes may go: the ~200 ms latency target of the real
-    /// devices.
-    static let bufferNanos: Int64 = 200_000_000
+    /// How far ahead of what is heard writes may go, by default (`wav`: a file written close
+    /// behind what is heard).
+    static let defaultBufferNanos: Int64 = 200_000_000
     /// Free space reported when untimed: more than any write.
     static let untimedFree = 1 << 24
 
     let untimed: Bool
+    /// How far ahead of what is heard writes may go.
+    let bufferNanos: Int64
     private(set) var rate = 44100
     private var written: Int64 = 0
     /// Frame `anchorFrames` is heard at `anchorNanos`; nil while the clock stands (nothing
@@ -24,11 +28,12 @@ struct PacingClock {
     /// What was heard when paused; nil while playing.
     private var pausedHeard: Int64?
 
-    init(untimed: Bool) {
+    init(untimed: Bool, bufferNanos: Int64 = Self.defaultBufferNanos) {
         self.untimed = untimed
+        self.bufferNanos = bufferNanos
     }
 
-    private var capacity: Int64 { Int64(rate) * Self.bufferNanos / 1_000_000_000 }
+    private var capacity: Int64 { Int64(rate) * bufferNanos / 1_000_000_000 }
 
     /// Starts a new stream at `rate`: nothing written, nothing heard (keeps a pause).
     mutating func start(rate: Int) {
@@ -84,10 +89,10 @@ struct PacingClock {
         }
     }
 
-    /// When a quarter of the buffer will be free (nil: it is already, or the clock stands).
+    /// When half the buffer will be free (nil: it is already, or the clock stands).
     func roomDeadline(at now: Int64) -> Int64? {
         guard !untimed, pausedHeard == nil, let anchorNanos else { return nil }
-        let heardTarget = written - capacity * 3 / 4
+        let heardTarget = written - capacity / 2
         guard heardTarget > heard(at: now) else { return nil }
         return anchorNanos + MonotonicClock.nanos(frames: heardTarget - anchorFrames, rate: rate)
     }
@@ -100,7 +105,7 @@ struct PacingClock {
 }
 
 extension PacingClock {
-    /// `AudioDevice.wait` for a clock-paced device: sleeps until a quarter of the buffer is free,
+    /// `AudioDevice.wait` for a clock-paced device: sleeps until half the buffer is free,
     /// `timeoutNanos` pass or `wakeup` is signalled.
     func wait(timeoutNanos: Int64, wakeup: WakeupPipe) {
         let now = MonotonicClock.now()

@@ -75,16 +75,23 @@ extension PulseDevice {
         guard let stream = pa_stream_new_with_proplist(context, "Music", &spec, &map, props) else { return false }
         self.stream = stream
         streamWritten = 0
+        corkedHeard = corked ? 0 : nil
         drained = false
+        timingStale = true
+        timingPending = false
         pa_stream_set_state_callback(stream, { s, ud in PulseDevice.device(ud).streamStateChanged(s) }, userdata)
         pa_stream_set_write_callback(stream, { _, _, ud in PulseDevice.device(ud).signal() }, userdata)
         pa_stream_set_event_callback(stream, { _, name, _, ud in PulseDevice.device(ud).streamEvent(name) }, userdata)
-        // The server asks for more every quarter of the target (~50 ms): few wake-ups.
+        // Playback (re)started after prebuffering: the moment the position needs fresh timing.
+        pa_stream_set_started_callback(stream, { _, ud in PulseDevice.device(ud).requestTiming() }, userdata)
+        // A long buffer refilled in large requests, in PulseAudio's traditional mode (no
+        // PA_STREAM_ADJUST_LATENCY: the sink may sleep for tlength - 2 × minreq), and no
+        // automatic timing updates (`requestTiming` asks when the position needs it).
         var attr = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(Self.latencyMicros, &spec)), prebuf: UInt32.max,
-            minreq: UInt32(pa_usec_to_bytes(Self.latencyMicros / 4, &spec)), fragsize: UInt32.max)
-        var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-            | PA_STREAM_ADJUST_LATENCY.rawValue
+            maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(Self.bufferMicros, &spec)),
+            prebuf: UInt32(pa_usec_to_bytes(Self.startMicros, &spec)),
+            minreq: UInt32(pa_usec_to_bytes(Self.refillMicros, &spec)), fragsize: UInt32.max)
+        var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
         return pa_stream_connect_playback(stream, device, &attr, pa_stream_flags_t(rawValue: flags), nil, nil) >= 0
     }
@@ -128,6 +135,7 @@ extension PulseDevice {
         pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_write_callback(stream, nil, nil)
         pa_stream_set_event_callback(stream, nil, nil)
+        pa_stream_set_started_callback(stream, nil, nil)
         if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
             pa_stream_disconnect(stream)
         }
@@ -193,6 +201,7 @@ extension PulseDevice {
             lostDelay += streamDelay
             streamDelay = 0
             streamWritten = 0
+            corkedHeard = corked ? 0 : nil
             handler?(.lost)
         }
         scheduleReconnect()
@@ -223,6 +232,36 @@ extension PulseDevice {
         guard lost, !closing else { return }
         dropContext()
         if !connectContext() { scheduleReconnect() }
+    }
+
+    /// Asks the server for the stream's timing (unless an answer is pending); the answer wakes
+    /// the sink thread, which then publishes the heard position from it.
+    func requestTiming() {
+        guard let stream, !lost, !timingPending, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        guard let operation = pa_stream_update_timing_info(
+            stream,
+            { _, _, ud in
+                let device = PulseDevice.device(ud)
+                device.timingPending = false
+                device.timingAnswered()
+                device.signal()
+            }, userdata)
+        else { return }
+        pa_operation_unref(operation)
+        timingPending = true
+        timingStale = false
+        timingAskedAt = MonotonicClock.now()
+    }
+
+    /// A timing answer came: while corked, what it says was heard stays so until uncorked.
+    func timingAnswered() {
+        guard corked, let stream, let format else { return }
+        var latency: pa_usec_t = 0
+        var negative: Int32 = 0
+        if pa_stream_get_latency(stream, &latency, &negative) == 0 {
+            let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
+            corkedHeard = streamWritten - (negative != 0 ? 0 : min(streamWritten, frames))
+        }
     }
 
     /// Blocks until the server has played everything written (true; also when the server is lost

@@ -8,8 +8,14 @@ import Synchronization
 ///
 /// A `pa_threaded_mainloop` thread runs libpulse; `wait` sleeps on that loop's condition, which
 /// the server's write requests, state changes, a timer and `wakeup` signal, so no thread polls.
-/// The stream has role `music`, S16LE samples rounded as `ov_read` does, the WAVE-EX channel map
-/// and a ~200 ms latency target.
+/// The stream has role `music`, S16LE samples rounded as `ov_read` does and the WAVE-EX channel map.
+///
+/// Power: the stream asks for a long buffer (`bufferMicros`, 2.5 s) that the server refills in
+/// large requests (`refillMicros`), so the server, its sink and we all sleep for up to 2 s at a
+/// time (bench/wakeups.sh). The long buffer costs no responsiveness: pause corks the stream and
+/// seek, skip and stop flush it, and both act on the server at once. Timing is asked for only
+/// when the position needs it (a new, flushed or uncorked stream, and every `timingRefreshNanos`
+/// with a write), not on libpulse's automatic timer.
 ///
 /// Events: `request-cork` / `request-uncork` stream events become `.corkRequested` /
 /// `.uncorkRequested`. When the server goes away, `.lost` is sent, writes take nothing, and a timer
@@ -31,6 +37,11 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var waitTimer: OpaquePointer?
     var format: AudioFormat?
     var frameBytes = 4
+    /// Samples converted to S16 before they are handed to libpulse (one buffer's worth, made by
+    /// `open`; touched by the sink thread only).
+    var staging: UnsafeMutablePointer<Int16>?
+    var stagingCapacity = 0
+    var stagingFrames = 0
     /// Paused by `setPaused`: the stream is (or will be created) corked.
     var corked = false
     /// The server is gone; the reconnect timer is running.
@@ -52,8 +63,31 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var drained = false
     /// The event handler (`onEvent`), called on the main loop's thread.
     var handler: (@Sendable (SinkEvent) -> Void)?
-    /// The latency target (tlength), in microseconds.
-    static let latencyMicros: UInt64 = 200_000
+    /// The buffer the server holds for us (tlength), in microseconds: long, so that everyone
+    /// sleeps; cork and flush keep pause and seek fast.
+    static let bufferMicros: UInt64 = 2_500_000
+    /// How much must be free before the server asks for more (minreq). Without
+    /// PA_STREAM_ADJUST_LATENCY the sink's own latency may grow to tlength - 2 × minreq = 2 s (as
+    /// with PulseAudio's defaults, which mpd uses): a sink that sleeps as long as it may (the null
+    /// sink; a card with timer-based scheduling) takes, and asks us for, 2 s at a time.
+    static let refillMicros: UInt64 = 250_000
+    /// How much must be buffered before a new or flushed stream starts playing (prebuf): small,
+    /// so that a seek is heard as soon as the first samples are there.
+    static let startMicros: UInt64 = 100_000
+    /// Timing information older than this is refreshed with the next write (drift between the
+    /// sound card's clock and ours).
+    static let timingRefreshNanos: Int64 = 30_000_000_000
+    /// A timing update was asked for and has not been answered.
+    var timingPending = false
+    /// The stream's timing must be asked for again (new, flushed or uncorked stream).
+    var timingStale = true
+    /// When timing was last asked for (`MonotonicClock` ns).
+    var timingAskedAt: Int64 = 0
+    /// What had been heard of the stream when the server answered after the cork (nil: not
+    /// corked, or no answer yet): while corked it cannot change, whatever the interpolation says.
+    var corkedHeard: Int64?
+    /// When the armed `waitTimer` fires (`MonotonicClock` ns); nil when it is not armed.
+    var waitTimerDue: Int64?
     /// How long to wait for the server to answer a connection or a new stream, in microseconds.
     static let answerMicros: UInt64 = 5_000_000
     /// Set by the timer of `waitLocked(timeoutMicros:)`.
@@ -106,6 +140,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     deinit {
         close()
         pa_threaded_mainloop_free(mainloop)
+        staging?.deallocate()
     }
 
     /// Creates the stream for `format` (what the previous stream holds is played out first).
@@ -128,7 +163,15 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             }
             self.format = format
             frameBytes = 2 * format.channels
+            let frames = Int(Self.bufferMicros) * format.sampleRate / 1_000_000
+            if frames * format.channels > stagingCapacity {
+                staging?.deallocate()
+                stagingCapacity = frames * format.channels
+                staging = .allocate(capacity: stagingCapacity)
+            }
+            stagingFrames = frames
             streamWritten = 0
+            corkedHeard = corked ? 0 : nil
             streamDelay = 0
             lostDelay = 0
             if lost { return }  // the stream is created when the server is back
@@ -155,35 +198,36 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// Converts to S16 straight into libpulse's buffer (`pa_stream_begin_write`), as much as the
-    /// server asks for.
+    /// Converts to S16 (outside the main loop's lock) and hands libpulse as much as the server
+    /// asks for in one `pa_stream_write`.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
         guard let source = frames.baseAddress else { return 0 }
+        // Converted outside the lock, into `staging`: libpulse wakes its loop thread at the first
+        // write, and that thread would otherwise wait for the lock while the rest is converted.
+        pa_threaded_mainloop_lock(mainloop)
+        guard let format, let staging, !lost, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
+            pa_threaded_mainloop_unlock(mainloop)
+            return 0
+        }
+        let writable = pa_stream_writable_size(stream)
+        pa_threaded_mainloop_unlock(mainloop)
+        let channels = format.channels
+        guard writable > 0, writable != -1 else { return 0 }
+        let n = min(writable / frameBytes, frames.count / channels, stagingFrames)
+        guard n > 0 else { return 0 }
+        SampleConversion.int16(from: source, to: staging, count: n * channels)
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard let format, !lost, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
-        let channels = format.channels
-        let total = frames.count / channels
-        var done = 0
-        while done < total {
-            let writable = pa_stream_writable_size(stream)
-            guard writable > 0, writable != -1 else { break }
-            var bytes = min(writable / frameBytes, total - done) * frameBytes
-            var data: UnsafeMutableRawPointer?
-            guard bytes > 0, pa_stream_begin_write(stream, &data, &bytes) >= 0, let data else { break }
-            let n = bytes / frameBytes
-            if n == 0 {
-                pa_stream_cancel_write(stream)
-                break
-            }
-            SampleConversion.int16(
-                from: source + done * channels, to: data.assumingMemoryBound(to: Int16.self), count: n * channels)
-            guard pa_stream_write(stream, data, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0 else { break }
-            done += n
-            streamWritten += Int64(n)
-            drained = false
+        // Lost or replaced meanwhile (the loop thread): nothing was taken.
+        guard !lost, !closed, stream == self.stream, pa_stream_get_state(stream) == PA_STREAM_READY,
+            pa_stream_write(stream, staging, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0
+        else { return 0 }
+        streamWritten += Int64(n)
+        drained = false
+        if timingStale || MonotonicClock.now() - timingAskedAt >= Self.timingRefreshNanos {
+            requestTiming()
         }
-        return done
+        return n
     }
 
     /// Free space from `pa_stream_writable_size`, the delay from the stream's interpolated
@@ -198,6 +242,8 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         var negative: Int32 = 0
         if drained {
             streamDelay = 0
+        } else if corked, let corkedHeard {
+            streamDelay = max(0, streamWritten - corkedHeard)  // nothing plays: the server's answer holds
         } else if pa_stream_get_latency(stream, &latency, &negative) == 0 {
             let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
             streamDelay = negative != 0 ? 0 : min(streamWritten, frames)
@@ -212,7 +258,9 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     }
 
     /// Sleeps on the main loop's condition until it is signalled (room, a state change, `wakeup`)
-    /// or the timeout passes.
+    /// or the timeout passes. The timer is only re-armed when this deadline is earlier than the
+    /// armed one (re-arming wakes the main loop thread): a later armed deadline just ends this
+    /// wait early, which the contract allows.
     public func wait(timeoutNanos: Int64) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
@@ -220,14 +268,25 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             woken = false
             return
         }
-        var tv = timeval()
-        gettimeofday(&tv, nil)
-        pa_timeval_add(&tv, pa_usec_t(max(0, timeoutNanos) / 1000))
-        let api = pa_threaded_mainloop_get_api(mainloop)!
-        if let waitTimer {
-            api.pointee.time_restart(waitTimer, &tv)
-        } else {
-            waitTimer = api.pointee.time_new(api, &tv, { _, _, _, ud in PulseDevice.device(ud).signal() }, userdata)
+        let now = MonotonicClock.now()
+        let deadline = now + max(0, timeoutNanos)
+        if waitTimerDue.map({ $0 <= now || $0 > deadline }) ?? true {
+            var tv = timeval()
+            gettimeofday(&tv, nil)
+            pa_timeval_add(&tv, pa_usec_t(max(0, timeoutNanos) / 1000))
+            let api = pa_threaded_mainloop_get_api(mainloop)!
+            if let waitTimer {
+                api.pointee.time_restart(waitTimer, &tv)
+            } else {
+                waitTimer = api.pointee.time_new(
+                    api, &tv,
+                    { _, _, _, ud in
+                        let device = PulseDevice.device(ud)
+                        device.waitTimerDue = nil
+                        device.signal()
+                    }, userdata)
+            }
+            waitTimerDue = deadline
         }
         pa_threaded_mainloop_wait(mainloop)
         woken = false
@@ -246,7 +305,9 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             woken = false
             drained = false
             if let stream, !lost { pa_operation_unref(pa_stream_flush(stream, nil, nil)) }
+            timingStale = true
             streamWritten = 0
+            corkedHeard = corked ? 0 : nil
             streamDelay = 0
             lostDelay = 0
         }
@@ -257,7 +318,13 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         withLock {
             guard corked != paused else { return }
             corked = paused
-            if let stream, !lost { pa_operation_unref(pa_stream_cork(stream, paused ? 1 : 0, nil, nil)) }
+            if let stream, !lost {
+                pa_operation_unref(pa_stream_cork(stream, paused ? 1 : 0, nil, nil))
+                // Where the server really stopped or went on: the interpolation alone drifts.
+                corkedHeard = nil
+                timingPending = false
+                requestTiming()
+            }
             signal()
         }
     }
@@ -276,6 +343,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             if let waitTimer {
                 api.time_free(waitTimer)
                 self.waitTimer = nil
+                waitTimerDue = nil
             }
             dropContext()
             closed = true

@@ -29,6 +29,10 @@ package final class WakeupPipe: @unchecked Sendable {
         Glibc.close(writeEnd)
     }
 
+    /// The descriptor that becomes readable on `signal`, for a `poll` that also watches other
+    /// descriptors (an ALSA device's); `take` consumes the signal afterwards.
+    package var pollDescriptor: Int32 { readEnd }
+
     /// Ends the current or next `sleep`. Any thread.
     package func signal() {
         var one: UInt8 = 1

@@ -34,6 +34,9 @@ final class DecodeWorker: @unchecked Sendable {
     /// Frames a read needs room for, at least (libvorbisfile hands out up to a packet at a time;
     /// a short read only costs another call).
     static let minimumReadFrames = 512
+    /// The longest the decoder sleeps with nothing to do: every reason to go on (room in the
+    /// ring, park, quit) wakes it, so this is only a safety net, not a tick.
+    static let idleSeconds: Double = 60
 
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
@@ -84,7 +87,7 @@ final class DecodeWorker: @unchecked Sendable {
             }
             guard let open = decoder, let current = track else {
                 if exhausted {
-                    gate.nap(seconds: 1)
+                    gate.nap(seconds: Self.idleSeconds)  // a park or quit wakes it
                     continue
                 }
                 guard let request = nextTrack() else {
@@ -109,7 +112,7 @@ final class DecodeWorker: @unchecked Sendable {
             // the wrap, into scratch and copied in around it; when the ring is full, wait.
             let channels = max(1, open.format.channels)
             if ring.availableToWrite < Self.minimumReadFrames * channels {
-                if !gate.mustStop { spaceReady.wait(seconds: 0.5) }
+                if !gate.mustStop { spaceReady.wait(seconds: Self.idleSeconds) }  // the sink, a park or quit posts
                 continue
             }
             let region = ring.writableRegion()

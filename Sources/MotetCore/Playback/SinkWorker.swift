@@ -51,13 +51,22 @@ final class SinkWorker: @unchecked Sendable {
     /// only part of a region gets the rest again, unscaled twice.
     private var scaledThrough = 0
 
-    static let chunkFrames = 2048
+    /// The most frames handed to the device in one `write`: large, so that refilling a device
+    /// that asks for a second at a time takes a few calls (each PulseAudio write wakes its main
+    /// loop thread), not dozens.
+    static let chunkFrames = 1 << 17
     /// Vorbis allows up to 255 channels: room for one frame of them, split by the ring's wrap.
     static let maxChannels = 255
     /// How long the ring must stay dry before `.starving`.
     static let starvingNanos: Int64 = 100_000_000
-    /// The longest the sink thread sleeps before it looks at the device's state again.
-    static let waitNanos: Int64 = 100_000_000
+    /// The longest the sink thread sleeps on the device before it looks at its state again. Only
+    /// a safety net: devices wake the worker when there is room or news, and a device that keeps
+    /// seconds of audio is refilled about once a second (bench/wakeups.sh).
+    static let waitNanos: Int64 = 10_000_000_000
+    /// The longest the sink thread sleeps while paused, ended or waiting for the decoder with
+    /// nothing to watch; every reason to go on (a sample batch, a marker, play, park, quit)
+    /// posts `dataReady`.
+    static let idleSeconds: Double = 60
 
     /// Control thread. `spaceReady` is posted when the ring has room; `wake` when an event is
     /// queued. Installs the device's event handler (the device must not be open yet).
@@ -147,7 +156,7 @@ final class SinkWorker: @unchecked Sendable {
             }
             applyPause()
             if paused || outputEnded {
-                dataReady.wait(seconds: 0.5)
+                dataReady.wait(seconds: Self.idleSeconds)
                 continue
             }
             if let marker = markers.peek(), marker.sampleIndex <= ring.readIndex {
@@ -175,9 +184,9 @@ final class SinkWorker: @unchecked Sendable {
             limit = min(limit, Self.chunkFrames * channels)
             limit -= limit % channels
             if limit <= 0 {
-                ranDry()
+                let starvingIn = ranDry()
                 publishHeard(format != nil ? device.state() : nil)
-                dataReady.wait(seconds: 0.05)
+                dataReady.wait(seconds: starvingIn.map { Double($0) / 1e9 } ?? Self.idleSeconds)
                 continue
             }
             flowing()
@@ -267,7 +276,7 @@ final class SinkWorker: @unchecked Sendable {
             applyPause()
             while paused {
                 if gate.mustStop { return false }
-                dataReady.wait(seconds: 0.5)
+                dataReady.wait(seconds: Self.idleSeconds)
                 applyPause()
             }
         }
@@ -284,18 +293,23 @@ final class SinkWorker: @unchecked Sendable {
     }
 
     /// The ring is empty: after `starvingNanos` of that (before the end, open, not paused),
-    /// `.starving`, once.
-    private func ranDry() {
-        guard format != nil, !ended, !paused, markers.peek() == nil else { return }
+    /// `.starving`, once. Returns how long to wait before looking again (nil: nothing to watch,
+    /// wait for the decoder to post).
+    private func ranDry() -> Int64? {
+        guard format != nil, !ended, !paused, markers.peek() == nil else { return nil }
+        // Starving: look again soon, so that a slow source's trickle is played as it comes.
+        if starving { return Self.starvingNanos }
         let now = MonotonicClock.now()
         guard let since = drySince else {
             drySince = now
-            return
+            return Self.starvingNanos
         }
-        if !starving && now - since >= Self.starvingNanos {
+        if now - since >= Self.starvingNanos {
             starving = true
             emit(.starving(sinceNanos: since))
+            return Self.starvingNanos
         }
+        return since + Self.starvingNanos - now
     }
 
     /// Samples are there: a starvation episode is over.

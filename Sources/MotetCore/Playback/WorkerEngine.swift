@@ -19,8 +19,10 @@ final class WorkerEngine: PlaybackEngine {
     private var carried: [OutputEvent] = []
 
     init(configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox) {
-        // About 1.5 s of 48 kHz stereo: enough to ride out a slow disk, small enough to keep memory low.
-        ring = SampleRing(minimumCapacity: 1 << 17)
+        // About 3 s of 44.1 kHz stereo (1 MiB): more than a device asks for at a time (PulseAudio:
+        // up to 2 s), so that a whole refill is written at once and the decoder wakes once per
+        // refill, not several times.
+        ring = SampleRing(minimumCapacity: 1 << 18)
         let spaceReady = CountingSemaphore()
         sinkWorker = SinkWorker(ring: ring, markers: markers, device: device, spaceReady: spaceReady, wake: inbox.wakeup)
         let cursor = Locked(

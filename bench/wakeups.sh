@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# Motet's wake-up benchmark, measured the way powertop looks at a machine: for WAKE_SECONDS of
+# real-time playback (after a warm-up), the wake-ups per second of the player and of the sound
+# server, and the CPU time of both, side by side in one run with mpd, mpv and ogg123 playing the
+# same 10-minute file into the same private PulseAudio null sink.
+#
+#   bench/wakeups.sh                 # needs a release build (make release) and make deps-bench
+#
+# Wake-ups are context switches (voluntary + involuntary) summed over the threads,
+# /proc/PID/task/*/status, also shown apart: a voluntary one is the program going to sleep and
+# waking again, an involuntary one another job taking the CPU (on a busy machine). CPU is the
+# nanoseconds on CPU of all threads (/proc/PID/task/*/schedstat), as precise as /proc/PID/stat
+# fields 14 + 15 are coarse (ticks of 10 ms). A thread that ends during the window is counted up
+# to its last sample.
+#
+# Cases (each started on its own, one after the other, then measured over the same window):
+#   motet-pulse           motet --status quiet --output pulse
+#   motet-pulse-headless  the same with the json and mpris delegates on a private session bus
+#   motet-null            motet --status quiet --output null (no sound server involved)
+#   alt-*                 the same three with MOTET_ALT (another motet binary, e.g. before a change)
+#   mpd                   Debian's Music Player Daemon with a private config (scratch music
+#                         directory, db, state and pid files, a pulse audio_output, a port on
+#                         127.0.0.1), driven with mpc add / mpc play
+#   mpv-pulse             mpv --ao=pulse
+#   ogg123-pulse          ogg123 -d pulse
+# PipeWire (pipewire-pulse) rows are not measured yet.
+#
+# A case fails (and the script exits 1 after the others) when the player ends early, or when the
+# server shows no uncorked stream of its process at the start or at the end of the window.
+#
+# Environment: MOTET_BUILD_DIR (default: the release bin dir), MOTET_ALT (a motet binary; its
+# delegates are taken from MOTET_BUILD_DIR), WAKE_SECONDS (60), WAKE_WARMUP (5), WAKE_RUNS (1),
+# WAKE_CASES (a space-separated subset of the case names above).
+# Writes bench/out/wakeups.tsv (one line per run) and bench/out/wakeups.md (medians, ratios,
+# goals, the machine), and prints the latter.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out=$here/out
+seconds=${WAKE_SECONDS:-60}
+warmup=${WAKE_WARMUP:-5}
+runs=${WAKE_RUNS:-1}
+
+die() { echo "wakeups: $*" >&2; exit 1; }
+
+missing=()
+for tool in pulseaudio pactl dbus-daemon mpd mpc mpv ogg123 sox oggenc; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (run 'make deps-bench')"
+
+bin=${MOTET_BUILD_DIR:-$(cd "$root" && swift build -c release --show-bin-path)}
+motet=$bin/motet
+[ -x "$motet" ] || die "no release build at $motet (run 'make release' or set MOTET_BUILD_DIR)"
+for p in json mpris; do [ -f "$bin/libmotet-$p.so" ] || die "$bin/libmotet-$p.so missing"; done
+alt=${MOTET_ALT:-}
+[ -z "$alt" ] || [ -x "$alt" ] || die "MOTET_ALT=$alt is not an executable"
+
+all_cases="motet-pulse motet-pulse-headless motet-null"
+[ -n "$alt" ] && all_cases="$all_cases alt-pulse alt-pulse-headless alt-null"
+all_cases="$all_cases mpd mpv-pulse ogg123-pulse"
+cases=${WAKE_CASES:-$all_cases}
+
+mkdir -p "$out"
+"$here/make_input.sh" "$out"
+long=$out/ten-minutes.ogg
+
+work=$(mktemp -d /tmp/motet-wakeups.XXXXXX)
+pulse_pid= bus_pid= player_pid=
+cleanup() {
+    [ -n "$player_pid" ] && kill "$player_pid" 2>/dev/null && wait "$player_pid" 2>/dev/null
+    [ -n "$pulse_pid" ] && kill "$pulse_pid" 2>/dev/null && wait "$pulse_pid" 2>/dev/null
+    [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER PULSE_SINK DISPLAY WAYLAND_DISPLAY MPD_HOST MPD_PORT
+export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/xdg
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+ticks=$(getconf CLK_TCK)
+
+# threads PID: "TID VOLUNTARY INVOLUNTARY CPU_NS" per thread.
+threads() {
+    local t
+    for t in /proc/"$1"/task/*; do
+        { awk -v tid="${t##*/}" '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
+              END { printf "%s %s %s ", tid, v, n }' "$t/status" && awk '{ print $1 }' "$t/schedstat"; } 2>/dev/null || true
+    done
+}
+# grown BEFORE AFTER: "VOLUNTARY INVOLUNTARY CPU_SECONDS" between two `threads` samples (a thread
+# born in between counts in full).
+grown() {
+    awk 'NR == FNR { v[$1] = $2; n[$1] = $3; c[$1] = $4; next }
+         NF == 4 { dv += $2 - v[$1]; dn += $3 - n[$1]; dc += $4 - c[$1] }
+         END { printf "%d %d %.4f\n", dv, dn, dc / 1e9 }' "$1" "$2"
+}
+# playing_stream PID: true when the server has an uncorked stream from process PID.
+playing_stream() {
+    pactl list sink-inputs 2>/dev/null | awk -v pid="$1" '
+        /^Sink Input #/ { corked = ""; mine = 0 }
+        /Corked: no/ { corked = "no" }
+        /application.process.id = / { gsub(/"/, "", $3); if ($3 == pid) mine = 1 }
+        /^$/ { if (mine && corked == "no") found = 1 }
+        END { if (mine && corked == "no") found = 1; exit !found }'
+}
+
+start_pulse() {
+    local dir=$work/pulse
+    mkdir -p "$dir/run" "$dir/state"
+    PULSE_RUNTIME_PATH=$dir/run PULSE_STATE_PATH=$dir/state \
+        pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-target="file:$dir/pa.log" \
+        -L "module-null-sink sink_name=nullsink rate=44100 channels=2" -L module-native-protocol-unix &
+    pulse_pid=$!
+    export PULSE_SERVER=unix:$dir/run/native
+    local i
+    for i in $(seq 100); do pactl info >/dev/null 2>&1 && return 0; sleep 0.1; done
+    die "PulseAudio did not start (see $dir/pa.log)"
+}
+
+start_bus() {
+    cat > "$work/bus.conf" <<'EOF'
+<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+<allow own="*"/></policy></busconfig>
+EOF
+    local lines
+    lines=$(dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 2>/dev/null)
+    bus_address=$(sed -n 1p <<<"$lines")
+    bus_pid=$(sed -n 2p <<<"$lines")
+    [ -n "$bus_pid" ] || die "dbus-daemon did not start"
+}
+
+mpd_port=
+start_mpd() {
+    local dir=$work/mpd
+    rm -rf "$dir"
+    mkdir -p "$dir/music" "$dir/playlists"
+    ln -s "$long" "$dir/music/ten-minutes.ogg"
+    mpd_port=$((20000 + RANDOM % 20000))
+    cat > "$dir/mpd.conf" <<EOF
+music_directory "$dir/music"
+playlist_directory "$dir/playlists"
+db_file "$dir/db"
+state_file "$dir/state"
+pid_file "$dir/pid"
+log_file "$dir/log"
+bind_to_address "127.0.0.1"
+port "$mpd_port"
+zeroconf_enabled "no"
+audio_output {
+    type "pulse"
+    name "pulse"
+}
+EOF
+    mpd --no-daemon "$dir/mpd.conf" >"$work/stdout" 2>"$work/stderr" &
+    player_pid=$!
+    local i
+    for i in $(seq 100); do mpc -q -h 127.0.0.1 -p "$mpd_port" status >/dev/null 2>&1 && break; sleep 0.1; done
+    mpc -q -h 127.0.0.1 -p "$mpd_port" update --wait && mpc -q -h 127.0.0.1 -p "$mpd_port" add ten-minutes.ogg \
+        && mpc -q -h 127.0.0.1 -p "$mpd_port" play || return 1
+}
+
+# start CASE: starts the player of CASE in the background, its PID in player_pid.
+start() {
+    local quiet=(--no-config --status quiet) delegates=(--plugin-dir "$bin" --plugin "json:path=$work/state.json" --plugin mpris)
+    local m=$motet
+    case $1 in alt-*) m=$alt ;; esac
+    case $1 in
+        motet-pulse | alt-pulse) "$m" "${quiet[@]}" --output pulse "$long" >"$work/stdout" 2>"$work/stderr" & ;;
+        motet-pulse-headless | alt-pulse-headless)
+            DBUS_SESSION_BUS_ADDRESS=$bus_address "$m" "${quiet[@]}" --output pulse "${delegates[@]}" "$long" \
+                >"$work/stdout" 2>"$work/stderr" & ;;
+        motet-null | alt-null) "$m" "${quiet[@]}" --output null "$long" >"$work/stdout" 2>"$work/stderr" & ;;
+        mpv-pulse) mpv --no-config --really-quiet --no-video --no-terminal --ao=pulse "$long" >"$work/stdout" 2>"$work/stderr" & ;;
+        ogg123-pulse) ogg123 -q -d pulse "$long" >"$work/stdout" 2>"$work/stderr" & ;;
+        mpd) start_mpd; return ;;
+        *) die "unknown case $1" ;;
+    esac
+    player_pid=$!
+}
+
+raw=$out/wakeups.tsv
+failures=$out/wakeups-failures.md
+: > "$failures"
+printf 'case\trun\tseconds\tplayer_cpu_s\tplayer_voluntary\tplayer_involuntary\tserver_cpu_s\tserver_voluntary\tserver_involuntary\tpeak_rss_kib\n' > "$raw"
+
+# measure CASE RUN
+measure() {
+    local name=$1 run=$2 uses_pulse=yes
+    case $name in *-null) uses_pulse= ;; esac
+    if ! start "$name"; then
+        fail "$name" "$run" "did not start: $(tail -1 "$work/stderr")"
+        return 0
+    fi
+    sleep "$warmup"
+    if ! kill -0 "$player_pid" 2>/dev/null; then
+        fail "$name" "$run" "ended during the warm-up: $(tail -1 "$work/stderr")"
+        return 0
+    fi
+    if [ -n "$uses_pulse" ] && ! playing_stream "$player_pid"; then
+        fail "$name" "$run" "no uncorked stream of PID $player_pid on the server after ${warmup} s"
+        return 0
+    fi
+    threads "$player_pid" > "$work/p0"; threads "$pulse_pid" > "$work/s0"
+    local t0 t1
+    t0=$(date +%s.%N)
+    sleep "$seconds"
+    threads "$player_pid" > "$work/p1" || true; threads "$pulse_pid" > "$work/s1"
+    t1=$(date +%s.%N)
+    if ! kill -0 "$player_pid" 2>/dev/null; then
+        fail "$name" "$run" "ended during the measurement: $(tail -1 "$work/stderr")"
+        return 0
+    fi
+    if [ -n "$uses_pulse" ] && ! playing_stream "$player_pid"; then
+        fail "$name" "$run" "no uncorked stream of PID $player_pid on the server at the end"
+        return 0
+    fi
+    local rss
+    rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$player_pid/status")
+    kill "$player_pid" 2>/dev/null; wait "$player_pid" 2>/dev/null || true
+    player_pid=
+    local row pv pn pc sv sn sc
+    read -r pv pn pc < <(grown "$work/p0" "$work/p1")
+    read -r sv sn sc < <(grown "$work/s0" "$work/s1")
+    row=$(printf '%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+        "$pc" "$pv" "$pn" "$sc" "$sv" "$sn" "$rss")
+    echo "$row" >> "$raw"
+    awk -F'\t' '{ printf "  %-22s run %s: player %5.1f wake-ups/s (%.1f + %.1f), %.3f CPU-s/min; server %5.1f wake-ups/s, %.3f CPU-s/min; %d KiB\n",
+        $1, $2, ($5 + $6) / $3, $5 / $3, $6 / $3, $4 * 60 / $3, ($8 + $9) / $3, $7 * 60 / $3, $10 }' <<<"$row"
+}
+
+fail() {
+    echo "wakeups: $1 (run $2) failed: $3" >&2
+    printf -- '- %s (run %s): %s\n' "$1" "$2" "$3" >> "$failures"
+    if [ -n "$player_pid" ]; then
+        kill "$player_pid" 2>/dev/null; wait "$player_pid" 2>/dev/null || true
+        player_pid=
+    fi
+}
+
+start_pulse
+start_bus
+echo "Wake-ups: ${seconds} s of real-time playback after ${warmup} s, $runs run(s) each, into a PulseAudio null sink at $PULSE_SERVER"
+for run in $(seq "$runs"); do
+    for c in $cases; do measure "$c" "$run"; done
+done
+
+{
+    cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+    echo "## Machine"
+    echo
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); ${seconds} s per case after ${warmup} s of warm-up, $runs run(s) each (medians)"
+    echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "- $("$motet" --version 2>&1 | head -1); $(mpd --version | head -1); $(mpv --version | head -1 | cut -d' ' -f1-2); $(ogg123 --version 2>&1 | head -1); $(pulseaudio --version)"
+    echo
+    awk -F'\t' '
+    function median(list,    n, a, i, j, t) {
+        n = split(list, a, " ")
+        for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    NR == 1 { next }
+    {
+        c = $1; if (!(c in seen)) { order[++n] = c; seen[c] = 1 }
+        pw[c] = pw[c] " " ($5 + $6) / $3; pv[c] = pv[c] " " $5 / $3; pi[c] = pi[c] " " $6 / $3
+        pc[c] = pc[c] " " $4 * 60 / $3
+        sw[c] = sw[c] " " ($8 + $9) / $3; sc[c] = sc[c] " " $7 * 60 / $3; rss[c] = rss[c] " " $10 / 1024
+    }
+    END {
+        label["motet-pulse"] = "motet --output pulse --status quiet"
+        label["motet-pulse-headless"] = "motet --output pulse --status quiet, json + mpris delegates, private bus"
+        label["motet-null"] = "motet --output null --status quiet"
+        label["alt-pulse"] = "motet (alt) --output pulse --status quiet"
+        label["alt-pulse-headless"] = "motet (alt) --output pulse --status quiet, json + mpris"
+        label["alt-null"] = "motet (alt) --output null --status quiet"
+        label["mpd"] = "mpd (pulse audio_output, defaults), mpc add + play"
+        label["mpv-pulse"] = "mpv --ao=pulse"
+        label["ogg123-pulse"] = "ogg123 -d pulse"
+        for (i = 1; i <= n; i++) {
+            c = order[i]; PW[c] = median(pw[c]); PV[c] = median(pv[c]); PI[c] = median(pi[c]); PC[c] = median(pc[c])
+            SW[c] = median(sw[c]); SC[c] = median(sc[c]); R[c] = median(rss[c])
+        }
+        print "| player | player wake-ups/s (voluntary + involuntary) | player CPU-s/min | server wake-ups/s | server CPU-s/min | server CPU vs mpd | player CPU vs mpd | player CPU vs mpv | peak RSS MiB |"
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+        for (i = 1; i <= n; i++) {
+            c = order[i]
+            vsm = ("mpd" in SC && SC["mpd"] > 0 && c !~ /null/) ? sprintf("%.2f", SC[c] / SC["mpd"]) : "-"
+            pvm = ("mpd" in PC && PC["mpd"] > 0) ? sprintf("%.2f", PC[c] / PC["mpd"]) : "-"
+            pvv = ("mpv-pulse" in PC && PC["mpv-pulse"] > 0) ? sprintf("%.2f", PC[c] / PC["mpv-pulse"]) : "-"
+            srvw = c ~ /null/ ? "-" : sprintf("%.1f", SW[c]); srvc = c ~ /null/ ? "-" : sprintf("%.3f", SC[c])
+            printf "| %s | %.1f (%.1f + %.1f) | %.3f | %s | %s | %s | %s | %s | %.1f |\n", (c in label ? label[c] : c), PW[c], PV[c], PI[c], PC[c], srvw, srvc, vsm, pvm, pvv, R[c]
+        }
+        print ""
+        print "The server columns of a null row are the idle server (no stream), not shown."
+        if ("motet-pulse-headless" in PW && "mpd" in SC && "mpv-pulse" in PC) {
+            print ""
+            print "Goals (#16):"
+            printf "- sound-server CPU serving motet <= mpd'"'"'s: %.3f vs %.3f CPU-s/min: %s\n", SC["motet-pulse"], SC["mpd"], SC["motet-pulse"] <= SC["mpd"] ? "met" : "missed"
+            printf "- player CPU on pulse below mpd'"'"'s: %.3f vs %.3f: %s; <= 1/4 of mpv'"'"'s (%.3f): %s\n", PC["motet-pulse"], PC["mpd"], PC["motet-pulse"] < PC["mpd"] ? "met" : "missed", PC["mpv-pulse"], PC["motet-pulse"] <= PC["mpv-pulse"] / 4 ? "met" : "missed"
+            printf "- headless wake-ups on pulse <= 4/s: %.1f (%.1f voluntary + %.1f involuntary): %s\n", PW["motet-pulse-headless"], PV["motet-pulse-headless"], PI["motet-pulse-headless"], PW["motet-pulse-headless"] <= 4 ? "met" : "missed"
+        }
+    }' "$raw"
+} > "$out/wakeups.md"
+if [ -s "$failures" ]; then
+    { echo; echo "## Runs that failed (not in the medians)"; echo; cat "$failures"; } >> "$out/wakeups.md"
+fi
+cat "$out/wakeups.md"
+[ ! -s "$failures" ]
