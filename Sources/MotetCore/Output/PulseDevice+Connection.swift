@@ -57,6 +57,7 @@ extension PulseDevice {
         pa_proplist_sets(props, "application.name", clientName)
         pa_proplist_sets(props, "application.id", "org.motet.Motet")
         pa_proplist_sets(props, "media.role", "music")
+        pa_proplist_sets(props, "application.icon_name", Self.iconName)
         let api = pa_threaded_mainloop_get_api(mainloop)!
         guard let context = pa_context_new_with_proplist(api, clientName, props) else { return false }
         self.context = context
@@ -72,6 +73,7 @@ extension PulseDevice {
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         pa_proplist_sets(props, "media.role", "music")
+        describe(into: props)
         guard let stream = pa_stream_new_with_proplist(context, "Music", &spec, &map, props) else { return false }
         self.stream = stream
         streamWritten = 0
@@ -150,6 +152,7 @@ extension PulseDevice {
         guard let c, c == context else { return }
         switch pa_context_get_state(c) {
         case PA_CONTEXT_READY:
+            watchCalls(c)
             guard lost else { return }
             if format == nil {
                 restored()
@@ -179,9 +182,9 @@ extension PulseDevice {
     func streamEvent(_ name: UnsafePointer<CChar>?) {
         guard let name else { return }
         if strcmp(name, "request-cork") == 0 {
-            handler?(.corkRequested)
+            serverRequested(cork: true)
         } else if strcmp(name, "request-uncork") == 0 {
-            handler?(.uncorkRequested)
+            serverRequested(cork: false)
         }
     }
 
@@ -193,6 +196,7 @@ extension PulseDevice {
             lostDelay += streamDelay
             streamDelay = 0
             streamWritten = 0
+            callWatch.forget()
             handler?(.lost)
         }
         scheduleReconnect()
@@ -202,6 +206,7 @@ extension PulseDevice {
     func restored() {
         lost = false
         handler?(.restored)
+        resumeCallWatch()
     }
 
     func scheduleReconnect() {

@@ -11,8 +11,9 @@ import Synchronization
 /// The stream has role `music`, S16LE samples rounded as `ov_read` does, the WAVE-EX channel map
 /// and a ~200 ms latency target.
 ///
-/// Events: `request-cork` / `request-uncork` stream events become `.corkRequested` /
-/// `.uncorkRequested`. When the server goes away, `.lost` is sent, writes take nothing, and a timer
+/// Events: `request-cork` / `request-uncork` stream events, and other clients' phone or
+/// communication streams coming and going (`+Calls`: PipeWire never corks us), become
+/// `.corkRequested` / `.uncorkRequested`. When the server goes away, `.lost` is sent, writes take nothing, and a timer
 /// on the loop reconnects every 500 ms; once the stream is back, `.restored` is sent. All are sent
 /// from the main loop's thread.
 ///
@@ -52,6 +53,11 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var drained = false
     /// The event handler (`onEvent`), called on the main loop's thread.
     var handler: (@Sendable (SinkEvent) -> Void)?
+    /// Calls, from the server's cork requests and from the sink inputs we see (`+Calls`).
+    var callWatch: CallWatch
+    /// The heard track, for the stream's properties (`+Description`).
+    var describedTitle: String?
+    var describedArtist: String?
     /// The latency target (tlength), in microseconds.
     static let latencyMicros: UInt64 = 200_000
     /// How long to wait for the server to answer a connection or a new stream, in microseconds.
@@ -63,11 +69,16 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
 
     /// Connects to the server (`server`, e.g. "unix:/run/user/1000/pulse/native", or the default
     /// one when nil) as `clientName`; streams go to sink `device` (the default sink when nil).
+    /// `pauseForCalls` (`--pause-for-calls`): report calls as `.corkRequested` / `.uncorkRequested`
+    /// (see `+Calls`); when false, calls are not reported at all, not even the server's requests.
     /// Throws when no server answers within a few seconds.
-    public init(clientName: String, server: String? = nil, device: String? = nil) throws(OutputError) {
+    public init(
+        clientName: String, server: String? = nil, device: String? = nil, pauseForCalls: Bool = true
+    ) throws(OutputError) {
         self.clientName = clientName
         self.server = server
         self.device = device
+        callWatch = CallWatch(enabled: pauseForCalls)
         guard motet_load_pulse() == 0 else {
             throw .libraryMissing(.pulse, library: String(cString: motet_audio_library_error()))
         }

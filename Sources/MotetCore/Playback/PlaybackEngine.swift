@@ -20,4 +20,12 @@ protocol PlaybackEngine: AnyObject {
 
     /// The heard position now.
     func heard() -> HeardNow
+
+    /// Names the heard track to the output device (`AudioDevice.describe`).
+    func describe(title: String?, artist: String?)
+}
+
+extension PlaybackEngine {
+    /// A scripted engine has no device to tell.
+    func describe(title: String?, artist: String?) {}
 }

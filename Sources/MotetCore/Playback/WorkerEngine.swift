@@ -12,6 +12,7 @@ final class WorkerEngine: PlaybackEngine {
     private let ring: SampleRing
     private let markers = SPSCQueue<SegmentMarker>(capacity: 64)
     private let sinkWorker: SinkWorker
+    private let device: any AudioDevice
     private let decodeWorker: DecodeWorker
     private let cursor: Locked<DecodeCursor>
     private var generation = 0
@@ -21,6 +22,7 @@ final class WorkerEngine: PlaybackEngine {
     init(configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox) {
         // About 1.5 s of 48 kHz stereo: enough to ride out a slow disk, small enough to keep memory low.
         ring = SampleRing(minimumCapacity: 1 << 17)
+        self.device = device
         let spaceReady = CountingSemaphore()
         sinkWorker = SinkWorker(ring: ring, markers: markers, device: device, spaceReady: spaceReady, wake: inbox.wakeup)
         let cursor = Locked(
@@ -81,6 +83,8 @@ final class WorkerEngine: PlaybackEngine {
     func setPaused(_ paused: Bool) { sinkWorker.setPaused(paused) }
 
     func setVolume(_ scale: Float) { sinkWorker.setVolume(scale) }
+
+    func describe(title: String?, artist: String?) { device.describe(title: title, artist: artist) }
 
     /// The heard position extrapolated to now.
     func heard() -> HeardNow {

@@ -52,6 +52,12 @@ enum OptionTable {
                 draft.settings.untimed = try flag(value)
                 draft.untimedSource = source
             }),
+        OptionDefinition(
+            name: "pause-for-calls", short: nil,
+            kind: .value(placeholder: "yes|no", expected: ValueParsers.booleanExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Pause while a phone or communication stream plays, and resume after it (default yes). Works on PulseAudio and on PipeWire, which does not cork other streams itself.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.pauseForCalls = try ValueParsers.boolean(required(value)) }),
         settingFlag("shuffle", \.shuffle, help: "Play the tracks in random order."),
         settingFlag("loop", \.loop, help: "Start again from the first track after the last one."),
         OptionDefinition(
