@@ -40,20 +40,27 @@ import Testing
         return (run, ogg, motet)
     }
 
+    /// module-role-cork corks us, and the device sees the call too: still one interruption.
     @Test func aPhoneCallInterruptsAndPlaybackResumes() throws {
         let pulse = try PulseRig(roleCork: true)
         defer { pulse.stop() }
-        let (run, ogg, motet) = try startMusic(on: pulse)
-        let out = run.path("stdout.txt")
+        try expectACallToPauseAndResume(on: pulse)
+    }
+
+    /// Without module-role-cork nobody corks us: Motet notices the phone stream itself.
+    @Test func aPhoneCallInterruptsWithoutRoleCork() throws {
+        let pulse = try PulseRig(roleCork: false)
+        defer { pulse.stop() }
+        try expectACallToPauseAndResume(on: pulse)
+    }
+
+    private func expectACallToPauseAndResume(on pulse: PulseRig) throws {
+        let (run, ogg, motet, probes) = try startMusicWithProbes(environment: pulse.environment)
         let callStart = Date()
         try pulse.playPhoneStream(seconds: 1.5)
         let callLength = Date().timeIntervalSince(callStart)
         motet.wait(timeout: 60)
-        let text = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(motet.exitCode == 0, "\(text)")
-        #expect(text.contains("Interrupted: corked"), "\(text)")
-        #expect(text.contains("Interruption ended: corked"), "\(text)")
-        #expect(text.contains("Finished: Music (ok, completed)"), "\(text)")
+        try expectOneInterruptionPerCall(run: run, motet: motet, probes: probes)
         // The interruption paused us: the end of the music is all there after the call.
         let reference = try Fixtures.referenceDecode(ogg)
         let tail = Array(reference.suffix(44100 * 4))  // the last second
