@@ -161,7 +161,7 @@ pw_version=$(pipewire --version | awk '/libpipewire/ { v = $NF } END { print v }
 {
     echo "| ${seconds} s in real time, medians of $rt_runs (interleaved) | player CPU s (= per minute) | player wake-ups/s | server CPU s | server wake-ups/s |"
     echo "|---|---:|---:|---:|---:|"
-    awk -F'\t' -v pa="PulseAudio $pa_version" -v pw="PipeWire $pw_version" '
+    awk -F'\t' -v pulseaudio="PulseAudio $pa_version" -v pipewire="PipeWire $pw_version" '
     function median(list,    n, a, i, j, t) {
         n = split(list, a, " ")
         for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -171,17 +171,17 @@ pw_version=$(pipewire --version | awk '/libpipewire/ { v = $NF } END { print v }
     {
         c = $1
         if (!(c in seen)) { order[++n] = c; seen[c] = 1 }
-        pc[c] = pc[c] " " $4; pw[c] = pw[c] " " ($5 / $3); sc[c] = sc[c] " " $6; sw[c] = sw[c] " " ($7 / $3)
+        pc[c] = pc[c] " " $4; pwk[c] = pwk[c] " " ($5 / $3); sc[c] = sc[c] " " $6; swk[c] = swk[c] " " ($7 / $3)
     }
     END {
-        label["motet-pulseaudio"] = "motet --output pulse, " pa
-        label["mpv-pulseaudio"] = "mpv --ao=pulse, " pa
-        label["motet-pipewire"] = "motet --output pulse, " pw " (pipewire-pulse)"
-        label["mpv-pipewire-pulse"] = "mpv --ao=pulse, " pw " (pipewire-pulse)"
-        label["mpv-pipewire"] = "mpv --ao=pipewire (native), " pw
+        label["motet-pulseaudio"] = "motet --output pulse, " pulseaudio
+        label["mpv-pulseaudio"] = "mpv --ao=pulse, " pulseaudio
+        label["motet-pipewire"] = "motet --output pulse, " pipewire " (pipewire-pulse)"
+        label["mpv-pipewire-pulse"] = "mpv --ao=pulse, " pipewire " (pipewire-pulse)"
+        label["mpv-pipewire"] = "mpv --ao=pipewire (native), " pipewire
         for (i = 1; i <= n; i++) {
             c = order[i]
-            printf "| %s | %.2f | %.1f | %.2f | %.1f |\n", label[c], median(pc[c]), median(pw[c]), median(sc[c]), median(sw[c])
+            printf "| %s | %.2f | %.1f | %.2f | %.1f |\n", label[c], median(pc[c]), median(pwk[c]), median(sc[c]), median(swk[c])
         }
     }' "$raw"
     echo

@@ -8,24 +8,7 @@ import Testing
     @Test func whatPipeWireReceivesIsBitExactAndComplete() throws {
         let pipewire = try PipeWireRig()
         defer { pipewire.stop() }
-        let run = try MotetRun()
-        let ogg = run.path("sweep.ogg")
-        try Fixtures.oggVorbis(ogg, seconds: 2, synth: ["sine", "200-3000"])
-        let start = Date()
-        let r = try run.run(
-            ["--output", "pulse", "--no-config", "--status", "events", ogg], extraEnvironment: pipewire.environment)
-        let wall = Date().timeIntervalSince(start)
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(wall >= 1.9, "real time: 2 s of audio took \(wall) s")
-        let reference = try Fixtures.referenceDecode(ogg)
-        _ = try Shell.waitUntil(timeout: 3) { pipewire.capturedByteCount >= reference.count }
-        let captured = pipewire.capturedBytes()
-        let refRange = try #require(PulseRig.nonSilentFrames(reference, frameBytes: 4))
-        let capRange = try #require(PulseRig.nonSilentFrames(captured, frameBytes: 4), "\(pipewire.logTail())")
-        #expect(capRange.count == refRange.count, "non-silent frames: \(capRange.count) vs \(refRange.count)")
-        let cap = Array(captured[capRange.lowerBound * 4..<capRange.upperBound * 4])
-        let ref = Array(reference[refRange.lowerBound * 4..<refRange.upperBound * 4])
-        #expect(cap == ref)
+        try SoundServerChecks.expectBitExactPlayback(through: pipewire)
     }
 
     @Test func pauseSeekAndSkipWorkOnPipeWire() throws {
@@ -105,99 +88,35 @@ import Testing
     @Test func losingPipeWireIsAnInterruptionAndPlaybackResumes() throws {
         let pipewire = try PipeWireRig()
         defer { pipewire.stop() }
-        let (run, ogg, motet) = try startMusic(on: pipewire)
-        pipewire.kill()
-        Thread.sleep(forTimeInterval: 1.0)
-        try pipewire.restart()
-        let finished = try Shell.waitUntil(timeout: 30) { !motet.isRunning }
-        if !finished { motet.stop() }
-        motet.wait(timeout: 60)
-        let text = try String(contentsOfFile: run.path("stdout.txt"), encoding: .utf8)
-        let errors = (try? String(contentsOfFile: run.path("stderr.txt"), encoding: .utf8)) ?? ""
-        #expect(motet.exitCode == 0, "\(text)\(errors)")
-        #expect(text.contains("Interrupted: deviceLost"), "\(text)\(errors)")
-        #expect(text.contains("Interruption ended: deviceLost"), "\(text)\(errors)")
-        #expect(text.contains("Finished: Music (ok, completed)"), "\(text)")
-        let reference = try Fixtures.referenceDecode(ogg)
-        #expect(
-            findSubsequence(Array(reference.suffix(44100 * 4)), in: pipewire.capturedBytes()),
-            "the end of the music was played after the restart")
+        try SoundServerChecks.expectALostServerToResume(on: pipewire)
     }
 
+    /// WirePlumber does not cork us: Motet sees the phone stream itself.
     @Test func aPhoneCallPausesMotetAndItsEndResumesItOnPipeWire() throws {
         let pipewire = try PipeWireRig()
         defer { pipewire.stop() }
-        let (run, ogg, motet, probes) = try startMusicWithProbes(environment: pipewire.environment)
-        try pipewire.playPhoneStream(seconds: 1.5)
-        motet.wait(timeout: 60)
-        try expectOneInterruptionPerCall(run: run, motet: motet, probes: probes)
-        let reference = try Fixtures.referenceDecode(ogg)
-        #expect(
-            findSubsequence(Array(reference.suffix(44100 * 4)), in: pipewire.capturedBytes()),
-            "the last second of the music is in the capture, bit-exact, after the call")
+        try SoundServerChecks.expectACallToPauseAndResume(on: pipewire)
+    }
+
+    @Test func aCommunicationStreamIsACallToo() throws {
+        let pipewire = try PipeWireRig()
+        defer { pipewire.stop() }
+        let music = try SoundServerChecks.Music(on: pipewire)
+        try pipewire.playPhoneStream(seconds: 1.0, role: "communication")
+        music.motet.wait(timeout: 60)
+        let (text, errors) = try music.output()
+        #expect(text.contains("Interrupted: corked") && text.contains("Interruption ended: corked"), "\(text)\(errors)")
     }
 
     @Test func withPauseForCallsNoACallDoesNotInterrupt() throws {
         let pipewire = try PipeWireRig()
         defer { pipewire.stop() }
-        let (run, _, motet) = try startMusic(on: pipewire, extraArguments: ["--pause-for-calls", "no"])
+        let music = try SoundServerChecks.Music(on: pipewire, extraArguments: ["--pause-for-calls", "no"])
         try pipewire.playPhoneStream(seconds: 1.0)
-        motet.wait(timeout: 60)
-        let text = try String(contentsOfFile: run.path("stdout.txt"), encoding: .utf8)
-        #expect(motet.exitCode == 0, "\(text)")
+        music.motet.wait(timeout: 60)
+        let (text, errors) = try music.output()
+        #expect(music.motet.exitCode == 0, "\(text)\(errors)")
         #expect(!text.contains("Interrupted"), "\(text)")
         #expect(text.contains("Finished: Music (ok, completed)"), "\(text)")
     }
-
-    /// Starts motet on 5 s of music titled "Music" into `pipewire`, its events in stdout.txt, and
-    /// returns 1.5 s into the playing.
-    private func startMusic(on pipewire: PipeWireRig, extraArguments: [String] = []) throws -> (MotetRun, String, SpawnedProcess) {
-        let run = try MotetRun()
-        let ogg = run.path("music.ogg")
-        try Fixtures.oggVorbis(ogg, seconds: 5, synth: ["sine", "300-900"], tags: .init(title: "Music"))
-        let motet = try SpawnedProcess(
-            [Paths.motet, "--output", "pulse", "--no-config", "--status", "events"] + extraArguments + [ogg],
-            environment: run.environment.merging(pipewire.environment) { $1 }, stdout: run.path("stdout.txt"),
-            stderr: run.path("stderr.txt"))
-        Thread.sleep(forTimeInterval: 1.5)
-        return (run, ogg, motet)
-    }
-}
-
-/// Starts motet on 5 s of music titled "Music" with two probe delegates (their lines in
-/// probe-a.txt and probe-b.txt) and its events in stdout.txt, and returns 1.5 s into the playing.
-func startMusicWithProbes(environment: [String: String]) throws -> (MotetRun, String, SpawnedProcess, [String]) {
-    let run = try MotetRun()
-    let ogg = run.path("music.ogg")
-    try Fixtures.oggVorbis(ogg, seconds: 5, synth: ["sine", "300-900"], tags: .init(title: "Music"))
-    let probe = try ProbePlugin.build(in: run.home)
-    let probes = [run.path("probe-a.txt"), run.path("probe-b.txt")]
-    let motet = try SpawnedProcess(
-        [Paths.motet, "--output", "pulse", "--no-config", "--status", "events"]
-            + probes.flatMap { ["--plugin", "\(probe):out=\($0)"] } + [ogg],
-        environment: run.environment.merging(environment) { $1 }, stdout: run.path("stdout.txt"),
-        stderr: run.path("stderr.txt"))
-    Thread.sleep(forTimeInterval: 1.5)
-    return (run, ogg, motet, probes)
-}
-
-/// One call was one interruption: began and ended once each, on the player's output and on every
-/// delegate, and the music then played to its end.
-func expectOneInterruptionPerCall(run: MotetRun, motet: SpawnedProcess, probes: [String]) throws {
-    let text = try String(contentsOfFile: run.path("stdout.txt"), encoding: .utf8)
-    let errors = (try? String(contentsOfFile: run.path("stderr.txt"), encoding: .utf8)) ?? ""
-    #expect(motet.exitCode == 0, "\(text)\(errors)")
-    #expect(text.components(separatedBy: "Interrupted: corked").count == 2, "\(text)\(errors)")
-    #expect(text.components(separatedBy: "Interruption ended: corked").count == 2, "\(text)")
-    #expect(text.contains("Finished: Music (ok, completed)"), "\(text)")
-    for probe in probes {
-        let lines = ProbePlugin.lines(probe)
-        #expect(lines.filter { $0.hasPrefix("interruption-began") }.count == 1, "\(probe): \(lines)")
-        #expect(lines.filter { $0.hasPrefix("interruption-ended") }.count == 1, "\(probe): \(lines)")
-    }
-}
-
-/// The byte index after the last non-zero byte (0 when all is silence).
-func lastSoundByte(_ bytes: [UInt8]) -> Int {
-    bytes.lastIndex(where: { $0 != 0 }).map { $0 + 1 } ?? 0
 }

@@ -20,19 +20,21 @@ import Glibc
 /// - pipewire-pulse implements `module-pipe-sink` itself (with PipeWire's pipe-tunnel); it is paced
 ///   by the graph's clock, so in real time.
 /// - The graph runs at 48 kHz by default and resamples a 44.1 kHz stream: paplay of a 2 s sweep
-///   then differed from the WAV in 2666 of 352,800 samples (by up to ±30). With the graph's clock
-///   at the stream's rate (`default.clock.rate`, and `default.clock.allowed-rates` so that 48 kHz
-///   streams still switch it) nothing is resampled: 88,200 of 88,200 frames, bit-exact — PipeWire's
-///   s16 → f32 → s16 round trip at volume 1.0 is exact.
+///   then differed from the WAV in 2666 of 352,800 samples (by up to ±30). Nothing is resampled when
+///   the graph may run at the stream's rate: `default.clock.allowed-rates = [ 44100 48000 ]` alone
+///   was enough (an idle graph switches to the rate of the stream that starts), and so was
+///   `default.clock.rate = 44100`; 88,200 of 88,200 frames, bit-exact — PipeWire's s16 → f32 → s16
+///   round trip at volume 1.0 is exact. The rig sets both, so the capture's rate never depends on
+///   the graph being idle when a stream starts (after a restart, say).
 /// - The pipe sink writes only while the graph runs it: unlike PulseAudio's, it adds no silence
 ///   while nothing plays (and WirePlumber suspends it after a few idle seconds).
-/// - WirePlumber's default policy never corks other streams for a `media.role=phone` stream
-///   (PulseAudio's module-role-cork does): a player must notice calls itself.
+/// - WirePlumber's default policy does not cork other streams for a `media.role=phone` stream
+///   (issue #15; PulseAudio's module-role-cork does): a player must notice calls itself.
 /// - Killing all three and starting them again in the same directories is "lost the sound server";
 ///   the pipe sink must be loaded again.
-public final class PipeWireRig: @unchecked Sendable {
-    /// The sink that writes to the capture file.
-    public static let sinkName = "pipert"
+public final class PipeWireRig: SoundServerRig, @unchecked Sendable {
+    /// The sink that writes to the capture file (the same name as `PulseRig`'s).
+    public static let sinkName = PulseRig.sinkName
     /// The rig's own temporary directory (runtime, home, FIFO, capture, logs).
     public let directory: String
     /// Sample rate (also the graph's clock rate) and channel count of the capture sink (s16le).
@@ -52,9 +54,6 @@ public final class PipeWireRig: @unchecked Sendable {
     public var fifoPath: String { directory + "/pipert.fifo" }
     /// Everything the pipe sink wrote, across restarts (appended).
     public var capturePath: String { directory + "/capture.raw" }
-    /// Bytes per frame in the capture.
-    public var frameBytes: Int { 2 * channels }
-
     /// What the servers and the PipeWire tools (pw-dump, pw-cli) need.
     public var serverEnvironment: [String: String] {
         [
@@ -135,37 +134,11 @@ public final class PipeWireRig: @unchecked Sendable {
 
     private func logPath(_ name: String) -> String { directory + "/\(name).log" }
 
-    /// Runs `pactl` against pipewire-pulse.
-    @discardableResult
-    public func pactl(_ arguments: [String]) throws -> ProcessResult {
-        try Shell.run(["pactl"] + arguments, environment: ["PULSE_SERVER": serverAddress], timeout: 10)
-    }
-
-    private func checkedPactl(_ arguments: [String]) throws {
-        let r = try pactl(arguments)
-        guard r.status == 0 else {
-            throw TestError.failed("pactl \(arguments.joined(separator: " ")) failed: \(r.stderr) \(logTail())")
-        }
-    }
-
     /// `pw-dump`: the whole PipeWire graph as JSON (nodes with their properties).
     public func pwDump() throws -> String {
         let r = try Shell.run(["pw-dump"], environment: serverEnvironment, timeout: 10)
         guard r.status == 0 else { throw TestError.failed("pw-dump failed: \(r.stderr)") }
         return r.stdout
-    }
-
-    /// Plays `seconds` of a 440 Hz tone as a `media.role=phone` stream into the capture sink (what
-    /// a softphone does) and returns when it has finished.
-    public func playPhoneStream(seconds: Double, role: String = "phone") throws {
-        let wav = directory + "/phone-\(seconds).wav"
-        if !FileManager.default.fileExists(atPath: wav) {
-            try Fixtures.wav(wav, seconds: seconds, rate: rate, channels: channels, synth: ["sine", "440"])
-        }
-        let r = try Shell.run(
-            ["paplay", "-d", Self.sinkName, "--property=media.role=\(role)", wav],
-            environment: ["PULSE_SERVER": serverAddress], timeout: seconds + 20)
-        guard r.status == 0 else { throw TestError.failed("paplay (\(role) role) failed: \(r.stderr)") }
     }
 
     /// Kills the three servers with SIGKILL (a crash, as a client sees it) and waits for them and
@@ -201,16 +174,6 @@ public final class PipeWireRig: @unchecked Sendable {
             reader = nil
         }
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// Everything captured so far (s16le, interleaved).
-    public func capturedBytes() -> [UInt8] {
-        (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: capturePath)))) ?? []
-    }
-
-    /// Bytes captured so far.
-    public var capturedByteCount: Int {
-        ((try? FileManager.default.attributesOfItem(atPath: capturePath)[.size]) as? Int) ?? 0
     }
 
     /// The last lines of the servers' logs, for error messages.

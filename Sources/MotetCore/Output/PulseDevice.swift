@@ -12,10 +12,10 @@ import Synchronization
 /// and a ~200 ms latency target.
 ///
 /// Events: `request-cork` / `request-uncork` stream events, and other clients' phone or
-/// communication streams coming and going (`+Calls`: PipeWire never corks us), become
-/// `.corkRequested` / `.uncorkRequested`. When the server goes away, `.lost` is sent, writes take nothing, and a timer
-/// on the loop reconnects every 500 ms; once the stream is back, `.restored` is sent. All are sent
-/// from the main loop's thread.
+/// communication streams coming and going (`+Calls`: PipeWire's default policy never corks us),
+/// become `.corkRequested` / `.uncorkRequested`, one pair per call. When the server goes away,
+/// `.lost` is sent, writes take nothing, and a timer on the loop reconnects every 500 ms; once the
+/// stream is back, `.restored` is sent. All are sent from the main loop's thread.
 ///
 /// All mutable state is guarded by the main loop's lock (held implicitly inside callbacks).
 public final class PulseDevice: AudioDevice, @unchecked Sendable {
