@@ -98,6 +98,23 @@ import Testing
         try SoundServerChecks.expectACallToPauseAndResume(on: pipewire)
     }
 
+    /// A call that was going on before Motet connected counts too, as soon as Motet is there.
+    @Test func aCallAlreadyGoingOnInterruptsFromTheStart() throws {
+        let pipewire = try PipeWireRig()
+        defer { pipewire.stop() }
+        let call = Thread { try? pipewire.playPhoneStream(seconds: 3) }
+        call.start()
+        Thread.sleep(forTimeInterval: 0.8)
+        let music = try SoundServerChecks.Music(on: pipewire)
+        music.motet.wait(timeout: 60)
+        let (text, errors) = try music.output()
+        #expect(music.motet.exitCode == 0, "\(text)\(errors)")
+        #expect(text.components(separatedBy: "Interrupted: corked").count == 2, "\(text)\(errors)")
+        #expect(text.components(separatedBy: "Interruption ended: corked").count == 2, "\(text)")
+        #expect(text.contains("Finished: Music (ok, completed)"), "\(text)")
+        #expect(try music.endWasPlayed(on: pipewire))
+    }
+
     @Test func aCommunicationStreamIsACallToo() throws {
         let pipewire = try PipeWireRig()
         defer { pipewire.stop() }
