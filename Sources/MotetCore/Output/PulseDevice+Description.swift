@@ -22,7 +22,9 @@ extension PulseDevice {
             let props = pa_proplist_new()
             defer { pa_proplist_free(props) }
             describe(into: props)
-            pa_operation_unref(pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, props, nil, nil))
+            if let operation = pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, props, nil, nil) {
+                pa_operation_unref(operation)
+            }
             if title == nil { removeProperty("media.title", of: stream) }
             if artist == nil { removeProperty("media.artist", of: stream) }
         }
