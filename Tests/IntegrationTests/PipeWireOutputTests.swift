@@ -64,17 +64,18 @@ import Testing
         defer { pipewire.stop() }
         let run = try MotetRun()
         let ogg = run.path("song.ogg")
-        try Fixtures.oggVorbis(ogg, seconds: 4, tags: .init(title: "Night Song", artists: ["The Band", "A Guest"]))
+        try Fixtures.oggVorbis(ogg, seconds: 15, tags: .init(title: "Night Song", artists: ["The Band", "A Guest"]))
         let motet = try SpawnedProcess(
             [Paths.motet, "--output", "pulse", "--no-config", "--status", "quiet", ogg],
-            environment: run.environment.merging(pipewire.environment) { $1 })
+            environment: run.environment.merging(pipewire.environment) { $1 }, stderr: run.path("stderr.txt"))
         defer { motet.stop() }
         var inputs = ""
-        let shown = try Shell.waitUntil(timeout: 5) {
+        let shown = try Shell.waitUntil(timeout: 15) {
             inputs = (try? pipewire.pactl(["list", "sink-inputs"]).stdout) ?? ""
             return inputs.contains("media.title = \"Night Song\"")
         }
-        #expect(shown, "\(inputs)")
+        let errors = (try? String(contentsOfFile: run.path("stderr.txt"), encoding: .utf8)) ?? ""
+        #expect(shown, "\(inputs)\(errors)\(pipewire.logTail())")
         #expect(inputs.contains("media.artist = \"The Band, A Guest\""), "\(inputs)")
         #expect(inputs.contains("application.icon_name = \"multimedia-player\""), "\(inputs)")
         #expect(inputs.contains("media.role = \"music\""), "\(inputs)")

@@ -127,7 +127,12 @@ public final class PipeWireRig: SoundServerRig, @unchecked Sendable {
                 "load-module", "module-pipe-sink", "sink_name=\(Self.sinkName)", "file=\(fifoPath)", "format=s16le",
                 "rate=\(rate)", "channels=\(channels)",
             ] + (PulseRig.wavChannelMap[channels].map { ["channel_map=\($0)"] } ?? []))
-        try checkedPactl(["set-default-sink", Self.sinkName])
+        // WirePlumber keeps the default sink in its "default" metadata, which may not exist yet
+        // just after start-up ("Not supported"): ask again until it does.
+        let defaultSet = try Shell.waitUntil(timeout: 10) {
+            (try? self.pactl(["set-default-sink", Self.sinkName]).status) == 0
+        }
+        if !defaultSet { try checkedPactl(["set-default-sink", Self.sinkName]) }  // throws with the reason
         let cat = try SpawnedProcess(["cat", fifoPath], stdout: capturePath, appendOutput: true)
         lock.withLock { reader = cat }
     }

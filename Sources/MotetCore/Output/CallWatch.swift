@@ -18,8 +18,9 @@ struct CallWatch: Sendable, Equatable {
     private(set) var serverCorked = false
     /// We reported `.corkRequested` and not yet `.uncorkRequested`.
     private(set) var reported = false
-    /// The server is gone (or not yet back): news is kept, nothing is reported until `resume`.
-    private(set) var suspended = false
+    /// Nobody listens yet (no event handler: a call seen while connecting would be lost), or the
+    /// server is gone and not yet back: news is kept, nothing is reported until `resume`.
+    private(set) var suspended = true
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -57,8 +58,8 @@ struct CallWatch: Sendable, Equatable {
         suspended = true
     }
 
-    /// The server and our stream are back (after `.restored` was reported): a call seen meanwhile
-    /// begins an interruption now.
+    /// Someone listens now, or the server and our stream are back (after `.restored` was
+    /// reported): a call seen meanwhile begins an interruption now.
     mutating func resume() -> SinkEvent? {
         suspended = false
         return settle()

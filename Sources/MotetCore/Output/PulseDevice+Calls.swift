@@ -33,7 +33,8 @@ extension PulseDevice {
         report(callWatch.serverRequest(cork: cork))
     }
 
-    /// Our stream is back after a loss (`.restored` was reported): a call seen meanwhile counts now.
+    /// The owner listens now (`onEvent` was set), or our stream is back after a loss (`.restored`
+    /// was reported): a call seen meanwhile counts now.
     func resumeCallWatch() {
         report(callWatch.resume())
     }

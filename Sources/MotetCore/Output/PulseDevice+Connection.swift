@@ -171,6 +171,7 @@ extension PulseDevice {
         guard let s, s == stream else { return }
         switch pa_stream_get_state(s) {
         case PA_STREAM_READY:
+            sendDescription()
             if lost { restored() }
         case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
             if everConnected, !closing { serverLost() }

@@ -11,23 +11,29 @@ extension PulseDevice {
     /// A freedesktop icon-naming-spec name every icon theme has (Motet installs no icon of its own).
     static let iconName = "multimedia-player"
 
-    /// Names the track being heard; the stream's properties follow (at once when a stream exists,
-    /// else when it is made). Repeating the same description sends nothing. [thread-safe]
+    /// Names the track being heard; the stream's properties follow (at once when a stream is
+    /// ready, else when it is). Repeating the same description sends nothing. [thread-safe]
     public func describe(title: String?, artist: String?) {
         withLock {
             guard title != describedTitle || artist != describedArtist else { return }
             describedTitle = title
             describedArtist = artist
-            guard let stream, !lost, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-            let props = pa_proplist_new()
-            defer { pa_proplist_free(props) }
-            describe(into: props)
-            if let operation = pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, props, nil, nil) {
-                pa_operation_unref(operation)
-            }
-            if title == nil { removeProperty("media.title", of: stream) }
-            if artist == nil { removeProperty("media.artist", of: stream) }
+            sendDescription()
         }
+    }
+
+    /// Sends the description to the stream if it is ready. Called again when a stream becomes
+    /// ready: one made before `describe` was called, or while it was, has the old description.
+    func sendDescription() {
+        guard let stream, !lost, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        let props = pa_proplist_new()
+        defer { pa_proplist_free(props) }
+        describe(into: props)
+        if let operation = pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, props, nil, nil) {
+            pa_operation_unref(operation)
+        }
+        if describedTitle == nil { removeProperty("media.title", of: stream) }
+        if describedArtist == nil { removeProperty("media.artist", of: stream) }
     }
 
     private func removeProperty(_ key: String, of stream: OpaquePointer) {

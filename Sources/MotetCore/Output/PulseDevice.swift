@@ -311,6 +311,12 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             withLock { h = handler }
             return h
         }
-        set { withLock { handler = newValue } }
+        set {
+            withLock {
+                handler = newValue
+                // A call seen while connecting (before anyone listened) is reported now.
+                if newValue != nil, !lost { resumeCallWatch() }
+            }
+        }
     }
 }

@@ -6,13 +6,13 @@ import Testing
 /// both, in any order.
 @Suite struct CallWatchTests {
     @Test func aCallSeenByUsBeginsAndItsEndEndsTheInterruption() {
-        var watch = CallWatch(enabled: true)
+        var watch = CallWatch.listening(enabled: true)
         #expect(watch.sinkInput(7, isCall: true) == .corkRequested)
         #expect(watch.sinkInputRemoved(7) == .uncorkRequested)
     }
 
     @Test func otherStreamsAreNoCall() {
-        var watch = CallWatch(enabled: true)
+        var watch = CallWatch.listening(enabled: true)
         #expect(watch.sinkInput(3, isCall: CallWatch.isCall(role: "music")) == nil)
         #expect(watch.sinkInput(4, isCall: CallWatch.isCall(role: nil)) == nil)
         #expect(CallWatch.isCall(role: "phone") && CallWatch.isCall(role: "communication"))
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func twoOverlappingCallsAreOneInterruptionEndingWithTheLast() {
-        var watch = CallWatch(enabled: true)
+        var watch = CallWatch.listening(enabled: true)
         #expect(watch.sinkInput(1, isCall: true) == .corkRequested)
         #expect(watch.sinkInput(2, isCall: true) == nil)
         #expect(watch.sinkInputRemoved(1) == nil)
@@ -29,7 +29,7 @@ import Testing
 
     @Test func theServersCorkAndOurDetectionOfTheSameCallAreOneInterruption() {
         // PulseAudio with module-role-cork: the request usually comes first.
-        var watch = CallWatch(enabled: true)
+        var watch = CallWatch.listening(enabled: true)
         #expect(watch.serverRequest(cork: true) == .corkRequested)
         #expect(watch.sinkInput(9, isCall: true) == nil)
         #expect(watch.serverRequest(cork: false) == nil)
@@ -42,21 +42,28 @@ import Testing
     }
 
     @Test func aStreamThatStopsBeingACallEndsIt() {
-        var watch = CallWatch(enabled: true)
+        var watch = CallWatch.listening(enabled: true)
         #expect(watch.sinkInput(5, isCall: true) == .corkRequested)
         #expect(watch.sinkInput(5, isCall: false) == .uncorkRequested)
     }
 
     @Test func disabledReportsNothingNotEvenTheServersRequests() {
-        var watch = CallWatch(enabled: false)
+        var watch = CallWatch.listening(enabled: false)
         #expect(watch.serverRequest(cork: true) == nil)
         #expect(watch.sinkInput(1, isCall: true) == nil)
         #expect(watch.serverRequest(cork: false) == nil)
         #expect(watch.sinkInputRemoved(1) == nil)
     }
 
-    @Test func aLostServerForgetsItsCallsAndReportsOnlyAfterResuming() {
+    @Test func nothingIsReportedBeforeAnyoneListens() {
         var watch = CallWatch(enabled: true)
+        #expect(watch.sinkInput(1, isCall: true) == nil)  // seen while connecting
+        #expect(watch.resume() == .corkRequested)  // the owner set its handler
+        #expect(watch.sinkInputRemoved(1) == .uncorkRequested)
+    }
+
+    @Test func aLostServerForgetsItsCallsAndReportsOnlyAfterResuming() {
+        var watch = CallWatch.listening(enabled: true)
         #expect(watch.sinkInput(1, isCall: true) == .corkRequested)
         watch.forget()  // the loss is the player's interruption now
         #expect(watch.sinkInput(2, isCall: true) == nil)  // seen while reconnecting
@@ -64,5 +71,14 @@ import Testing
         #expect(watch.sinkInputRemoved(2) == .uncorkRequested)
         watch.forget()
         #expect(watch.resume() == nil)
+    }
+}
+
+extension CallWatch {
+    /// A watch whose owner listens.
+    static func listening(enabled: Bool) -> CallWatch {
+        var watch = CallWatch(enabled: enabled)
+        _ = watch.resume()
+        return watch
     }
 }
