@@ -6,8 +6,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: what building needs, and what the tests' real components need on top.
 BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libpulse-dev libasound2-dev libglib2.0-dev
+# PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
+# sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
-	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema libglib2.0-bin tmux systemd
+	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema libglib2.0-bin tmux systemd \
+	pipewire pipewire-bin pipewire-pulse wireplumber
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
@@ -35,7 +38,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
 .PHONY: all deps deps-test deps-bench bench-wakeups deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
-	test-asan install install-player install-dev deb test-deb bench fuzz fuzz-ci test-fuzz clean soak
+	test-asan install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
 
 all: build
 
@@ -161,6 +164,11 @@ bench: deps-bench release
 # (issue 16; bench/wakeups.sh says what it measures).
 bench-wakeups: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/wakeups.sh
+
+# Motet and mpv on PulseAudio and on PipeWire, in one run: CPU-s per minute and wake-ups per second
+# of the player and of the sound server (about 15 minutes); writes bench/out/servers.md.
+bench-servers: deps-bench release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/servers.sh
 
 # The soak (issue 6): 10,000 short tracks untimed with every bundled delegate and a chaos plugin
 # sending random commands from four threads; checks event order, RSS, descriptors and threads and

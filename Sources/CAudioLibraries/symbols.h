@@ -5,14 +5,20 @@
     X(pa_context_connect) \
     X(pa_context_disconnect) \
     X(pa_context_errno) \
+    X(pa_context_get_index) \
+    X(pa_context_get_sink_input_info) \
+    X(pa_context_get_sink_input_info_list) \
     X(pa_context_get_state) \
     X(pa_context_new_with_proplist) \
     X(pa_context_set_state_callback) \
+    X(pa_context_set_subscribe_callback) \
+    X(pa_context_subscribe) \
     X(pa_context_unref) \
     X(pa_operation_cancel) \
     X(pa_operation_get_state) \
     X(pa_operation_unref) \
     X(pa_proplist_free) \
+    X(pa_proplist_gets) \
     X(pa_proplist_new) \
     X(pa_proplist_sets) \
     X(pa_sample_spec_valid) \
@@ -27,6 +33,8 @@
     X(pa_stream_get_state) \
     X(pa_stream_get_timing_info) \
     X(pa_stream_new_with_proplist) \
+    X(pa_stream_proplist_remove) \
+    X(pa_stream_proplist_update) \
     X(pa_stream_set_event_callback) \
     X(pa_stream_set_latency_update_callback) \
     X(pa_stream_set_started_callback) \

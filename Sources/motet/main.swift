@@ -105,7 +105,7 @@ guard !files.isEmpty else {
 let device: any AudioDevice
 do {
     device = try SinkFactory.make(
-        settings.output, untimed: settings.untimed, clientName: "Motet",
+        settings.output, untimed: settings.untimed, clientName: "Motet", pauseForCalls: settings.pauseForCalls,
         notice: { console.message($0) })
 } catch {
     fail("\(error)", code: 1)

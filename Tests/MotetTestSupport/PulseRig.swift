@@ -16,7 +16,7 @@ import Glibc
 /// try Shell.check(["paplay", "x.wav"], environment: rig.environment)
 /// let bytes = rig.capturedBytes()         // s16le, `channels` interleaved, at `rate`
 /// ```
-public final class PulseRig: @unchecked Sendable {
+public final class PulseRig: SoundServerRig, @unchecked Sendable {
     /// The sink that writes to the capture file.
     public static let sinkName = "pipert"
     /// The rig's own temporary directory (runtime, state, home, FIFO, capture, log).
@@ -51,9 +51,6 @@ public final class PulseRig: @unchecked Sendable {
         7: "front-left,front-right,front-center,lfe,rear-center,side-left,side-right",
         8: "front-left,front-right,front-center,lfe,rear-left,rear-right,side-left,side-right",
     ]
-
-    /// Bytes per frame in the capture.
-    public var frameBytes: Int { 2 * channels }
 
     /// What a client process needs to play into the capture sink.
     public var environment: [String: String] {
@@ -111,32 +108,6 @@ public final class PulseRig: @unchecked Sendable {
         if roleCork { try checkedPactl(["load-module", "module-role-cork"]) }
     }
 
-    /// Runs `pactl` against this server.
-    @discardableResult
-    public func pactl(_ arguments: [String]) throws -> ProcessResult {
-        try Shell.run(["pactl"] + arguments, environment: ["PULSE_SERVER": serverAddress], timeout: 10)
-    }
-
-    private func checkedPactl(_ arguments: [String]) throws {
-        let r = try pactl(arguments)
-        guard r.status == 0 else {
-            throw TestError.failed("pactl \(arguments.joined(separator: " ")) failed: \(r.stderr) \(logTail())")
-        }
-    }
-
-    /// Plays `seconds` of a 440 Hz tone as a `media.role=phone` stream (what module-role-cork reacts
-    /// to) into the capture sink, and returns when it has finished.
-    public func playPhoneStream(seconds: Double) throws {
-        let wav = directory + "/phone-\(seconds).wav"
-        if !FileManager.default.fileExists(atPath: wav) {
-            try Fixtures.wav(wav, seconds: seconds, rate: rate, channels: channels, synth: ["sine", "440"])
-        }
-        let r = try Shell.run(
-            ["paplay", "-d", Self.sinkName, "--property=media.role=phone", wav],
-            environment: ["PULSE_SERVER": serverAddress], timeout: seconds + 20)
-        guard r.status == 0 else { throw TestError.failed("paplay (phone role) failed: \(r.stderr)") }
-    }
-
     /// Kills the server with SIGKILL (a crash, as a client sees it) and waits for it and the
     /// reader to end. The capture so far stays.
     public func kill() {
@@ -172,16 +143,6 @@ public final class PulseRig: @unchecked Sendable {
             reader = nil
         }
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// Everything captured so far (s16le, interleaved).
-    public func capturedBytes() -> [UInt8] {
-        (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: capturePath)))) ?? []
-    }
-
-    /// Bytes captured so far.
-    public var capturedByteCount: Int {
-        ((try? FileManager.default.attributesOfItem(atPath: capturePath)[.size]) as? Int) ?? 0
     }
 
     /// Waits until what was captured after byte `offset` holds sound followed by at least

@@ -42,6 +42,11 @@ public struct Settings: Sendable, Equatable {
     /// `remote-commands = yes|no` (`--remote-commands`, `--no-remote-commands`). When false, commands
     /// sent by plugins are answered "refused" and not acted on. Default true.
     public var remoteCommands: Bool
+    /// `pause-for-calls = yes|no` (`--pause-for-calls`): pause while another stream with
+    /// `media.role` phone or communication plays — when the sound server corks us (PulseAudio's
+    /// module-role-cork) or, when it does not (PipeWire), because the output sees the call.
+    /// Default true.
+    public var pauseForCalls: Bool
     /// `--status auto|line|events|quiet`. Default ``StatusLineSetting/auto``.
     public var statusLine: StatusLineSetting
     /// The config file actually read, if any.
@@ -65,6 +70,7 @@ public struct Settings: Sendable, Equatable {
         noPlugins = false
         allowUnsafePlugins = false
         remoteCommands = true
+        pauseForCalls = true
         statusLine = .auto
         configFile = nil
     }

@@ -138,7 +138,8 @@ public struct DecodeErrorReport: Sendable, Equatable {
 }
 
 public enum InterruptionReason: UInt32, Sendable, Equatable {
-    /// The sound server asked us to pause (PulseAudio `request-cork`).
+    /// A call: the sound server asked us to pause (PulseAudio `request-cork`), or the output saw a
+    /// phone or communication stream on a server that asks nothing (PipeWire).
     case corked = 0
     /// The sound server or the device went away.
     case deviceLost = 1

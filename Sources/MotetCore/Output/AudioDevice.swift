@@ -65,6 +65,16 @@ public protocol AudioDevice: AnyObject, Sendable {
     /// (PulseAudio's main loop) or the sink thread, one call at a time, in the order things
     /// happened. The handler must only enqueue. [thread-safe]
     var onEvent: (@Sendable (SinkEvent) -> Void)? { get set }
+
+    /// Names the track being heard, for what a desktop shows about the output (PulseAudio's
+    /// `media.title` / `media.artist`). Called by the control thread when the heard track changes,
+    /// never on the sample path. Optional: the default does nothing. [thread-safe]
+    func describe(title: String?, artist: String?)
+}
+
+extension AudioDevice {
+    /// Nothing to show: most devices have no place for it.
+    public func describe(title: String?, artist: String?) {}
 }
 
 /// A device's buffer as `AudioDevice.state()` sees it.

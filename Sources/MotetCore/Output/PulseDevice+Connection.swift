@@ -57,6 +57,7 @@ extension PulseDevice {
         pa_proplist_sets(props, "application.name", clientName)
         pa_proplist_sets(props, "application.id", "org.motet.Motet")
         pa_proplist_sets(props, "media.role", "music")
+        pa_proplist_sets(props, "application.icon_name", Self.iconName)
         let api = pa_threaded_mainloop_get_api(mainloop)!
         guard let context = pa_context_new_with_proplist(api, clientName, props) else { return false }
         self.context = context
@@ -72,6 +73,7 @@ extension PulseDevice {
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         pa_proplist_sets(props, "media.role", "music")
+        describe(into: props)
         guard let stream = pa_stream_new_with_proplist(context, "Music", &spec, &map, props) else { return false }
         self.stream = stream
         streamWritten = 0
@@ -158,6 +160,7 @@ extension PulseDevice {
         guard let c, c == context else { return }
         switch pa_context_get_state(c) {
         case PA_CONTEXT_READY:
+            watchCalls(c)
             guard lost else { return }
             if format == nil {
                 restored()
@@ -176,6 +179,7 @@ extension PulseDevice {
         guard let s, s == stream else { return }
         switch pa_stream_get_state(s) {
         case PA_STREAM_READY:
+            sendDescription()
             if lost { restored() }
         case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
             if everConnected, !closing { serverLost() }
@@ -187,9 +191,9 @@ extension PulseDevice {
     func streamEvent(_ name: UnsafePointer<CChar>?) {
         guard let name else { return }
         if strcmp(name, "request-cork") == 0 {
-            handler?(.corkRequested)
+            serverRequested(cork: true)
         } else if strcmp(name, "request-uncork") == 0 {
-            handler?(.uncorkRequested)
+            serverRequested(cork: false)
         }
     }
 
@@ -202,6 +206,7 @@ extension PulseDevice {
             streamDelay = 0
             streamWritten = 0
             corkedHeard = corked ? 0 : nil
+            callWatch.forget()
             handler?(.lost)
         }
         scheduleReconnect()
@@ -211,6 +216,7 @@ extension PulseDevice {
     func restored() {
         lost = false
         handler?(.restored)
+        resumeCallWatch()
     }
 
     func scheduleReconnect() {

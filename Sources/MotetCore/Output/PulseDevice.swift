@@ -17,10 +17,11 @@ import Synchronization
 /// when the position needs it (a new, flushed or uncorked stream, and every `timingRefreshNanos`
 /// with a write), not on libpulse's automatic timer.
 ///
-/// Events: `request-cork` / `request-uncork` stream events become `.corkRequested` /
-/// `.uncorkRequested`. When the server goes away, `.lost` is sent, writes take nothing, and a timer
-/// on the loop reconnects every 500 ms; once the stream is back, `.restored` is sent. All are sent
-/// from the main loop's thread.
+/// Events: `request-cork` / `request-uncork` stream events, and other clients' phone or
+/// communication streams coming and going (`+Calls`: PipeWire's default policy never corks us),
+/// become `.corkRequested` / `.uncorkRequested`, one pair per call. When the server goes away,
+/// `.lost` is sent, writes take nothing, and a timer on the loop reconnects every 500 ms; once the
+/// stream is back, `.restored` is sent. All are sent from the main loop's thread.
 ///
 /// All mutable state is guarded by the main loop's lock (held implicitly inside callbacks).
 public final class PulseDevice: AudioDevice, @unchecked Sendable {
@@ -88,6 +89,11 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var corkedHeard: Int64?
     /// When the armed `waitTimer` fires (`MonotonicClock` ns); nil when it is not armed.
     var waitTimerDue: Int64?
+    /// Calls, from the server's cork requests and from the sink inputs we see (`+Calls`).
+    var callWatch: CallWatch
+    /// The heard track, for the stream's properties (`+Description`).
+    var describedTitle: String?
+    var describedArtist: String?
     /// How long to wait for the server to answer a connection or a new stream, in microseconds.
     static let answerMicros: UInt64 = 5_000_000
     /// Set by the timer of `waitLocked(timeoutMicros:)`.
@@ -97,11 +103,16 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
 
     /// Connects to the server (`server`, e.g. "unix:/run/user/1000/pulse/native", or the default
     /// one when nil) as `clientName`; streams go to sink `device` (the default sink when nil).
+    /// `pauseForCalls` (`--pause-for-calls`): report calls as `.corkRequested` / `.uncorkRequested`
+    /// (see `+Calls`); when false, calls are not reported at all, not even the server's requests.
     /// Throws when no server answers within a few seconds.
-    public init(clientName: String, server: String? = nil, device: String? = nil) throws(OutputError) {
+    public init(
+        clientName: String, server: String? = nil, device: String? = nil, pauseForCalls: Bool = true
+    ) throws(OutputError) {
         self.clientName = clientName
         self.server = server
         self.device = device
+        callWatch = CallWatch(enabled: pauseForCalls)
         guard motet_load_pulse() == 0 else {
             throw .libraryMissing(.pulse, library: String(cString: motet_audio_library_error()))
         }
@@ -368,6 +379,12 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             withLock { h = handler }
             return h
         }
-        set { withLock { handler = newValue } }
+        set {
+            withLock {
+                handler = newValue
+                // A call seen while connecting (before anyone listened) is reported now.
+                if newValue != nil, !lost { resumeCallWatch() }
+            }
+        }
     }
 }

@@ -1,9 +1,12 @@
 /// Something the sound server or the device did, reported through `AudioDevice.onEvent`.
 public enum SinkEvent: Sendable, Equatable {
-    /// The server asks us to pause (PulseAudio `request-cork`: e.g. a phone-role stream started).
-    /// The player should pause the output: that is an *interruption began*.
+    /// A call began: the server asks us to pause (PulseAudio `request-cork`: e.g. a phone-role
+    /// stream started), or, on a server that does not (PipeWire), the device saw the call's stream
+    /// itself — one event per call either way. The player should pause the output: that is an
+    /// *interruption began*.
     case corkRequested
-    /// The server allows us to play again (`request-uncork`): an *interruption ended*.
+    /// The call ended: the server allows us to play again (`request-uncork`), or the last call's
+    /// stream left. An *interruption ended*.
     case uncorkRequested
     /// The sound server or the device went away. The device takes nothing until `restored`; it
     /// retries by itself.

@@ -6,13 +6,15 @@ public enum SinkFactory {
     /// playing to the null output")` and null.
     /// `untimed` (null and wav only): the device takes everything at once instead of pacing in
     /// real time.
+    /// `pauseForCalls`: the PulseAudio output reports calls as interruptions (`PulseDevice`).
     /// Throws when the chosen output (not `auto`) cannot be used.
     public static func make(
-        _ choice: OutputChoice, untimed: Bool, clientName: String, notice: @escaping @Sendable (String) -> Void
+        _ choice: OutputChoice, untimed: Bool, clientName: String, pauseForCalls: Bool = true,
+        notice: @escaping @Sendable (String) -> Void
     ) throws(OutputError) -> any AudioDevice {
         switch choice {
         case .pulse:
-            return try PulseDevice(clientName: clientName)
+            return try PulseDevice(clientName: clientName, pauseForCalls: pauseForCalls)
         case .alsa(let device):
             return try ALSADevice(device: device)
         case .wav(let path, let float):
@@ -22,7 +24,7 @@ public enum SinkFactory {
         case .auto:
             let pulseFailure: OutputError
             do throws(OutputError) {
-                return try PulseDevice(clientName: clientName)
+                return try PulseDevice(clientName: clientName, pauseForCalls: pauseForCalls)
             } catch {
                 pulseFailure = error
             }

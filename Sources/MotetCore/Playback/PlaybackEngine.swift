@@ -25,4 +25,12 @@ protocol PlaybackEngine: AnyObject {
     /// the decoder has taken (nil: none since the last reposition), and what comes next is
     /// recomputed from it. Returns the new queue.
     func changeQueue(_ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) -> PlayQueue
+
+    /// Names the heard track to the output device (`AudioDevice.describe`).
+    func describe(title: String?, artist: String?)
+}
+
+extension PlaybackEngine {
+    /// A scripted engine has no device to tell.
+    func describe(title: String?, artist: String?) {}
 }

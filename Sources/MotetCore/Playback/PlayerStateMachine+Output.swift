@@ -59,7 +59,7 @@ extension PlayerStateMachine {
             status = .interrupted
             interruption = .corked
             out.events(.interruptionBegan(.corked))
-            out.message("motet: interrupted by the sound server (another stream asked for the speakers)")
+            out.message("motet: interrupted by a call (another stream has the speakers)")
             publishState()
             publishNowPlaying()
         case .uncorkRequested:

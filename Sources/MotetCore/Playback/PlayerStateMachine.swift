@@ -378,6 +378,7 @@ final class PlayerStateMachine {
     func publishNowPlaying() {
         let snapshot = nowPlaying()
         out.events(.nowPlaying(snapshot))
+        engine.describe(title: snapshot.track?.title, artist: snapshot.track?.joinedArtists)
         showDisplay(snapshot)
     }
 

@@ -12,6 +12,7 @@ final class WorkerEngine: PlaybackEngine {
     private let ring: SampleRing
     private let markers = SPSCQueue<SegmentMarker>(capacity: 64)
     private let sinkWorker: SinkWorker
+    private let device: any AudioDevice
     private let decodeWorker: DecodeWorker
     private let cursor: Locked<DecodeCursor>
     private var generation = 0
@@ -23,6 +24,7 @@ final class WorkerEngine: PlaybackEngine {
         // up to 2 s), so that a whole refill is written at once and the decoder wakes once per
         // refill, not several times.
         ring = SampleRing(minimumCapacity: 1 << 18)
+        self.device = device
         let spaceReady = CountingSemaphore()
         sinkWorker = SinkWorker(ring: ring, markers: markers, device: device, spaceReady: spaceReady, wake: inbox.wakeup)
         let cursor = Locked(
@@ -94,6 +96,8 @@ final class WorkerEngine: PlaybackEngine {
     func setPaused(_ paused: Bool) { sinkWorker.setPaused(paused) }
 
     func setVolume(_ scale: Float) { sinkWorker.setVolume(scale) }
+
+    func describe(title: String?, artist: String?) { device.describe(title: title, artist: artist) }
 
     /// The heard position extrapolated to now.
     func heard() -> HeardNow {

@@ -54,7 +54,7 @@ import Testing
             "--start TIME", "--replaygain track|album|off", "--volume 0-100", "--skip-limit N/MINUTES",
             "--default-artwork FILE", "--status auto|line|events|quiet", "--plugin NAME[:KEY=VALUE,...]",
             "--plugin-dir DIR", "--no-plugins", "--allow-unsafe-plugins", "--remote-commands yes|no",
-            "--no-remote-commands", "--list-plugins", "--config FILE", "--no-config", "-h, --help", "-V, --version",
+            "--no-remote-commands", "--pause-for-calls yes|no", "--list-plugins", "--config FILE", "--no-config", "-h, --help", "-V, --version",
         ] {
             #expect(help.contains(spelling), "help lacks \(spelling)")
         }
@@ -215,6 +215,14 @@ import Testing
         #expect(try settings(["--no-remote-commands", "--remote-commands", "yes", "a"]).remoteCommands, "the last one wins")
         expectUsageError(["--remote-commands", "a.ogg"],
             "motet: --remote-commands: 'a.ogg' is not yes or no (also true/false, on/off, 1/0).")
+    }
+
+    @Test func pauseForCallsIsYesUnlessSaidOtherwise() throws {
+        #expect(try settings(["a"]).pauseForCalls)
+        #expect(try !settings(["--pause-for-calls", "no", "a"]).pauseForCalls)
+        #expect(try settings(["--pause-for-calls=yes", "a"]).pauseForCalls)
+        expectUsageError(["--pause-for-calls", "maybe", "a"],
+            "motet: --pause-for-calls: 'maybe' is not yes or no (also true/false, on/off, 1/0).")
     }
 
     // MARK: config selection

@@ -8,8 +8,9 @@ import Testing
 /// PulseDevice against a real, private PulseAudio server (PulseRig) whose real-time pipe sink
 /// captures what was played. The tests drive the device on one thread, as the sink worker does.
 @Suite(.serialized) struct PulseDeviceTests {
-    func makeDevice(_ rig: PulseRig, events: EventLog? = nil) throws -> PulseDevice {
-        let device = try PulseDevice(clientName: "motet-test", server: rig.serverAddress, device: PulseRig.sinkName)
+    func makeDevice(_ rig: PulseRig, events: EventLog? = nil, pauseForCalls: Bool = true) throws -> PulseDevice {
+        let device = try PulseDevice(
+            clientName: "motet-test", server: rig.serverAddress, device: PulseRig.sinkName, pauseForCalls: pauseForCalls)
         device.onEvent = events?.handler
         return device
     }
@@ -58,8 +59,11 @@ import Testing
         #expect(difference(captured, nonSilent(signal.bytes, channels: channels), frameBytes: 2 * channels) == nil)
     }
 
-    @Test func aPhoneCallCorksAndUncorksTheMusic() throws {
-        let rig = try PulseRig(roleCork: true)
+    /// With module-role-cork the server asks and the device sees the call too; without it, the
+    /// device alone sees it. One cork and one uncork either way.
+    @Test(arguments: [true, false])
+    func aPhoneCallCorksAndUncorksTheMusic(roleCork: Bool) throws {
+        let rig = try PulseRig(roleCork: roleCork)
         defer { rig.stop() }
         let events = EventLog()
         let device = try makeDevice(rig, events: events)
@@ -82,6 +86,44 @@ import Testing
         try driver.play(tone.floats, loop: true, giveUp: 3) { driver.heard > resumedAt + 4410 }
         #expect(driver.heard > resumedAt + 4410)
         #expect(events.all == [.corkRequested, .uncorkRequested])
+        device.close()
+    }
+
+    @Test func withPauseForCallsOffNoCallIsReportedNotEvenTheServersCork() throws {
+        let rig = try PulseRig(roleCork: true)
+        defer { rig.stop() }
+        let events = EventLog()
+        let device = try makeDevice(rig, events: events, pauseForCalls: false)
+        let tone = try TestSignal(seconds: 1, synth: ["sine", "440"])
+        try device.open(tone.format)
+        let driver = DeviceDriver(device, channels: 2)
+        try driver.play(tone.floats, loop: true, giveUp: 0.5)
+        let phone = Thread { try? rig.playPhoneStream(seconds: 1) }
+        phone.start()
+        try driver.play(tone.floats, loop: true, giveUp: 2.5)
+        #expect(events.all.isEmpty, "events: \(events.all)")
+        device.close()
+    }
+
+    @Test func theStreamCarriesTheTitleAndArtistItIsToldAbout() throws {
+        let rig = try PulseRig()
+        defer { rig.stop() }
+        let device = try makeDevice(rig)
+        device.describe(title: "Before", artist: "Early")  // no stream yet: it is made with them
+        let tone = try TestSignal(seconds: 1, synth: ["sine", "440"])
+        try device.open(tone.format)
+        let driver = DeviceDriver(device, channels: 2)
+        try driver.play(tone.floats, loop: true, giveUp: 0.3)
+        var inputs = try rig.pactl(["list", "sink-inputs"]).stdout
+        #expect(inputs.contains("media.title = \"Before\"") && inputs.contains("media.artist = \"Early\""), "\(inputs)")
+        #expect(inputs.contains("application.icon_name = \"multimedia-player\""), "\(inputs)")
+        device.describe(title: "After", artist: nil)
+        let changed = try Shell.waitUntil(timeout: 3) {
+            inputs = (try? rig.pactl(["list", "sink-inputs"]).stdout) ?? ""
+            return inputs.contains("media.title = \"After\"")
+        }
+        #expect(changed, "\(inputs)")
+        #expect(!inputs.contains("media.artist"), "an unknown artist is removed: \(inputs)")
         device.close()
     }
 

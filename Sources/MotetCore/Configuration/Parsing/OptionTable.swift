@@ -20,6 +20,18 @@ enum OptionTable {
             apply: { draft, value, _ throws(ParseProblem) in draft.settings[keyPath: setting] = try flag(value) })
     }
 
+    /// A `yes|no` value option that sets one boolean setting.
+    private static func settingYesNo(
+        _ name: String, _ setting: WritableKeyPath<Settings, Bool> & Sendable, help: String
+    ) -> OptionDefinition {
+        OptionDefinition(
+            name: name, short: nil, kind: .value(placeholder: "yes|no", expected: ValueParsers.booleanExpected),
+            allowedInConfigFile: true, repeatable: false, help: help,
+            apply: { draft, value, _ throws(ParseProblem) in
+                draft.settings[keyPath: setting] = try ValueParsers.boolean(required(value))
+            })
+    }
+
     /// A value option whose values are the raw values of an enum.
     private static func settingChoice<E: RawRepresentable & CaseIterable & Sendable & SendableMetatype>(
         _ name: String, _ setting: WritableKeyPath<Settings, E> & Sendable, help: String
@@ -52,6 +64,9 @@ enum OptionTable {
                 draft.settings.untimed = try flag(value)
                 draft.untimedSource = source
             }),
+        settingYesNo(
+            "pause-for-calls", \.pauseForCalls,
+            help: "Pause while a phone or communication stream plays, and resume after it (default yes). Works on PulseAudio and on PipeWire, which does not cork other streams itself."),
         settingFlag("shuffle", \.shuffle, help: "Play the tracks in random order."),
         settingFlag("loop", \.loop, help: "Start again from the first track after the last one."),
         OptionDefinition(
@@ -120,12 +135,9 @@ enum OptionTable {
         settingFlag(
             "allow-unsafe-plugins", \.allowUnsafePlugins,
             help: "Load plugin files even when group/other-writable or owned by another user (refused otherwise)."),
-        OptionDefinition(
-            name: "remote-commands", short: nil,
-            kind: .value(placeholder: "yes|no", expected: ValueParsers.booleanExpected),
-            allowedInConfigFile: true, repeatable: false,
-            help: "Whether plugins may control playback (default yes); with no, their commands are refused.",
-            apply: { draft, value, _ throws(ParseProblem) in draft.settings.remoteCommands = try ValueParsers.boolean(required(value)) }),
+        settingYesNo(
+            "remote-commands", \.remoteCommands,
+            help: "Whether plugins may control playback (default yes); with no, their commands are refused."),
         OptionDefinition(
             name: "no-remote-commands", short: nil, kind: .flag, allowedInConfigFile: true, repeatable: false,
             help: "Same as --remote-commands no.",
