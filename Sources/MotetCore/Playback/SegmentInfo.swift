@@ -22,6 +22,13 @@ struct SegmentInfo: Sendable {
     var canSeek: Bool
     /// Where the track starts in the file: 0, or the start of its link in a chained file.
     var linkStartMicros: Int64 = 0
+    /// The URL when the track comes over the network (then `path` holds the same string); nil for
+    /// a local file.
+    var url: String? = nil
+    /// What the station says about itself (a stream's icy-* headers); nil for a local file.
+    var station: StationInfo? = nil
+    /// A live stream: no duration, no seeking, songs arrive as chained links.
+    var isLive: Bool = false
 }
 
 /// What the decoder thread tells the control thread.
