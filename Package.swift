@@ -121,6 +121,7 @@ let package = Package(
             name: "MotetCore",
             dependencies: [
                 "MotetEvents",
+                "MotetNetwork",
                 "MotetDecoding",
                 "MotetOutput",
                 "MotetConfiguration",

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CVorbisFile
 import MotetEvents
+import MotetNetwork
 
 /// Owns one OggVorbis_File opened with ov_open_callbacks over a FILE*/fd (never ov_fopen).
 ///
@@ -25,6 +26,9 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// False when the file is read as a stream (its later links are damaged): `seek` throws then,
     /// and `durationMicros` is nil.
     public var canSeek: Bool { seekable && !links.isEmpty }
+
+    /// The stream over the network this decoder reads (nil for a local file).
+    public let stream: NetworkStream?
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).
@@ -67,8 +71,7 @@ public final class VorbisDecoder: @unchecked Sendable {
 
     /// Opens `path`. Throws one clear line when it is missing, unreadable, empty, a directory, not
     /// Ogg, Ogg but not Vorbis, or has damaged headers.
-    public init(path: String) throws(DecoderError) {
-        self.path = path
+    public convenience init(path: String) throws(DecoderError) {
         // O_NONBLOCK: opening a FIFO must not hang; it is cleared again for regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw DecoderError.openFailed(path, errnoValue: errno) }
@@ -98,9 +101,9 @@ public final class VorbisDecoder: @unchecked Sendable {
             throw DecoderError.motet(path, "cannot be read (\(DecoderError.systemMessage(e)))", "check the disk and the file")
         }
 
-        descriptor = .allocate(capacity: 1)
+        let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         descriptor.initialize(to: fd)
-        file = .allocate(capacity: 1)
+        let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         var status = ov_open_callbacks(descriptor, file, nil, 0, FileDescriptorSource.callbacks)
         var playsAsStream = false
         if status != 0, descriptor.pointee >= 0,
@@ -132,6 +135,21 @@ public final class VorbisDecoder: @unchecked Sendable {
             }
         }
 
+        let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
+        try self.init(path: path, file: file, descriptor: descriptor, stream: nil, ending: ending, playsAsStream: playsAsStream)
+    }
+
+    /// The rest of opening, once `ov_open_callbacks` succeeded on `file`: the links, their times,
+    /// the first link's format and tags. `descriptor` holds the file's descriptor (-1 for a stream
+    /// over the network, whose `stream` is the data source).
+    init(
+        path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, stream: NetworkStream?,
+        ending: OggFileInspection.Ending, playsAsStream: Bool
+    ) throws(DecoderError) {
+        self.path = path
+        self.file = file
+        self.descriptor = descriptor
+        self.stream = stream
         seekable = ov_seekable(file) != 0
         linkCount = max(1, Int(ov_streams(file)))
         channelMap = .allocate(capacity: Self.maximumChannels + 1)
@@ -164,7 +182,6 @@ public final class VorbisDecoder: @unchecked Sendable {
         durationMicros = micros
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
-        let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
         lacksEndOfStream = ending == .withoutEndOfStream
         if ending == .cutShort {
             truncation = DecoderError.motet(

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CNetwork
 
 /// One HTTP request with libcurl's easy interface, on the calling thread, with the options every
@@ -85,6 +88,12 @@ final class CurlTransfer {
             return nil
         }
         if let refusal { return refusal }
+        var systemError = 0
+        if code == CURLE_COULDNT_CONNECT, motet_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &systemError) == CURLE_OK, systemError != 0,
+            let words = strerror(Int32(systemError))
+        {
+            return .connectionFailed(String(cString: words).lowercased())
+        }
         let text = String(cString: errorBuffer)
         return Self.error(for: code, text: text.isEmpty ? String(cString: motet_curl_easy_strerror(code)) : text, url: url, head: head)
     }
