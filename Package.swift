@@ -84,7 +84,6 @@ let package = Package(
             dependencies: [
                 "CVorbisFile",
                 "MotetEvents",
-                "MotetNetwork",
             ],
             path: "Sources/MotetCore/Decoding",
             swiftSettings: lean

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import MotetEvents
-import MotetNetwork
 
 /// Finds the artwork for a track and caches it as a file named by a hash of its bytes.
 ///

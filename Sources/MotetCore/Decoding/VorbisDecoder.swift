@@ -3,7 +3,6 @@ import Glibc
 #endif
 import CVorbisFile
 import MotetEvents
-import MotetNetwork
 
 /// Owns one OggVorbis_File opened with ov_open_callbacks over a FILE*/fd (never ov_fopen).
 ///
@@ -27,8 +26,8 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// and `durationMicros` is nil.
     public var canSeek: Bool { seekable && !links.isEmpty }
 
-    /// The stream over the network this decoder reads (nil for a local file).
-    public let stream: NetworkStream?
+    /// What keeps a callback source (a network stream) alive as long as the decoder; nil for a file.
+    private let owner: AnyObject?
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).
@@ -136,20 +135,20 @@ public final class VorbisDecoder: @unchecked Sendable {
         }
 
         let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
-        try self.init(path: path, file: file, descriptor: descriptor, stream: nil, ending: ending, playsAsStream: playsAsStream)
+        try self.init(path: path, file: file, descriptor: descriptor, owner: nil, ending: ending, playsAsStream: playsAsStream)
     }
 
     /// The rest of opening, once `ov_open_callbacks` succeeded on `file`: the links, their times,
-    /// the first link's format and tags. `descriptor` holds the file's descriptor (-1 for a stream
-    /// over the network, whose `stream` is the data source).
+    /// the first link's format and tags. `descriptor` holds the file's descriptor (-1 for a
+    /// callback source, which `owner` keeps alive).
     init(
-        path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, stream: NetworkStream?,
+        path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, owner: AnyObject?,
         ending: OggFileInspection.Ending, playsAsStream: Bool
     ) throws(DecoderError) {
         self.path = path
         self.file = file
         self.descriptor = descriptor
-        self.stream = stream
+        self.owner = owner
         seekable = ov_seekable(file) != 0
         linkCount = max(1, Int(ov_streams(file)))
         channelMap = .allocate(capacity: Self.maximumChannels + 1)
@@ -209,6 +208,9 @@ public final class VorbisDecoder: @unchecked Sendable {
         file.deallocate()
         channelMap.deallocate()
     }
+
+    /// The current link's nominal bit rate from its identification header (0 when unset).
+    var currentNominalBitrate: Int { max(0, Int(ov_info(file, -1)?.pointee.bitrate_nominal ?? 0)) }
 
     /// Time of the next frame `read` returns, from the start of the file.
     public var positionMicros: Int64 {

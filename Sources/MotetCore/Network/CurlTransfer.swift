@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CNetwork
+import MotetEvents
 
 /// One HTTP request with libcurl's easy interface, on the calling thread, with the options every
 /// transfer of Motet's uses: bounded redirects (http and https only), the system's CA store

@@ -145,7 +145,7 @@ final class DecodeWorker: @unchecked Sendable {
                 // Each link of a chained file is its own track (its tags, its times, its events),
                 // except a live stream's link after a reconnection that goes on with the same song.
                 let gain = open.metadata.replayGain.scale(replayGain)
-                if open.stream?.takeReconnected() == true { resumed = true }
+                if currentStream?.takeReconnected() == true { resumed = true }
                 let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
                 resumed = false
                 let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -154,7 +154,7 @@ final class DecodeWorker: @unchecked Sendable {
             case .hole(let error):
                 if gate.mustStop { continue }
                 // A live stream resumed after a reconnection starts mid-page: that gap is expected.
-                if open.stream?.takeReconnected() == true { resumed = true }
+                if currentStream?.takeReconnected() == true { resumed = true }
                 if resumed { continue }
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
@@ -164,7 +164,7 @@ final class DecodeWorker: @unchecked Sendable {
             case .failed(let error):
                 // Interrupted by a park or quit: the decoder is dropped, nothing failed.
                 if gate.mustStop { continue }
-                let message = open.stream.flatMap { s in s.error.map { $0.line(url: s.url) } } ?? error.description
+                let message = currentStream.flatMap { s in s.error.map { $0.line(url: s.url) } } ?? error.description
                 report(.decodeError(trackID: current.id, path: current.request.path, message: message, code: error.code, positionMicros: open.positionMicros, fatal: true))
                 decoder = nil
                 track = nil
@@ -174,11 +174,17 @@ final class DecodeWorker: @unchecked Sendable {
         gate.markExited()
     }
 
+    /// The network stream the current track comes from (nil for a local file).
+    private var currentStream: NetworkStream? { blockingStream.withLock { $0 } }
+
     /// Opens a local file, or a URL over the network (interruptible by a park or quit).
     private func open(_ path: String) throws(DecoderError) -> VorbisDecoder {
-        guard NetworkURL.isURL(path) else { return try VorbisDecoder(path: path) }
+        guard NetworkURL.isURL(path) else {
+            blockingStream.withLock { $0 = nil }
+            return try VorbisDecoder(path: path)
+        }
         let report = self.report
-        return try VorbisDecoder(
+        return try VorbisDecoder.open(
             url: path, options: network, notice: { report(.notice($0)) },
             opened: { stream in blockingStream.withLock { $0 = stream } })
     }
@@ -191,6 +197,8 @@ final class DecodeWorker: @unchecked Sendable {
 
     private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let stream = currentStream
+        let head = stream?.head
         let linkStart = d.linkCount > 1 ? d.linkStartMicros : 0
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
@@ -198,8 +206,8 @@ final class DecodeWorker: @unchecked Sendable {
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
             format: d.format, fileStartMicros: d.positionMicros - linkStart,
             durationMicros: d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros, canSeek: d.canSeek,
-            linkStartMicros: linkStart, url: d.stream?.url, station: d.stream?.head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
-            isLive: d.isLive)
+            linkStartMicros: linkStart, url: stream?.url, station: head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
+            isLive: head?.isLive ?? false)
         // Reported before its marker is pushed: the control thread knows the segment before the
         // sink can say it was written.
         report(.segmentOpened(info))

@@ -1,15 +1,16 @@
 import CVorbisFile
+import MotetDecoding
 import MotetNetwork
 
 extension VorbisDecoder {
     /// Opens an `http://` or `https://` URL: libcurl fetches it on its own thread into a bounded
     /// buffer (`NetworkStream`), which libvorbisfile reads. A finite file served in ranges is
     /// seekable and has a duration; a live stream is read as a stream (link after link). Throws
-    /// one line naming the URL (network errors, other formats, web pages…). `opened` gets the
-    /// stream before anything blocks, so that a park or quit can interrupt the open.
-    public convenience init(
+    /// one line naming the URL (network errors, other formats, web pages…). The stream is handed
+    /// to `opened` before anything blocks, so that a park or quit can interrupt the open.
+    static func open(
         url: String, options: NetworkOptions, notice: @escaping @Sendable (String) -> Void, opened: (NetworkStream) -> Void
-    ) throws(DecoderError) {
+    ) throws(DecoderError) -> VorbisDecoder {
         let stream = NetworkStream(url: url, options: options, notice: notice)
         opened(stream)
         let head: ResponseHead
@@ -20,28 +21,22 @@ extension VorbisDecoder {
         case .success(let response):
             head = response
         }
-        let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        descriptor.initialize(to: -1)
-        let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         var callbacks = ov_callbacks(
             read_func: { NetworkStreamCallbacks.read($0, $1, $2, $3) },
             seek_func: { NetworkStreamCallbacks.seek($0, $1, $2) },
             close_func: { NetworkStreamCallbacks.close($0) },
             tell_func: { NetworkStreamCallbacks.tell($0) })
         if !head.isSeekable { callbacks.seek_func = nil }
-        let status = ov_open_callbacks(Unmanaged.passUnretained(stream).toOpaque(), file, nil, 0, callbacks)
-        guard status == 0 else {
-            let error = stream.error ?? ContentCheck.describeRefused(stream.leadingBytes, contentType: head.contentType)
-            stream.interrupt()
-            descriptor.deallocate()
-            file.deallocate()
-            throw DecoderError(code: status, description: error.line(url: url))
-        }
+        let source = CallbackSource(
+            datasource: Unmanaged.passUnretained(stream).toOpaque(), callbacks: callbacks, owner: stream,
+            refusal: { _ in
+                let error = stream.error ?? ContentCheck.describeRefused(stream.leadingBytes, contentType: head.contentType)
+                stream.interrupt()
+                return error.line(url: url)
+            })
+        let decoder = try VorbisDecoder(name: url, source: source)
         stream.headersDone()
-        if let info = ov_info(file, -1), info.pointee.bitrate_nominal > 0 { stream.setBitrate(Int(info.pointee.bitrate_nominal)) }
-        try self.init(path: url, file: file, descriptor: descriptor, stream: stream, ending: .whole, playsAsStream: false)
+        stream.setBitrate(decoder.nominalBitrate)
+        return decoder
     }
-
-    /// A live stream (no length, or a station): no duration, no seeking.
-    public var isLive: Bool { stream?.head?.isLive ?? false }
 }
