@@ -138,6 +138,8 @@ final class CurlTransfer {
             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
             return .tls(text)
         case CURLE_UNSUPPORTED_PROTOCOL: return .transfer("only http:// and https:// are played: \(text)")
+        case CURLE_OUT_OF_MEMORY where !head.isComplete:
+            return .headerTooLong  // libcurl's own cap on one header line (100 KiB)
         default:
             if !head.isComplete, text.lowercased().includes("header") { return .headerTooLong }
             return .transfer(text)
