@@ -18,6 +18,7 @@ import Glibc
 ///   the next file. `dropafter=N` closes each connection after N bytes; `name=`, `genre=`,
 ///   `description=`, `homepage=` set the icy headers; `rounds=K` ends the response after K rounds.
 /// - `/status/CODE` answers CODE with its reason phrase; `/loop` redirects to itself forever;
+///   `/redirect?to=PATH` redirects once;
 ///   `/longheader` sends an endless header line; `/garbage` sends random bytes; `/html` sends a
 ///   web page (text/html).
 ///
@@ -108,6 +109,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/loop":
             n = int(q.get("n", "0")) + 1
             self.send_response(302); self.send_header("Location", "/loop?n=%d" % n); self.end_headers(); return
+        if path == "/redirect":
+            self.send_response(302); self.send_header("Location", q.get("to", "/")); self.end_headers(); return
         if path == "/longheader":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Endless: ")
             for _ in range(1024):
