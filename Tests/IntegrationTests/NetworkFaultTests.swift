@@ -40,6 +40,17 @@ import Testing
         #expect(r.stdout.contains("Finished: Good Song (ok, completed)"), "\(r.stdout)")
     }
 
+    @Test func anUntrustedCertificateIsOneLineAndTheNextEntryPlays() throws {
+        let run = try MotetRun()
+        let (plain, _) = try NetworkPlaybackTests.served(run, seconds: 1, title: "Plain")
+        let secure = try FaultyHTTPServer(directory: plain.directory, tls: true)
+        let url = secure.url("song.ogg")
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", url, plain.url("song.ogg")])
+        #expect(r.stderr.contains("motet: \(url): the secure connection failed ("), "\(r.stderr)")
+        #expect(r.stderr.contains("certificate"), "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Plain (ok, completed)"), "\(r.stdout)")
+    }
+
     @Test func anUnknownHostIsOneLine() throws {
         let run = try MotetRun()
         let url = "http://no-such-station.invalid/stream.ogg"
