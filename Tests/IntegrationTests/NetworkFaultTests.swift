@@ -15,6 +15,9 @@ import Testing
         var opus = [UInt8]("OggS".utf8) + [UInt8](repeating: 0, count: 24) + [UInt8]("OpusHead".utf8)
         opus += [UInt8](repeating: 1, count: 200)
         try Data(opus).write(to: URL(fileURLWithPath: dir + "/opus.ogg"))
+        // A comment packet of 5 MiB: past the 4 MiB the headers may take.
+        try Fixtures.oggVorbis(dir + "/huge-comment.ogg", seconds: 0.5)
+        try Fixtures.addComments(dir + "/huge-comment.ogg", ["DESCRIPTION=" + String(repeating: "x", count: 5 << 20)])
         let cases: [(String, String)] = [
             ("status/404", "the server answered 404 Not Found — check the address"),
             ("status/500", "the server answered 500 Internal Server Error — the server has a problem; try again later"),
@@ -25,6 +28,7 @@ import Testing
             ("loop", "too many redirects (a redirect loop)"),
             ("longheader", "the server's HTTP header is too long"),
             ("garbage", "not an Ogg stream (unknown data)"),
+            ("huge-comment.ogg", "the stream's headers (tags, pictures) exceed 4 MiB"),
         ]
         let refused = "http://127.0.0.1:1/radio.ogg"
         let urls = cases.map { server.url($0.0) } + [refused]
