@@ -87,7 +87,7 @@ final class DecodeWorker: @unchecked Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         var decoder: VorbisDecoder?
-        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata)?
+        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata, linkStart: Int64)?
         var exhausted = false
         /// A network stream reconnected since its current link began.
         var resumed = false
@@ -119,8 +119,8 @@ final class DecodeWorker: @unchecked Sendable {
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
                     resumed = false
-                    track = (id, request, gain, d.metadata)
-                    startSegment(d, trackID: id, request: request, gain: gain)
+                    let linkStart = startSegment(d, trackID: id, request: request, gain: gain)
+                    track = (id, request, gain, d.metadata, linkStart)
                 } catch {
                     // A park or quit interrupted the open: not the stream's fault.
                     if gate.mustStop { continue }
@@ -149,8 +149,10 @@ final class DecodeWorker: @unchecked Sendable {
                 let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
                 resumed = false
                 let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
-                track = (id, current.request, gain, open.metadata)
-                startSegment(open, trackID: id, request: current.request, gain: gain)
+                // The same song goes on counting from where it started.
+                let linkStart = startSegment(
+                    open, trackID: id, request: current.request, gain: gain, linkStart: sameSong ? current.linkStart : nil)
+                track = (id, current.request, gain, open.metadata, linkStart)
             case .hole(let error):
                 if gate.mustStop { continue }
                 // A live stream resumed after a reconnection starts mid-page: that gap is expected.
@@ -199,11 +201,15 @@ final class DecodeWorker: @unchecked Sendable {
         return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
     }
 
-    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
+    /// Reports a new segment and marks where its samples start; returns where its track starts
+    /// (`linkStart`, when given: a live stream's song resumed after a reconnection).
+    @discardableResult
+    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float, linkStart given: Int64? = nil) -> Int64 {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
         let head = stream?.head
-        let linkStart = d.linkCount > 1 ? d.linkStartMicros : 0
+        // A stream read link after link (a live station) counts each song from its own start.
+        let linkStart = given ?? (d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0)
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
             metadata: d.metadata,
@@ -219,6 +225,7 @@ final class DecodeWorker: @unchecked Sendable {
             SegmentMarker(
                 sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,
                 channels: d.format.channels, gain: gain, isEnd: false))
+        return linkStart
     }
 
     private func pushMarker(_ marker: SegmentMarker) {
