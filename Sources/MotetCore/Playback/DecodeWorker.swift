@@ -155,9 +155,12 @@ final class DecodeWorker: @unchecked Sendable {
                 track = (id, current.request, gain, open.metadata, linkStart)
             case .hole(let error):
                 if gate.mustStop { continue }
-                // A live stream resumed after a reconnection starts mid-page: that gap is expected.
-                if currentStream?.takeReconnected() == true { resumed = true }
-                if resumed { continue }
+                // A live stream starts mid-stream (Icecast sends the headers, then the current
+                // pages) and resumes mid-page after a reconnection: those gaps are expected.
+                if let stream = currentStream, stream.head?.isLive == true {
+                    if stream.takeReconnected() { resumed = true }
+                    continue
+                }
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
                 // libvorbisfile reads a failed read as the end: a stream that gave up says so here.
