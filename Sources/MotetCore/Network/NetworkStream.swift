@@ -109,7 +109,7 @@ public final class NetworkStream: @unchecked Sendable {
     }
 
     /// Up to `wanted` bytes into `buffer`: the count, 0 at the end, -1 on failure or interrupt.
-    func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
+    public func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
         monitor.withLock {
             while true {
                 if interrupted { return -1 }
