@@ -215,7 +215,7 @@ public final class PluginHost: Sendable {
         return .failure(
             .notFound(
                 name: nameOrPath, fileNames: ["\(nameOrPath).so", "libmotet-\(nameOrPath).so"],
-                directories: searchPath.directories))
+                directories: searchPath.directories, available: names(searchPath: searchPath)))
     }
 
     /// Checks trust, opens the file, calls its entry function and checks the descriptor.

@@ -86,7 +86,8 @@ struct ConfigFileReader {
             }
             guard let definition = OptionTable.named(key) else {
                 if key == "input" || key == "inputs" { throw LocatedProblem(.inputsInConfigFile(key), at: here) }
-                throw LocatedProblem(.unknownKey(key), at: here)
+                let keys = OptionTable.all.filter(\.allowedInConfigFile).map(\.name)
+                throw LocatedProblem(.unknownKey(key, suggestion: Suggestion.closest(to: key, among: keys)), at: here)
             }
             guard definition.allowedInConfigFile else { throw LocatedProblem(.commandLineOnly(key), at: here) }
             if !definition.repeatable {
