@@ -38,6 +38,9 @@ enum ManPage {
             \\fIkey\\fR = \\fIvalue\\fR with the long options' names (flags take yes/no), # comments,
             and [plugin \\fINAME\\fR] sections whose keys are that plugin's options
             (\\fBfile = \\fR\\fIPATH\\fR loads a shared object under the instance name \\fINAME\\fR).
+            A comment may follow a value: a # after a space or a tab starts it
+            (volume = 80 # quieter); a # right after another character, or inside double quotes,
+            is part of the value ("/music/My #1.ogg").
             .SH KEYS
             On a terminal (\\fB\\-\\-status line\\fR):
             .TP
