@@ -94,6 +94,21 @@ import Testing
         #expect(Date().timeIntervalSince(start) >= 0.45, "the null output plays in real time")
     }
 
+    @Test func aStartPastTheEndSaysSoAndGoesOnWithTheNextTrack() throws {
+        let run = try MotetRun()
+        let short = run.path("short.ogg"), next = run.path("next.ogg")
+        try Fixtures.oggVorbis(short, seconds: 0.5, tags: .init(title: "Short"), serial: 1)
+        try Fixtures.oggVorbis(next, seconds: 0.3, tags: .init(title: "Next"), serial: 2)
+        let alone = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", "--start", "1", short])
+        #expect(alone.status == 1, "nothing played: \(alone.stderr)")
+        #expect(alone.stderr == "motet: \(short): --start 1 is past the end (0.5 s)\n")
+        #expect(!alone.stdout.contains("Finished: Short"), "no track 'finished' that never played: \(alone.stdout)")
+        let both = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", "--start", "1", short, next])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(both.stderr == "motet: \(short): --start 1 is past the end (0.5 s)\n")
+        #expect(both.stdout.contains("Finished: Next (ok, completed)"), "\(both.stdout)")
+    }
+
     @Test func theDemoTrackPlaysWithItsTags() throws {
         let run = try MotetRun()
         let r = try run.run(

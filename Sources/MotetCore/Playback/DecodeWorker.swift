@@ -97,7 +97,7 @@ final class DecodeWorker: @unchecked Sendable {
                 }
                 do throws(DecoderError) {
                     let d = try VorbisDecoder(path: request.path)
-                    if request.startMicros > 0 { try d.seek(toMicros: request.startMicros) }
+                    if request.startMicros > 0 { try d.start(atMicros: request.startMicros) }
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
