@@ -81,6 +81,17 @@ case .play:
     break
 }
 
+// A plugin the user named on this command line and that cannot start ends motet before it plays
+// (exit 64, like any other mistake on the command line); one from the config file is a warning.
+if !settings.noPlugins {
+    let problems = PluginHost.commandLineProblems(
+        settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+    if !problems.isEmpty {
+        for problem in problems { Console.write(2, problem + "\n") }
+        fail("motet: not playing: fix the --plugin above, or leave it out.", code: 64)
+    }
+}
+
 let consoleMode: Console.Mode =
     switch settings.statusLine {
     case .auto: isatty(2) == 1 && isatty(0) == 1 ? .line : .events

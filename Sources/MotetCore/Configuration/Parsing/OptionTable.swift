@@ -107,9 +107,9 @@ enum OptionTable {
             apply: { draft, value, source throws(ParseProblem) in
                 let parsed = try PluginSpecParser.parse(required(value))
                 let instanceName = PluginSpecParser.defaultInstanceName(for: parsed.name)
-                draft.addPlugin(
-                    PluginRequest(name: parsed.name, options: parsed.options, instanceName: instanceName, origin: source.origin),
-                    from: source)
+                var request = PluginRequest(name: parsed.name, options: parsed.options, instanceName: instanceName, origin: source.origin)
+                request.fromCommandLine = source.isCommandLine
+                draft.addPlugin(request, from: source)
             }),
         OptionDefinition(
             name: "plugin-dir", short: nil,
