@@ -58,3 +58,20 @@ import Testing
         #expect(r.stdout.contains("Finished: Song (ok, completed)"), "\(r.stdout)")
     }
 }
+
+/// A plugin file in /tmp (world-writable, sticky) is refused with advice to move it.
+@Suite struct PluginInTmpTests {
+    @Test func aPluginInTmpIsRefusedWithAdviceToMoveIt() throws {
+        let run = try MotetRun()
+        let song = run.path("song.ogg")
+        try Fixtures.oggVorbis(song, seconds: 0.2, tags: .init(title: "Song"))
+        let name = "motet-tmp-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).so"
+        let file = try ProbePlugin.build(in: "/tmp", fileName: name)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let r = try run.run(["--no-config", "--output", "null", "--untimed", "--plugin", file + ":out=" + run.path("p.out"), song])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("refused: directory /tmp lets anyone add files (mode 1777): keep plugins out of it"), "\(r.stderr)")
+        #expect(r.stderr.contains("mv \(file) ~/.local/share/motet/plugins/"), "\(r.stderr)")
+        #expect(!r.stderr.contains("chmod go-w /tmp"), "\(r.stderr)")
+    }
+}
