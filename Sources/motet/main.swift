@@ -141,6 +141,7 @@ let playerConfiguration: PlayerConfiguration = {
     c.defaultArtwork = settings.defaultArtwork
     c.remoteCommands = settings.remoteCommands
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
+    c.skipDisliked = settings.skipDisliked
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
     c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
     return c

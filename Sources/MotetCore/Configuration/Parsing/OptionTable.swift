@@ -68,6 +68,9 @@ enum OptionTable {
             "pause-for-calls", \.pauseForCalls,
             help: "Pause while a phone or communication stream plays, and resume after it (default yes). Works on PulseAudio and on PipeWire, which does not cork other streams itself."),
         settingFlag("shuffle", \.shuffle, help: "Play the tracks in random order."),
+        settingYesNo(
+            "skip-disliked", \.skipDisliked,
+            help: "Pass over a track disliked earlier, with one line saying so (default yes); such skips never count against the skip limit. When a whole pass of the queue has nothing left to play, motet says so and stops."),
         settingFlag("loop", \.loop, help: "Start again from the first track after the last one."),
         OptionDefinition(
             name: "start", short: nil,
