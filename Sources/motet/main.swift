@@ -94,8 +94,9 @@ if !settings.noPlugins {
     let problems = PluginHost.commandLineProblems(
         settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
     if !problems.isEmpty {
-        for problem in problems { Console.write(2, problem + "\n") }
-        fail("motet: not playing: fix the --plugin above, or leave it out.", code: 64)
+        // One line each, as for any other mistake on the command line; nothing has played.
+        Console.write(2, problems.map { $0 + "\n" }.joined())
+        exit(64)
     }
 }
 

@@ -46,14 +46,13 @@ enum PluginLoadFailure: Error, Equatable {
         switch self {
         case .notFound(let name, let fileNames, let directories, let available):
             let searched = directories.isEmpty ? "no plugin directory exists" : directories.joined(separator: ", ")
-            var text = "not found (looked for \(fileNames.joined(separator: " or ")) in: \(searched))"
+            // What helps first: the name meant, the names there are; then where it looked.
+            var text = "not found"
             if let suggestion = Suggestion.closest(to: name, among: available) {
-                text += "; did you mean '\(suggestion)'?"
+                text += " (did you mean '\(suggestion)'?)"
             }
-            text += available.isEmpty
-                ? "; no plugin is installed (motet --list-plugins shows where they are looked for)"
-                : "; the plugins are: \(available.joined(separator: ", "))"
-            return text
+            text += available.isEmpty ? "; no plugin is installed" : "; the plugins found are \(available.joined(separator: ", "))"
+            return text + "; looked for \(fileNames.joined(separator: " or ")) in: \(searched)"
         case .invalidName(let name):
             return "\"\(name)\" is not a plugin name (\(PluginName.rule); give a path containing '/' to load a file)"
         case .noSuchFile(let detail):
