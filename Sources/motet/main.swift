@@ -36,6 +36,10 @@ if arguments.first == "--generate" {
     }
     exit(0)
 }
+// `--list-plugins` looks at each plugin file in a child: `--inspect-plugin NAME FILE yes|no`.
+if arguments.first == PluginInspection.flag {
+    exit(PluginInspection.runChild(Array(arguments.dropFirst())))
+}
 if arguments == [GeneratedDocument.pluginNamesFlag] {
     let searchPath = PluginSearchPath(pluginDirectories: [], environment: environment, executablePath: ProcessEnvironment.executablePath())
     for name in PluginHost.names(searchPath: searchPath) { Console.write(1, name + "\n") }
@@ -69,16 +73,31 @@ case .version:
         1, "motet \(motetVersion) (plugin ABI \(MOTET_ABI_MAJOR).\(MOTET_ABI_MINOR), Swift \(PluginHost.swiftToolchain))\n")
     exit(0)
 case .listPlugins:
-    let listing = PluginHost.listingAndOptions(searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+    let listing = PluginHost.listingAndOptions(
+        searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins,
+        inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins))
     Console.write(1, listing.text)
     // The option keys for shell completion, which must not load plugins to find them.
     let cache = PluginOptionCache.path(XDGDirectories(environment: environment))
     if let problem = PluginOptionCache.write(listing.options, to: cache) {
         Console.write(2, "motet: completion cache: \(problem)\n")
     }
-    exit(0)
+    // Non-zero when a plugin listed cannot load (the listing says why), so that scripts notice.
+    exit(listing.unloadable == 0 ? 0 : 1)
 case .play:
     break
+}
+
+// A plugin the user named on this command line and that cannot start ends motet before it plays
+// (exit 64, like any other mistake on the command line); one from the config file is a warning.
+if !settings.noPlugins {
+    let problems = PluginHost.commandLineProblems(
+        settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+    if !problems.isEmpty {
+        // One line each, as for any other mistake on the command line; nothing has played.
+        Console.write(2, problems.map { $0 + "\n" }.joined())
+        exit(64)
+    }
 }
 
 let consoleMode: Console.Mode =
@@ -123,6 +142,7 @@ let playerConfiguration: PlayerConfiguration = {
     c.defaultArtwork = settings.defaultArtwork
     c.remoteCommands = settings.remoteCommands
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
+    c.skipDisliked = settings.skipDisliked
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
     c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
     return c

@@ -102,7 +102,7 @@ final class PlayerStateMachine {
 
     init(
         configuration: PlayerConfiguration, queue: PlayQueue, engine: any PlaybackEngine, answers: CommandAnswers,
-        now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
+        feedback: FeedbackStore?, now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
     ) {
         self.configuration = configuration
         self.queue = queue
@@ -113,7 +113,7 @@ final class PlayerStateMachine {
         out = outputs
         volume = max(0, min(100, configuration.volume))
         if let limit = configuration.skipLimit { skipLimiter = SkipLimiter(count: limit.count, minutes: limit.minutes) }
-        feedback = configuration.feedbackDirectory.map { FeedbackStore(directory: $0) }
+        self.feedback = feedback
         loadingPosition = queue.isEmpty ? nil : 0
         engine.setVolume(Float(volume) / 100)
     }
@@ -175,6 +175,14 @@ final class PlayerStateMachine {
             out.message("motet: \(text)")
             out.events(
                 .decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
+        case .passedOver(let path, let title, let reportGeneration):
+            // Not a skip: the skip limit never sees it, and nothing became current.
+            guard reportGeneration == generation else { return }
+            out.message(DislikedTracks.message(path: path, title: title))
+        case .nothingLeft(let disliked, let total, let reportGeneration):
+            // The decoder stops; the output ends what it has and the queue finishes.
+            guard reportGeneration == generation else { return }
+            out.message(DislikedTracks.nothingLeftMessage(disliked: disliked, total: total))
         }
     }
 

@@ -12,11 +12,24 @@ extension PluginHost {
         listingAndOptions(searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions).text
     }
 
-    /// The listing, and the options each listed plugin describes (ABI 1.1; a shadowed file or
-    /// one that cannot load contributes none), for the completion cache.
+    /// What listing one file found: its lines, the options it describes, whether it can load.
+    public struct Inspection: Sendable, Equatable {
+        public var text: String
+        public var options: [DescribedPluginOption]
+        public var loadable: Bool
+    }
+
+    /// The listing, the options each listed plugin describes (ABI 1.1; a shadowed file or one
+    /// that cannot load contributes none) for the completion cache, and how many listed files
+    /// cannot load. `inspect` looks at one file (`name`, `file`): in this process by default;
+    /// `motet --list-plugins` gives ``PluginInspection/inChild(executable:allowUnsafePermissions:)``
+    /// so that a plugin that crashes while loading ends only its own child.
     public static func listingAndOptions(
-        searchPath: PluginSearchPath, allowUnsafePermissions: Bool
-    ) -> (text: String, options: [DescribedPluginOption]) {
+        searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
+        inspect: ((_ name: String, _ file: String) -> Inspection)? = nil
+    ) -> (text: String, options: [DescribedPluginOption], unloadable: Int) {
+        let inspect = inspect ?? { name, file in Self.inspect(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions) }
+        var unloadable = 0
         var options: [DescribedPluginOption] = []
         var out = "Plugin search path (a name loads the first match; --plugin PATH with a '/' loads that file):\n"
         for (i, entry) in searchPath.entries.enumerated() {
@@ -38,19 +51,34 @@ extension PluginHost {
                     continue
                 }
                 firstFile[name] = file
-                out += describe(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions, options: &options)
+                let found = inspect(name, file)
+                out += found.text
+                options += found.options
+                if !found.loadable { unloadable += 1 }
             }
         }
         if !any { out += "  (none found)\n" }
-        return (out, options)
+        return (out, options, unloadable)
+    }
+
+    /// Loads `file` in this process and describes it (one listing entry).
+    public static func inspect(name: String, file: String, allowUnsafePermissions: Bool) -> Inspection {
+        var options: [DescribedPluginOption] = []
+        let text = describe(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions, options: &options)
+        return Inspection(text: text.text, options: options, loadable: text.loadable)
+    }
+
+    /// The listing entry for a file that could not be looked at, or crashed while loading.
+    static func cannotLoad(_ name: String, _ file: String, _ reason: String) -> String {
+        "  \(name)  cannot load: \(LogText.escaped(file)): \(LogText.escaped(reason))\n"
     }
 
     private static func describe(
         name: String, file: String, allowUnsafePermissions: Bool, options: inout [DescribedPluginOption]
-    ) -> String {
+    ) -> (text: String, loadable: Bool) {
         switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
         case .failure(let failure):
-            return "  \(name)  cannot load: \(LogText.escaped(file)): \(LogText.escaped(failure.reason))\n"
+            return (cannotLoad(name, file, failure.reason), false)
         case .success(let d):
             // Field by field, never a copy of the whole struct: a plugin's descriptor may be
             // shorter than this header's (only struct_size bytes are the plugin's).
@@ -68,7 +96,7 @@ extension PluginHost {
                 out += "      \(option.name)=\(option.kind.label)\(value)  \(option.help)\n"
                 options.append(DescribedPluginOption(plugin: name, key: option.name, kind: option.kind.completionKind))
             }
-            return out
+            return (out, true)
         }
     }
 
