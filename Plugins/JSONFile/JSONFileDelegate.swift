@@ -18,7 +18,7 @@ import Glibc
 /// Both files are described by the JSON Schemas in `Plugins/JSONFile/schema/`.
 public final class JSONFileDelegate: MotetDelegate {
     public static let descriptor = DelegateDescriptor(
-        id: "org.motet.json", name: "json", version: "1.0.0",
+        id: "org.motet.json", name: "json", version: "1.1.0",
         description: "Keeps a JSON file with what is playing (atomically replaced) and an optional events log",
         options: [
             OptionDescription(
