@@ -13,6 +13,7 @@ public struct PluginDocumentation: Sendable, Equatable {
         /// The plugin's one-line help.
         public var help: String
 
+        /// An option as the plugin describes it.
         public init(key: String, value: String, defaultValue: String?, help: String) {
             self.key = key
             self.value = value
@@ -23,10 +24,14 @@ public struct PluginDocumentation: Sendable, Equatable {
 
     /// The name it is loaded by (`json` in `--plugin json`).
     public var name: String
+    /// The plugin's own version.
     public var version: String
+    /// What it does, in one line.
     public var description: String
+    /// Its options (none before ABI 1.1).
     public var options: [Option]
 
+    /// A plugin as its descriptor describes it.
     public init(name: String, version: String, description: String, options: [Option]) {
         self.name = name
         self.version = version

@@ -3,12 +3,15 @@
 public enum KeyTable {
     /// Keys that do one thing, and what.
     public struct Entry: Sendable {
+        /// The keys, as a person names them (`space`, `left`, `Ctrl-L`).
         public let keys: [String]
+        /// What they do.
         public let action: String
         /// The action in a word or two, for the one-line list.
         public let brief: String
     }
 
+    /// Every key, in the order they are listed.
     public static let all: [Entry] = [
         Entry(keys: ["space"], action: "pause or play", brief: "pause"),
         Entry(keys: ["n"], action: "next track", brief: "next"),
