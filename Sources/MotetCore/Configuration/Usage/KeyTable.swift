@@ -29,9 +29,11 @@ public enum KeyTable {
     /// What Esc does, said where the keys are listed.
     public static let escapeNote = "Esc alone does nothing (it also starts the arrow keys)."
 
-    /// One line for the `?` key: `keys: space pause · n next · …`.
+    /// One line for the `?` key: `keys: space pause · n next · … · ← → seek 5 s · …`.
     public static var oneLine: String {
-        "keys: " + all.map { $0.keys.joined(separator: " ") + " " + $0.brief }.joined(separator: " · ")
+        let arrows = ["left": "←", "right": "→"]
+        return "keys: " + all.map { $0.keys.map { arrows[$0] ?? $0 }.joined(separator: " ") + " " + $0.brief }
+            .joined(separator: " · ")
     }
 
     /// One line per entry, keys in a column, for `--help`.
