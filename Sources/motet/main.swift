@@ -4,6 +4,7 @@ import Glibc
 #endif
 import MotetConfiguration
 import MotetCore
+import MotetEvents
 import MotetOutput
 import MotetPluginABI
 import MotetPluginHost
@@ -21,8 +22,8 @@ func fail(_ text: String, code: Int32) -> Never {
     exit(code)
 }
 
-// Hidden, for the build and the shell: `--generate man|plugins-man README…|bash|zsh|fish` prints a
-// document generated from the option table (make install, make deb); `--complete-plugin-names`
+// Hidden, for the build and the shell: `--generate man|plugins-man PLUGIN.so…|bash|zsh|fish` prints
+// a document generated from the option table or the plugins' descriptions (make install, make deb); `--complete-plugin-names`
 // lists the names on the search path without loading any plugin, and `--complete-plugin-options
 // NAME` a plugin's option keys from the cache `--list-plugins` writes (the completion scripts).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -30,10 +31,14 @@ if arguments.first == "--generate" {
     guard arguments.count >= 2, let kind = GeneratedDocument(rawValue: arguments[1]) else {
         fail("motet: --generate takes one of: \(GeneratedDocument.allCases.map(\.rawValue).joined(separator: ", "))", code: 64)
     }
-    switch kind.render(version: motetVersion, inputFiles: Array(arguments.dropFirst(2))) {
-    case .success(let text): Console.write(1, text)
-    case .failure(let error): fail(error.description, code: 1)
+    var plugins: [PluginDocumentation] = []
+    if kind == .pluginsMan {
+        switch PluginHost.documentation(files: Array(arguments.dropFirst(2))) {
+        case .success(let described): plugins = described
+        case .failure(let error): fail(error.description, code: 1)
+        }
     }
+    Console.write(1, kind.render(version: motetVersion, plugins: plugins))
     exit(0)
 }
 // `--list-plugins` looks at each plugin file in a child: `--inspect-plugin NAME FILE yes|no`.

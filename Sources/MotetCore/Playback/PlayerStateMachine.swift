@@ -307,11 +307,12 @@ final class PlayerStateMachine {
         let info = c.info
         let ok = !failedTracks.contains(info.trackID)
         let position = elapsedMicros() ?? info.fileStartMicros
+        let track = record(info)
         out.events(
             .trackFinished(
                 TrackFinished(
-                    trackID: info.trackID, filePath: info.path, title: info.metadata.title, successfully: ok,
-                    reason: ok ? reason : .failed, track: record(info), heardMicros: heardBefore + segmentHeardMicros(until: end),
+                    trackID: info.trackID, filePath: info.path, title: track.title, successfully: ok,
+                    reason: ok ? reason : .failed, track: track, heardMicros: heardBefore + segmentHeardMicros(until: end),
                     positionMicros: position, firstHeardUnixMicros: firstHeardAt)))
         heardBefore = 0
         firstHeardAt = nil
@@ -321,7 +322,7 @@ final class PlayerStateMachine {
     func record(_ info: SegmentInfo) -> TrackRecord {
         let m = info.metadata
         return TrackRecord(
-            trackID: info.trackID, title: m.title, artists: m.artists, album: m.album,
+            trackID: info.trackID, title: TrackTitle.shown(tag: m.title, filePath: info.path), artists: m.artists, album: m.album,
             durationMicros: info.durationMicros, filePath: info.path, artworkID: info.artwork?.id)
     }
 

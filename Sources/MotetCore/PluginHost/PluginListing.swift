@@ -100,6 +100,33 @@ extension PluginHost {
         }
     }
 
+    /// What each plugin file says about itself, for `motet-plugins(7)` (`motet --generate
+    /// plugins-man FILE…`, run by `make install` on the bundled delegates it just built). The name
+    /// is the file's (`json.so` and `libmotet-json.so` are `json`). The files are the build's own,
+    /// so permissions are not checked (a build directory may be anywhere). Fails with the first
+    /// file that cannot be read, as one line.
+    public static func documentation(files: [String]) -> Result<[PluginDocumentation], PluginFileError> {
+        var out: [PluginDocumentation] = []
+        for file in files {
+            let base = String(file.split(separator: "/").last ?? Substring(file))
+            let stem = base.hasSuffix(".so") ? String(base.dropLast(3)) : base
+            let name = stem.hasPrefix("libmotet-") ? String(stem.dropFirst("libmotet-".count)) : stem
+            switch openDescriptor(file, allowUnsafePermissions: true) {
+            case .failure(let failure):
+                return .failure(PluginFileError(description: "motet: \(LogText.escaped(file)): \(LogText.escaped(failure.reason))"))
+            case .success(let d):
+                let options = (PluginOptionCheck.descriptions(d) ?? []).map {
+                    PluginDocumentation.Option(key: $0.name, value: $0.kind.label, defaultValue: $0.defaultValue, help: $0.help)
+                }
+                out.append(
+                    PluginDocumentation(
+                        name: name, version: LogText.fromPlugin(d.pointee.version),
+                        description: LogText.fromPlugin(d.pointee.description), options: options))
+            }
+        }
+        return .success(out)
+    }
+
     private static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
@@ -119,4 +146,9 @@ extension PluginHost {
         }
         return names.sorted()
     }
+}
+
+/// A plugin file that could not be read, as one line naming it.
+public struct PluginFileError: Error, CustomStringConvertible {
+    public var description: String
 }

@@ -43,24 +43,13 @@ enum ManPage {
             is part of the value ("/music/My #1.ogg").
             .SH KEYS
             On a terminal (\\fB\\-\\-status line\\fR):
-            .TP
-            .B space
-            pause or play
-            .TP
-            .BR n ", " p
-            next, previous track
-            .TP
-            .BR l ", " d ", " u
-            like, dislike (skips the track when a skip is allowed), unlike
-            .TP
-            .BR left ", " right
-            seek 5 s
-            .TP
-            .BR + ", " \\-
-            volume
-            .TP
-            .B q
-            quit
+
+            """
+        for entry in KeyTable.all {
+            out += ".TP\n" + entry.keys.map(Roff.bold).joined(separator: ", ") + "\n" + Roff.text(entry.action) + "\n"
+        }
+        out += ".PP\n" + Roff.text(KeyTable.escapeNote) + "\n"
+        out += """
             .SH FILES
             .TP
             .I $XDG_CONFIG_HOME/motet/motet.conf
@@ -81,6 +70,11 @@ enum ManPage {
             .TP
             .I /usr/lib/motet/plugins/
             The installed plugins (the motet binary's \\fI../lib/motet/plugins\\fR).
+            .TP
+            .I /usr/share/doc/motet/
+            README.md, PLUGINS.md (writing a plugin), motet.conf (an example config file), plugins/
+            (each bundled delegate's README, and the JSON delegate's schemas in plugins/schema/), and
+            examples/ (a C plugin, a systemd unit).
             .SH ENVIRONMENT
             .TP
             .B MOTET_PLUGIN_PATH
