@@ -295,6 +295,17 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// Moves so that the next `read` returns the frame at `toMicros` from the start of the file
     /// (clamped to the file). When the position is in another link, the next read returns
     /// `.linkChanged` first.
+    /// Where `--start` puts a freshly opened file: a seek, except that a time at or past the end
+    /// is an error (``DecoderError/startPastEnd(_:startMicros:durationMicros:)``) instead of an
+    /// empty track that "finished". (The player never seeks past the end otherwise: such a seek
+    /// is a skip to the next track.)
+    public func start(atMicros start: Int64) throws(DecoderError) {
+        if let end = durationMicros, start >= end {
+            throw DecoderError.startPastEnd(path, startMicros: start, durationMicros: end)
+        }
+        try seek(toMicros: start)
+    }
+
     public func seek(toMicros: Int64) throws(DecoderError) {
         guard seekable, !links.isEmpty else { throw DecoderError.vorbis(path, code: OV_ENOSEEK) }
         let target = max(0, toMicros)

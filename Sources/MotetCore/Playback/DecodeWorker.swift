@@ -18,6 +18,8 @@ final class DecodeWorker: @unchecked Sendable {
     let spaceReady: CountingSemaphore
     private let dataReady: CountingSemaphore
     private let nextTrack: NextTrack
+    /// Asked right after a track is opened: true passes it over (see `DislikedTracks`).
+    private let passOver: @Sendable (TrackRequest, TrackMetadata) -> Bool
     private let report: @Sendable (DecoderReport) -> Void
     private let artworkStore: ArtworkStore
     private let defaultArtwork: String?
@@ -45,9 +47,11 @@ final class DecodeWorker: @unchecked Sendable {
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
         replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(), nextTrack: @escaping NextTrack,
-        report: @escaping @Sendable (DecoderReport) -> Void
+        report: @escaping @Sendable (DecoderReport) -> Void,
+        passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
     ) {
         self.network = network
+        self.passOver = passOver
         self.ring = ring
         self.markers = markers
         self.spaceReady = spaceReady
@@ -114,7 +118,8 @@ final class DecodeWorker: @unchecked Sendable {
                 }
                 do throws(DecoderError) {
                     let d = try open(request.path)
-                    if request.startMicros > 0 { try d.seek(toMicros: request.startMicros) }
+                    if passOver(request, d.metadata) { continue }
+                    if request.startMicros > 0 { try d.start(atMicros: request.startMicros) }
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
