@@ -118,7 +118,8 @@ final class DecodeWorker: @unchecked Sendable {
                 }
                 do throws(DecoderError) {
                     let d = try open(request.path)
-                    if passOver(request, d.metadata) { continue }
+                    // --skip-disliked is for finite tracks: a station is not left for the song on air.
+                    if currentStream?.head?.isLive != true, passOver(request, d.metadata) { continue }
                     if request.startMicros > 0 { try d.start(atMicros: request.startMicros) }
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
