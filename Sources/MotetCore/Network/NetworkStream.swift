@@ -226,8 +226,10 @@ public final class NetworkStream: @unchecked Sendable {
             case .superseded:
                 continue
             case .complete:
-                let live = monitor.withLock { response?.isLive ?? true }
-                guard live else {
+                // A station never ends: its server closing is a loss. Anything else (a file, or a
+                // body without a length that is not a station's) has simply ended.
+                let station = monitor.withLock { response?.isStation ?? false }
+                guard station else {
                     recovered()
                     waitWhileSettled(generation: current) { ended = true }
                     continue
