@@ -116,4 +116,36 @@ import Testing
         #expect(try Shell.waitUntil(timeout: 10) { !p.isRunning })
         #expect(Date().timeIntervalSince(quit) < bound, "quitting took \(Date().timeIntervalSince(quit)) s")
     }
+
+    @Test func theHeardPositionStandsWhileTheNetworkIsLateAndGoesOnWithoutAJump() throws {
+        let run = try MotetRun()
+        let (server, local) = try NetworkPlaybackTests.served(run, seconds: 20, title: "Late")
+        let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int ?? 0
+        // A quarter of the file (about 5 s), then 7 s of nothing, then the rest.
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", server.url("song.ogg?pause=\(size / 4)&for=7")], environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Late", timeout: 20), "\(term.screen())")
+        var seconds: [Int] = []
+        for _ in 0..<36 {
+            Thread.sleep(forTimeInterval: 0.5)
+            // "▶ 0:07 / 0:20 Late — …": the elapsed time.
+            guard let line = term.rows().last(where: { $0.contains(" / 0:20") }),
+                let time = line.split(separator: " ").first(where: { $0.contains(":") })
+            else { continue }
+            let parts = time.split(separator: ":").compactMap { Int($0) }
+            if parts.count == 2 { seconds.append(parts[0] * 60 + parts[1]) }
+        }
+        let steps = zip(seconds, seconds.dropFirst()).map { $1 - $0 }
+        // Half-second samples see at most 1 s a step (2 on a loaded machine); a jump would be the gap (7 s).
+        #expect(steps.allSatisfy { $0 >= 0 && $0 <= 2 }, "the elapsed time jumped: \(seconds)")
+        // It stood for at least 2 s (the ring held about 3 s of the 7 s gap), then went on past it.
+        var longestStand = 0, standing = 0
+        for step in steps {
+            standing = step == 0 ? standing + 1 : 0
+            longestStand = max(longestStand, standing)
+        }
+        #expect(longestStand >= 4, "never stood while the network was late: \(seconds)")
+        #expect((seconds.last ?? 0) >= 10, "did not go on: \(seconds)")
+    }
 }

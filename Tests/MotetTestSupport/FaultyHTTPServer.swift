@@ -11,6 +11,7 @@ import Glibc
 ///   byte 0 (a Range resume is then served whole); `stall=N` sends the file up to byte N and then
 ///   nothing, keeping the connection open; `trickle=N` sends it up to byte N fast, then 1 byte a
 ///   second (both also on a resume just past N, not on libvorbisfile's look at the file's end);
+///   `pause=N&for=S` sends the file up to byte N, waits S seconds, then sends the rest;
 ///   `type=TYPE` sets the content type (default audio/ogg); `noranges=1` leaves out Accept-Ranges;
 ///   `nolength=1` leaves out Content-Length.
 /// - `/live?files=A,B,…` is a live station: `icy-*` headers, no length, no ranges; it sends the
@@ -159,6 +160,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "drop" in q and start == 0:
             n = int(q["drop"]); self.send(body[:n])
             self.connection.shutdown(2); return
+        if "pause" in q and start < int(q["pause"]):
+            n = int(q["pause"]) - start
+            if not self.send(body[:n]): return
+            time.sleep(float(q.get("for", "5")))
+            self.send(body[n:]); return
         # stall=N and trickle=N act at byte N of the file, on requests that start before it or just
         # after it (a resume); libvorbisfile's look at the end of the file is served whole.
         fault = "stall" if "stall" in q else "trickle" if "trickle" in q else None
