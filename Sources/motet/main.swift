@@ -118,6 +118,15 @@ for warning in invocation.warnings { console.message(warning) }
 if settings.inputs.contains("-") && isatty(0) == 1 {
     console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
 }
+// How URLs (streams, and remote playlists through `NetworkFetch.get`) are fetched.
+let networkOptions: NetworkOptions = {
+    var n = NetworkOptions()
+    n.userAgent = "Motet/\(motetVersion)"
+    n.prebufferSeconds = Double(settings.prebufferMicros) / 1_000_000
+    n.reconnectSeconds = Int(settings.reconnectMicros / 1_000_000)
+    n.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
+    return n
+}()
 // URLs go to the queue as they are; runs of other inputs are expanded in place.
 let (expanded, inputWarnings): ([String], [String]) = {
     var expanded: [String] = []
@@ -164,10 +173,7 @@ let playerConfiguration: PlayerConfiguration = {
     c.defaultArtwork = settings.defaultArtwork
     c.remoteCommands = settings.remoteCommands
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
-    c.network.userAgent = "Motet/\(motetVersion)"
-    c.network.prebufferSeconds = Double(settings.prebufferMicros) / 1_000_000
-    c.network.reconnectSeconds = Int(settings.reconnectMicros / 1_000_000)
-    c.network.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
+    c.network = networkOptions
     c.skipDisliked = settings.skipDisliked
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
     c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
