@@ -84,6 +84,35 @@ import Testing
         #expect(try wavData(out).data == Fixtures.referenceDecode(local))
     }
 
+    @Test func noCoverIsLookedForBesideAURL() throws {
+        let run = try MotetRun()
+        let (server, local) = try Self.served(run, seconds: 6, title: "Over The Air")
+        let png: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + Array(repeating: 1, count: 100)
+        // Beside the local file, a cover; and where a cover search would look for the URL's
+        // ("http://127.0.0.1:PORT", a relative path from the working directory), another.
+        try Data(png).write(to: URL(fileURLWithPath: (local as NSString).deletingLastPathComponent + "/cover.png"))
+        let cwd = run.path("cwd")
+        let lookalike = cwd + "/http:/127.0.0.1:\(server.port)"
+        try FileManager.default.createDirectory(atPath: lookalike, withIntermediateDirectories: true)
+        try Data(png).write(to: URL(fileURLWithPath: lookalike + "/cover.png"))
+        func artwork(_ input: String) throws -> Any? {
+            let state = run.path("state-\(input.hashValue).json")
+            let p = try SpawnedProcess(
+                ["sh", "-c", "cd \"$0\" && exec \"$1\" --output null --no-config --status quiet --plugin json:path=\"$2\" \"$3\"",
+                 cwd, Paths.motet, state, input], environment: run.environment)
+            defer { p.stop() }
+            var snapshot: [String: Any]?
+            _ = try Shell.waitUntil(timeout: 20) {
+                snapshot = JSONDelegateFiles.state(state)
+                return snapshot?["title"] as? String == "Over The Air"
+            }
+            #expect(snapshot?["title"] as? String == "Over The Air", "\(String(describing: snapshot))")
+            return snapshot?["artwork"]
+        }
+        #expect(try artwork(local) is [String: Any], "the cover beside the local file was not found")
+        #expect(try artwork(server.url("song.ogg")) is NSNull, "a cover was looked for beside the URL")
+    }
+
     @Test func libcurlIsMappedOnlyWhenAnInputIsAURL() throws {
         let run = try MotetRun()
         let (server, local) = try Self.served(run, seconds: 30)
