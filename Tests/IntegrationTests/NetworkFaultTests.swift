@@ -127,8 +127,11 @@ import Testing
         defer { term.close() }
         #expect(try term.waitFor("Late", timeout: 20), "\(term.screen())")
         var seconds: [Int] = []
+        var sawStalled = false
         for _ in 0..<36 {
             Thread.sleep(forTimeInterval: 0.5)
+            // The status line's stalled glyph (StatusLine.glyph).
+            if term.rows().contains(where: { $0.hasPrefix("⋯") }) { sawStalled = true }
             // "▶ 0:07 / 0:20 Late — …": the elapsed time.
             guard let line = term.rows().last(where: { $0.contains(" / 0:20") }),
                 let time = line.split(separator: " ").first(where: { $0.contains(":") })
@@ -147,5 +150,6 @@ import Testing
         }
         #expect(longestStand >= 4, "never stood while the network was late: \(seconds)")
         #expect((seconds.last ?? 0) >= 10, "did not go on: \(seconds)")
+        #expect(sawStalled, "the status line never showed the stall")
     }
 }

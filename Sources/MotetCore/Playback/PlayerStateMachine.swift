@@ -198,6 +198,7 @@ final class PlayerStateMachine {
         if let since = starvingSince, t - since >= Self.stallMicros, status == .playing {
             status = .stalled
             publishState()
+            showDisplay()  // the status line shows the stall at once, not at the next second
         }
         refreshNextEnabled()
         if let interval = configuration.displayIntervalMicros, status == .playing,
