@@ -26,6 +26,9 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// and `durationMicros` is nil.
     public var canSeek: Bool { seekable && !links.isEmpty }
 
+    /// What keeps a callback source (a network stream) alive as long as the decoder; nil for a file.
+    private let owner: AnyObject?
+
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).
     private let descriptor: UnsafeMutablePointer<Int32>
@@ -65,73 +68,17 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// The most channels a Vorbis stream can have.
     private static let maximumChannels = 255
 
-    /// Opens `path`. Throws one clear line when it is missing, unreadable, empty, a directory, not
-    /// Ogg, Ogg but not Vorbis, or has damaged headers.
-    public init(path: String) throws(DecoderError) {
+    /// The rest of opening, once `ov_open_callbacks` succeeded on `file`: the links, their times,
+    /// the first link's format and tags. `descriptor` holds the file's descriptor (-1 for a
+    /// callback source, which `owner` keeps alive).
+    init(
+        path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, owner: AnyObject?,
+        ending: OggFileInspection.Ending, playsAsStream: Bool
+    ) throws(DecoderError) {
         self.path = path
-        // O_NONBLOCK: opening a FIFO must not hang; it is cleared again for regular files.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw DecoderError.openFailed(path, errnoValue: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let e = errno
-            close(fd)
-            throw DecoderError.openFailed(path, errnoValue: e)
-        }
-        let kind = info.st_mode & S_IFMT
-        guard kind == S_IFREG else {
-            close(fd)
-            throw kind == S_IFDIR
-                ? DecoderError.motet(path, "is a directory, not an Ogg Vorbis file", "name a file inside it instead")
-                : DecoderError.motet(path, "is not a regular file", "give an Ogg Vorbis file")
-        }
-        guard info.st_size > 0 else {
-            close(fd)
-            throw DecoderError.motet(path, "the file is empty (0 bytes)", "re-copy or re-download it")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        // Read access is checked by open(2); reading a directory-like object fails here instead.
-        var probe: UInt8 = 0
-        guard pread(fd, &probe, 1, 0) == 1 else {
-            let e = errno
-            close(fd)
-            throw DecoderError.motet(path, "cannot be read (\(DecoderError.systemMessage(e)))", "check the disk and the file")
-        }
-
-        descriptor = .allocate(capacity: 1)
-        descriptor.initialize(to: fd)
-        file = .allocate(capacity: 1)
-        var status = ov_open_callbacks(descriptor, file, nil, 0, FileDescriptorSource.callbacks)
-        var playsAsStream = false
-        if status != 0, descriptor.pointee >= 0,
-            OggFileInspection.describeNonVorbis(fd: fd) == OggFileInspection.vorbisDescription, lseek(fd, 0, SEEK_SET) == 0,
-            ov_open_callbacks(descriptor, file, nil, 0, FileDescriptorSource.streamingCallbacks) == 0
-        {
-            // Mapping every link failed (a later link is damaged) but the first link is sound:
-            // play the file from the start as a stream, without seeking or a known duration.
-            status = 0
-            playsAsStream = true
-        }
-        guard status == 0 else {
-            // On failure libvorbisfile has not closed the source (and cleared its own state).
-            let what = OggFileInspection.describeNonVorbis(fd: fd)
-            if descriptor.pointee >= 0 { close(descriptor.pointee) }
-            descriptor.deallocate()
-            file.deallocate()
-            guard let what, status == OV_ENOTVORBIS || status == OV_EBADHEADER || status == OV_ENOTAUDIO || status == OV_EREAD
-            else { throw DecoderError.vorbis(path, code: status) }
-            switch what {
-            case OggFileInspection.vorbisDescription:
-                throw DecoderError(
-                    code: status,
-                    description: "\(path): its Vorbis headers are damaged or cut short — re-copy or re-encode the file")
-            case "not an Ogg file":
-                throw DecoderError(code: status, description: "\(path): not an Ogg file — Motet plays only Ogg Vorbis files")
-            default:
-                throw DecoderError(code: status, description: "\(path): \(what), not Ogg Vorbis — Motet plays only Ogg Vorbis files")
-            }
-        }
-
+        self.file = file
+        self.descriptor = descriptor
+        self.owner = owner
         seekable = ov_seekable(file) != 0
         linkCount = max(1, Int(ov_streams(file)))
         channelMap = .allocate(capacity: Self.maximumChannels + 1)
@@ -164,7 +111,6 @@ public final class VorbisDecoder: @unchecked Sendable {
         durationMicros = micros
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
-        let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
         lacksEndOfStream = ending == .withoutEndOfStream
         if ending == .cutShort {
             truncation = DecoderError.motet(
@@ -192,6 +138,9 @@ public final class VorbisDecoder: @unchecked Sendable {
         file.deallocate()
         channelMap.deallocate()
     }
+
+    /// The current link's nominal bit rate from its identification header (0 when unset).
+    var currentNominalBitrate: Int { max(0, Int(ov_info(file, -1)?.pointee.bitrate_nominal ?? 0)) }
 
     /// Time of the next frame `read` returns, from the start of the file.
     public var positionMicros: Int64 {

@@ -24,6 +24,9 @@ final class DecodeWorker: @unchecked Sendable {
     private let artworkStore: ArtworkStore
     private let defaultArtwork: String?
     private let replayGain: ReplayGainMode
+    private let network: NetworkOptions
+    /// The network stream being opened or read, if any: a park or quit interrupts its blocked read.
+    private let blockingStream = Mutex<NetworkStream?>(nil)
 
     private let gate = WorkerGate()
     /// Set by the control thread while parked: close the open file before going on.
@@ -43,9 +46,11 @@ final class DecodeWorker: @unchecked Sendable {
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
-        replayGain: ReplayGainMode, nextTrack: @escaping NextTrack, report: @escaping @Sendable (DecoderReport) -> Void,
+        replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(), nextTrack: @escaping NextTrack,
+        report: @escaping @Sendable (DecoderReport) -> Void,
         passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
     ) {
+        self.network = network
         self.passOver = passOver
         self.ring = ring
         self.markers = markers
@@ -62,14 +67,23 @@ final class DecodeWorker: @unchecked Sendable {
     func join() { thread?.join() }
 
     /// Control thread: stop decoding at a safe point and wait until parked.
-    func park() { gate.park { spaceReady.post() } }
+    /// A read blocked on the network returns at once (the stream is dropped after a park).
+    func park() {
+        gate.park {
+            spaceReady.post()
+            interruptStream()
+        }
+    }
 
     func unpark() { gate.release() }
 
     func stop() {
         gate.quit()
         spaceReady.post()
+        interruptStream()
     }
+
+    private func interruptStream() { blockingStream.withLock { $0?.interrupt() } }
 
     private func run() {
         // Vorbis allows up to 255 channels: size reads by the link's channel count.
@@ -77,14 +91,17 @@ final class DecodeWorker: @unchecked Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         var decoder: VorbisDecoder?
-        var track: (id: UInt64, request: TrackRequest, gain: Float)?
+        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata, linkStart: Int64)?
         var exhausted = false
+        /// A network stream reconnected since its current link began.
+        var resumed = false
         while !gate.isQuitting {
             if gate.parkIsRequested {
                 gate.parkHere()
                 if dropCurrent.exchange(false, ordering: .acquiringAndReleasing) {
                     decoder = nil
                     track = nil
+                    blockingStream.withLock { $0 = nil }
                     exhausted = false
                 }
                 continue
@@ -100,15 +117,19 @@ final class DecodeWorker: @unchecked Sendable {
                     continue
                 }
                 do throws(DecoderError) {
-                    let d = try VorbisDecoder(path: request.path)
-                    if passOver(request, d.metadata) { continue }
+                    let d = try open(request.path)
+                    // --skip-disliked is for finite tracks: a station is not left for the song on air.
+                    if currentStream?.head?.isLive != true, passOver(request, d.metadata) { continue }
                     if request.startMicros > 0 { try d.start(atMicros: request.startMicros) }
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
-                    track = (id, request, gain)
-                    startSegment(d, trackID: id, request: request, gain: gain)
+                    resumed = false
+                    let linkStart = startSegment(d, trackID: id, request: request, gain: gain)
+                    track = (id, request, gain, d.metadata, linkStart)
                 } catch {
+                    // A park or quit interrupted the open: not the stream's fault.
+                    if gate.mustStop { continue }
                     report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description, code: error.code))
                 }
                 continue
@@ -127,35 +148,85 @@ final class DecodeWorker: @unchecked Sendable {
             case .frames(let frames):
                 if direct { published(frames * channels) } else { push(scratch, count: frames * channels) }
             case .linkChanged:
-                // Each link of a chained file is its own track (its tags, its times, its events).
+                // Each link of a chained file is its own track (its tags, its times, its events),
+                // except a live stream's link after a reconnection that goes on with the same song.
                 let gain = open.metadata.replayGain.scale(replayGain)
-                let id = nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
-                track = (id, current.request, gain)
-                startSegment(open, trackID: id, request: current.request, gain: gain)
+                if currentStream?.takeReconnected() == true { resumed = true }
+                let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
+                resumed = false
+                let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
+                // The same song goes on counting from where it started.
+                let linkStart = startSegment(
+                    open, trackID: id, request: current.request, gain: gain, linkStart: sameSong ? current.linkStart : nil)
+                track = (id, current.request, gain, open.metadata, linkStart)
             case .hole(let error):
+                if gate.mustStop { continue }
+                // A live stream starts mid-stream (Icecast sends the headers, then the current
+                // pages) and resumes mid-page after a reconnection: those gaps are expected.
+                if let stream = currentStream, stream.head?.isLive == true {
+                    if stream.takeReconnected() { resumed = true }
+                    continue
+                }
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
+                // libvorbisfile reads a failed read as the end: a stream that gave up says so here.
+                if !gate.mustStop, let stream = currentStream, let error = stream.error {
+                    report(.decodeError(trackID: current.id, path: current.request.path, message: error.line(url: stream.url), code: DecoderError.motetCode, positionMicros: open.positionMicros, fatal: true))
+                }
                 decoder = nil
                 track = nil
+                blockingStream.withLock { $0 = nil }
             case .failed(let error):
-                report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: true))
+                // Interrupted by a park or quit: the decoder is dropped, nothing failed.
+                if gate.mustStop { continue }
+                let message = currentStream.flatMap { s in s.error.map { $0.line(url: s.url) } } ?? error.description
+                report(.decodeError(trackID: current.id, path: current.request.path, message: message, code: error.code, positionMicros: open.positionMicros, fatal: true))
                 decoder = nil
                 track = nil
+                blockingStream.withLock { $0 = nil }
             }
         }
         gate.markExited()
     }
 
-    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
+    /// The network stream the current track comes from (nil for a local file).
+    private var currentStream: NetworkStream? { blockingStream.withLock { $0 } }
+
+    /// Opens a local file, or a URL over the network (interruptible by a park or quit).
+    private func open(_ path: String) throws(DecoderError) -> VorbisDecoder {
+        guard NetworkURL.isURL(path) else {
+            blockingStream.withLock { $0 = nil }
+            return try VorbisDecoder(path: path)
+        }
+        let report = self.report
+        return try VorbisDecoder.open(
+            url: path, options: network, notice: { report(.notice($0)) },
+            opened: { stream in blockingStream.withLock { $0 = stream } })
+    }
+
+    /// The same title, artist and album (a reconnection resuming the song on air).
+    static func sameSong(_ tags: TrackMetadata, _ before: TrackMetadata?) -> Bool {
+        guard let before else { return false }
+        return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
+    }
+
+    /// Reports a new segment and marks where its samples start; returns where its track starts
+    /// (`linkStart`, when given: a live stream's song resumed after a reconnection).
+    @discardableResult
+    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float, linkStart given: Int64? = nil) -> Int64 {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
-        let linkStart = d.linkCount > 1 ? d.linkStartMicros : 0
+        let stream = currentStream
+        let head = stream?.head
+        // A stream read link after link (a live station) counts each song from its own start.
+        let linkStart = given ?? (d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0)
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
             format: d.format, fileStartMicros: d.positionMicros - linkStart,
             durationMicros: d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros, canSeek: d.canSeek,
-            linkStartMicros: linkStart)
+            linkStartMicros: linkStart, url: stream?.url, station: head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
+            isLive: head?.isLive ?? false)
         // Reported before its marker is pushed: the control thread knows the segment before the
         // sink can say it was written.
         report(.segmentOpened(info))
@@ -163,6 +234,7 @@ final class DecodeWorker: @unchecked Sendable {
             SegmentMarker(
                 sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,
                 channels: d.format.channels, gain: gain, isEnd: false))
+        return linkStart
     }
 
     private func pushMarker(_ marker: SegmentMarker) {

@@ -175,6 +175,8 @@ final class PlayerStateMachine {
             out.message("motet: \(text)")
             out.events(
                 .decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
+        case .notice(let text):
+            out.message("motet: \(text)")
         case .passedOver(let path, let title, let reportGeneration):
             // Not a skip: the skip limit never sees it, and nothing became current.
             guard reportGeneration == generation else { return }
@@ -196,6 +198,7 @@ final class PlayerStateMachine {
         if let since = starvingSince, t - since >= Self.stallMicros, status == .playing {
             status = .stalled
             publishState()
+            showDisplay()  // the status line shows the stall at once, not at the next second
         }
         refreshNextEnabled()
         if let interval = configuration.displayIntervalMicros, status == .playing,
