@@ -4,6 +4,7 @@ import Glibc
 #endif
 import MotetConfiguration
 import MotetCore
+import MotetEvents
 import MotetOutput
 import MotetPluginABI
 import MotetPluginHost
@@ -95,8 +96,8 @@ if settings.inputs.contains("-") && isatty(0) == 1 {
     console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
 }
 let (expanded, inputWarnings) = InputExpander.expand(settings.inputs)
-// Delegates get absolute paths (MPRIS and notification servers need file:// URIs).
-let files = expanded.map(ProcessEnvironment.absolutePath)
+// Delegates get absolute paths (MPRIS and notification servers need file:// URIs); URLs stay as they are.
+let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
 for warning in inputWarnings { console.message(warning) }
 guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: 1)

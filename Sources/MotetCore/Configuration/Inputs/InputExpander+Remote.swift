@@ -1,0 +1,62 @@
+import MotetEvents
+
+extension InputExpander.Walk {
+    /// An http(s) URL: a remote playlist when its name says so, else a track.
+    mutating func addURL(_ address: WebAddress, context: Context?, depth: Int) {
+        guard let format = PlaylistReader.Format(name: address.lowercasedFileName) else {
+            files.append(address.text)
+            return
+        }
+        addRemotePlaylist(address, nameFormat: format, context: context, depth: depth)
+    }
+
+    private mutating func addRemotePlaylist(
+        _ address: WebAddress, nameFormat: PlaylistReader.Format, context: Context?, depth: Int
+    ) {
+        let shown = address.displayText
+        if openAddresses.contains(address.text) {
+            warn(shown, "this playlist includes itself; not following it again.", context)
+            return
+        }
+        guard depth < InputExpander.depthLimit else {
+            warn(shown, "playlists nested too deeply (more than \(InputExpander.depthLimit) levels).", context)
+            return
+        }
+        guard let fetch else {
+            warn(shown, "this build cannot fetch remote playlists; download it and play the file.", context)
+            return
+        }
+        let document: InputExpander.Document
+        switch fetch(address.text, InputExpander.remotePlaylistSizeLimit) {
+        case .failure(let error):
+            warn(shown, InputExpander.sentence("\(error)"), context)
+            return
+        case .success(let d):
+            document = d
+        }
+        let final = WebAddress(document.finalURL) ?? address
+        if final.text != address.text && openAddresses.contains(final.text) {
+            warn(shown, "this playlist includes itself (through \(final.displayText)); not following it again.", context)
+            return
+        }
+        let type = document.contentType.map { PlaylistReader.trimmed(Substring($0)).lowercased() } ?? ""
+        if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") {
+            warn(shown, "the server sent a web page (\(type.prefix(60))), not a playlist; check the URL.", context)
+            return
+        }
+        let format = document.contentType.flatMap(PlaylistReader.Format.init(contentType:))
+            ?? PlaylistReader.Format(name: final.lowercasedFileName) ?? nameFormat
+        openAddresses.append(address.text)
+        if final.text != address.text { openAddresses.append(final.text) }
+        defer { openAddresses.removeLast(final.text != address.text ? 2 : 1) }
+        addList(document.body, named: shown, base: .address(final), format: format, depth: depth)
+    }
+}
+
+extension InputExpander {
+    /// `text` as one line ending in a full stop.
+    static func sentence(_ text: String) -> String {
+        let line = DisplayText.escaped(PlaylistReader.trimmed(Substring(text)))
+        return line.hasSuffix(".") || line.hasSuffix(")") ? line : line + "."
+    }
+}
