@@ -5,6 +5,7 @@ import Glibc
 import MotetConfiguration
 import MotetCore
 import MotetEvents
+import MotetNetwork
 import MotetOutput
 import MotetPluginABI
 import MotetPluginHost
@@ -95,7 +96,19 @@ for warning in invocation.warnings { console.message(warning) }
 if settings.inputs.contains("-") && isatty(0) == 1 {
     console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
 }
-let (expanded, inputWarnings) = InputExpander.expand(settings.inputs)
+/// A remote playlist that could not be fetched: NetworkError's words without the URL (the
+/// expander's warning names it).
+struct FetchFailure: Error, CustomStringConvertible {
+    let description: String
+}
+// libcurl is loaded only if an input is a remote playlist (NetworkFetch loads it on first use).
+let (expanded, inputWarnings) = InputExpander.expand(settings.inputs, fetch: { url, limit in
+    var options = NetworkOptions()
+    options.userAgent = "Motet/" + motetVersion
+    return NetworkFetch.get(url, limit: limit, options: options).mapError { error -> any Error in
+        FetchFailure(description: String(error.line(url: "").dropFirst(2)))
+    }
+})
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs); URLs stay as they are.
 let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
 for warning in inputWarnings { console.message(warning) }

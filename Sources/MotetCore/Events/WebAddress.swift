@@ -45,7 +45,7 @@ public struct WebAddress: Sendable, Hashable, CustomStringConvertible {
                     + "use another program for it or remove it.")
         }
         guard let authority = parts.authority else {
-            throw Problem(reason: "a \(scheme.rawValue) URL needs '//' after '\(scheme.rawValue):'; write \(scheme.rawValue)://….")
+            throw Problem(reason: "this URL needs '//' after '\(scheme.rawValue):'; write \(scheme.rawValue)://….")
         }
         var hostPort = Substring(authority)
         var userInfo: String?

@@ -13,8 +13,10 @@ extension InputExpander.Walk {
     private mutating func addRemotePlaylist(
         _ address: WebAddress, nameFormat: PlaylistReader.Format, context: Context?, depth: Int
     ) {
+        // Identity for cycles: the URL without credentials or fragment (a playlist reached with
+        // and without a user name is the same playlist).
         let shown = address.displayText
-        if openAddresses.contains(address.text) {
+        if openAddresses.contains(shown) {
             warn(shown, "this playlist includes itself; not following it again.", context)
             return
         }
@@ -35,7 +37,7 @@ extension InputExpander.Walk {
             document = d
         }
         let final = WebAddress(document.finalURL) ?? address
-        if final.text != address.text && openAddresses.contains(final.text) {
+        if final.displayText != shown && openAddresses.contains(final.displayText) {
             warn(shown, "this playlist includes itself (through \(final.displayText)); not following it again.", context)
             return
         }
@@ -46,9 +48,9 @@ extension InputExpander.Walk {
         }
         let format = document.contentType.flatMap(PlaylistReader.Format.init(contentType:))
             ?? PlaylistReader.Format(name: final.lowercasedFileName) ?? nameFormat
-        openAddresses.append(address.text)
-        if final.text != address.text { openAddresses.append(final.text) }
-        defer { openAddresses.removeLast(final.text != address.text ? 2 : 1) }
+        let identities = final.displayText == shown ? [shown] : [shown, final.displayText]
+        openAddresses += identities
+        defer { openAddresses.removeLast(identities.count) }
         addList(document.body, named: shown, base: .address(final), format: format, depth: depth)
     }
 }

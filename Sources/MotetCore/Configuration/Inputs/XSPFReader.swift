@@ -160,7 +160,10 @@ enum XSPFReader {
             let selfClosing = k < b.count && k > nameEnd && b[k - 1] == UInt8(ascii: "/")
             i = min(k + 1, b.count)
             guard !name.isEmpty, !selfClosing else {
-                if name == "location" && stack.last == "track" { noteEmpty(tagLine) }
+                if name == "location", stack.last == "track", trackHasLocation[stack.count - 1] == false {
+                    trackHasLocation[stack.count - 1] = true
+                    noteEmpty(tagLine)
+                }
                 return true
             }
             guard stack.count < XSPFReader.depthLimit else {
