@@ -68,6 +68,9 @@ public struct WebAddress: Sendable, Hashable, CustomStringConvertible {
             }
             port = number
         }
+        guard Self.isValidHost(host) else {
+            throw Problem(reason: "the host name '\(host)' is not valid; fix the URL.")
+        }
         switch scheme {
         case .http, .https:
             guard !host.isEmpty else {
@@ -216,6 +219,20 @@ public struct WebAddress: Sendable, Hashable, CustomStringConvertible {
         if let query { out += "?" + query }
         if withFragment, let fragment { out += "#" + fragment }
         return out
+    }
+
+    /// A registered name (RFC 3986 reg-name: letters, digits, `-._~!$&'()*+,;=` and %-escapes) or
+    /// an IP literal in brackets (hex digits, `:`, `.`, and a `%25` zone); "" too (checked later).
+    private static func isValidHost(_ host: String) -> Bool {
+        let bytes = Array(host.utf8)
+        func isAlphanumeric(_ c: UInt8) -> Bool { (48...57).contains(c) || (97...122).contains(c) || (65...90).contains(c) }
+        if bytes.first == UInt8(ascii: "[") {
+            guard bytes.count > 2, bytes.last == UInt8(ascii: "]") else { return false }
+            let allowed = Set(":.%-_~".utf8)
+            return bytes.dropFirst().dropLast().allSatisfy { isAlphanumeric($0) || allowed.contains($0) }
+        }
+        let allowed = Set("-._~%!$&'()*+,;=".utf8)
+        return bytes.allSatisfy { isAlphanumeric($0) || allowed.contains($0) }
     }
 
     /// Percent-decodes; nil for a malformed escape. Invalid UTF-8 is replaced.

@@ -1,3 +1,6 @@
+import Foundation
+import MotetEvents
+import MotetTestSupport
 import Testing
 
 @testable import MotetConfiguration
@@ -116,5 +119,23 @@ import Testing
         #expect(PlaylistReader.resolve("a%20b.ogg", against: .directory("/m/")) == .path("/m/a%20b.ogg"))
         #expect(PlaylistReader.resolve("bad%zz.ogg", against: .directory("/m/"), uriReference: true)
             == .unsupported("a malformed %-escape in the location; fix the entry."))
+    }
+
+    /// The inputs the pls and xspf fuzz targets once crashed on (Tests/Fuzz/regressions): every URL
+    /// an entry resolves to parses back to itself (it did not: a host with a colon in it).
+    @Test func savedFuzzCrashesNoLongerBreakTheRoundTrip() throws {
+        let directory = Paths.packageRoot + "/Tests/Fuzz/regressions"
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("pls-") || $0.hasPrefix("xspf-") }
+        #expect(names.count >= 2)
+        let base = try WebAddress(parsing: "http://user:secret@radio.example/lists/a.pls")
+        for name in names {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
+            let format: PlaylistReader.Format = name.hasPrefix("pls-") ? .pls : .xspf
+            for entry in format.read(bytes).entries {
+                if case .url(let address) = PlaylistReader.resolve(entry.text, against: .address(base), uriReference: format.entriesAreURIs) {
+                    #expect(WebAddress(address.text)?.text == address.text, "\(name): \(entry.text)")
+                }
+            }
+        }
     }
 }

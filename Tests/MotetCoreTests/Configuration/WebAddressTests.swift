@@ -76,6 +76,10 @@ import Testing
         #expect(reason("file://server/share/x.ogg") == "only local file:// URLs are played (file:///PATH); copy the file here or write its path.")
         #expect(reason("x.ogg") == "not a URL (no scheme such as http://); write a full URL.")
         #expect(WebAddress("http://h:0/") == nil)
+        // Found by the pls fuzz target: a second colon made a host that did not parse back.
+        #expect(reason("http://radio.example:8000p:/x") == "the host name 'radio.example:8000p' is not valid; fix the URL.")
+        #expect(reason("http://a[b/") == "the host name 'a[b' is not valid; fix the URL.")
+        #expect(reason("http://[::1/") == "the host name '[:' is not valid; fix the URL.")
     }
 
     @Test func fileURLsArePaths() throws {
