@@ -84,7 +84,6 @@ let package = Package(
             dependencies: [
                 "CVorbisFile",
                 "MotetEvents",
-                "MotetNetwork",
             ],
             path: "Sources/MotetCore/Decoding",
             swiftSettings: lean
@@ -121,6 +120,7 @@ let package = Package(
             name: "MotetCore",
             dependencies: [
                 "MotetEvents",
+                "MotetNetwork",
                 "MotetDecoding",
                 "MotetOutput",
                 "MotetConfiguration",

@@ -103,8 +103,10 @@ struct FetchFailure: Error, CustomStringConvertible {
 }
 // libcurl is loaded only if an input is a remote playlist (NetworkFetch loads it on first use).
 let (expanded, inputWarnings) = InputExpander.expand(settings.inputs, fetch: { url, limit in
+    // The same user agent and timeout as streams (PlayerConfiguration.network below).
     var options = NetworkOptions()
     options.userAgent = "Motet/" + motetVersion
+    options.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
     return NetworkFetch.get(url, limit: limit, options: options).mapError { error -> any Error in
         FetchFailure(description: String(error.line(url: "").dropFirst(2)))
     }
@@ -137,6 +139,10 @@ let playerConfiguration: PlayerConfiguration = {
     c.defaultArtwork = settings.defaultArtwork
     c.remoteCommands = settings.remoteCommands
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
+    c.network.userAgent = "Motet/\(motetVersion)"
+    c.network.prebufferSeconds = Double(settings.prebufferMicros) / 1_000_000
+    c.network.reconnectSeconds = Int(settings.reconnectMicros / 1_000_000)
+    c.network.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
     c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
     return c

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CNetwork
+import MotetEvents
 
 /// One HTTP request with libcurl's easy interface, on the calling thread, with the options every
 /// transfer of Motet's uses: bounded redirects (http and https only), the system's CA store
@@ -85,6 +89,12 @@ final class CurlTransfer {
             return nil
         }
         if let refusal { return refusal }
+        var systemError = 0
+        if code == CURLE_COULDNT_CONNECT, motet_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &systemError) == CURLE_OK, systemError != 0,
+            let words = strerror(Int32(systemError))
+        {
+            return .connectionFailed(String(cString: words).lowercased())
+        }
         let text = String(cString: errorBuffer)
         return Self.error(for: code, text: text.isEmpty ? String(cString: motet_curl_easy_strerror(code)) : text, url: url, head: head)
     }
@@ -128,6 +138,8 @@ final class CurlTransfer {
             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
             return .tls(text)
         case CURLE_UNSUPPORTED_PROTOCOL: return .transfer("only http:// and https:// are played: \(text)")
+        case CURLE_OUT_OF_MEMORY where !head.isComplete:
+            return .headerTooLong  // libcurl's own cap on one header line (100 KiB)
         default:
             if !head.isComplete, text.lowercased().includes("header") { return .headerTooLong }
             return .transfer(text)
