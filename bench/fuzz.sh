@@ -24,7 +24,7 @@ FIXED=no
 if [ "${1:-}" = --fixed ]; then FIXED=yes; shift; SECONDS_PER_TARGET=0; else SECONDS_PER_TARGET=${1:-60}; shift || true; fi
 # Executions per target in --fixed mode: 3-10 s each on a quiet development machine (decode is
 # ~1,500 files/s, the text parsers 15,000-80,000 inputs/s under ASan).
-declare -A RUNS=([picture]=400000 [comments]=100000 [decode]=6000 [config]=50000 [pluginspec]=100000 [playlist]=200000 [pls]=200000 [xspf]=200000)
+declare -A RUNS=([picture]=400000 [comments]=100000 [decode]=6000 [config]=50000 [pluginspec]=100000 [playlist]=200000 [pls]=100000 [xspf]=100000)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist pls xspf)
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
