@@ -107,6 +107,26 @@ import Testing
         ])
     }
 
+    @Test func anHLSPlaylistIsOneLineNotAListOfSegments() {
+        let web = Web()
+        web.pages["https://h/live/radio.m3u8"] = (nil, "application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg1.aac\nseg2.aac\n")
+        let result = expand(["https://h/live/radio.m3u8"], web)
+        #expect(result.files.isEmpty)
+        #expect(result.warnings == [
+            "motet: https://h/live/radio.m3u8:2: this is an HLS playlist (#EXT-X-VERSION), the pieces of one stream; Motet does not play HLS: pick the station's Ogg Vorbis stream."
+        ])
+    }
+
+    @Test func aPlaylistNameServingAudioIsATrack() {
+        let web = Web()
+        web.pages["http://h/a.m3u"] = (nil, "audio/ogg", "OggS\u{0}\u{2}binary")
+        web.pages["http://h/b.pls"] = (nil, "application/octet-stream", "OggS\u{0}\u{2}binary")
+        web.pages["http://h/c.pls"] = (nil, "audio/mpeg", "ID3")
+        let result = expand(["http://h/a.m3u", "http://h/b.pls", "http://h/c.pls"], web)
+        #expect(result.files == ["http://h/a.m3u", "http://h/b.pls", "http://h/c.pls"])
+        #expect(result.warnings.isEmpty)
+    }
+
     @Test func withoutAFetchRemotePlaylistsAreReportedAndStreamsKept() {
         let result = InputExpander.expand(["http://h/list.pls", "http://h/stream"], standardInput: { [] })
         #expect(result.files == ["http://h/stream"])

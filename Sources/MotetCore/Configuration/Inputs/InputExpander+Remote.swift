@@ -46,7 +46,14 @@ extension InputExpander.Walk {
             warn(shown, "the server sent a web page (\(type.prefix(60))), not a playlist; check the URL.", context)
             return
         }
-        let format = document.contentType.flatMap(PlaylistReader.Format.init(contentType:))
+        let typeFormat = document.contentType.flatMap(PlaylistReader.Format.init(contentType:))
+        // Named like a playlist, but the server sends audio: a track after all (the decoder opens
+        // it again and says what it is).
+        if typeFormat == nil && (type.hasPrefix("audio/") || type.hasPrefix("application/ogg") || document.body.starts(with: Array("OggS".utf8))) {
+            files.append(address.text)
+            return
+        }
+        let format = typeFormat
             ?? PlaylistReader.Format(name: final.lowercasedFileName) ?? nameFormat
         let identities = final.displayText == shown ? [shown] : [shown, final.displayText]
         openAddresses += identities

@@ -73,11 +73,23 @@ enum PlaylistReader {
         /// and should be.
         func read(_ bytes: [UInt8]) -> (entries: [Entry], notes: [Note]) {
             switch self {
-            case .m3u: (PlaylistReader.entries(bytes), [])
+            case .m3u: PlaylistReader.readM3U(bytes)
             case .pls: PLSReader.read(bytes)
             case .xspf: XSPFReader.read(bytes)
             }
         }
+    }
+
+    /// An `.m3u` playlist's entries, or none and one note when it is an HLS playlist (`#EXT-X-`
+    /// tags: segments of one stream, usually AAC or MPEG-TS, not tracks to play one by one).
+    static func readM3U(_ bytes: [UInt8]) -> (entries: [Entry], notes: [Note]) {
+        let all = lines(bytes)
+        if let hls = all.first(where: { $0.text.hasPrefix("#EXT-X-") }) {
+            let note = "this is an HLS playlist (\(hls.text.prefix { $0 != ":" }.prefix(40))), the pieces of one stream; "
+                + "Motet does not play HLS: pick the station's Ogg Vorbis stream."
+            return ([], [Note(line: hls.line, text: note)])
+        }
+        return (all.compactMap { text, line in text.first == "#" ? nil : Entry(text: text, line: line) }, [])
     }
 
     /// The `.m3u` entries: every line that is not blank and does not start with `#`, trimmed, in

@@ -40,7 +40,8 @@ enum ManPage {
             \\&.xspf is a remote playlist: it is fetched (at most 1 MiB; the Content-Type, when it names a
             playlist type, says which format) and its relative entries resolve against its URL after
             redirects. Other URLs are never fetched as playlists. A playlist that includes itself is
-            followed once; nesting stops at 64 levels.
+            followed once; nesting stops at 64 levels. An HLS playlist (\\fB#EXT\\-X\\-\\fR tags) is
+            refused with one line.
             .TP
             .B \\-
             Reads a list from standard input, one entry a line, as an .m3u playlist in the current
