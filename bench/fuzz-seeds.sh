@@ -102,4 +102,10 @@ cat >"$OUT/xspf/full.xspf" <<'XSPF'
 </playlist>
 XSPF
 printf '<trackList><TRACK><Location>b<b>old</b>.ogg</Location></TRACK><track><location>&nbsp;&#0;&#xD800;&amp&lt;c.ogg</track>' >"$OUT/xspf/sloppy.xspf"
+# --- HTTP response headers (Icecast, Shoutcast, a file, a redirect, an error page).
+mkdir -p "$OUT/http"
+printf 'HTTP/1.0 200 OK\r\nContent-Type: audio/ogg\r\nicy-name: Radio\x1b[1m\r\nicy-genre: Jazz\r\nicy-br: 128\r\nicy-url: http://r/\r\n\r\nOggS\x00\x02' >"$OUT/http/icecast"
+printf 'ICY 200 OK\r\nicy-name:Old\r\ncontent-type:audio/mpeg\r\n\r\nID3\x04' >"$OUT/http/shoutcast"
+printf 'HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 10-19/20\r\nContent-Length: 10\r\nAccept-Ranges: bytes\r\n\r\n' >"$OUT/http/range"
+printf 'HTTP/1.1 302 Found\r\nLocation: /x\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<!DOCTYPE html>' >"$OUT/http/redirect"
 echo "fuzz-seeds.sh: seeds in $OUT" >&2

@@ -56,6 +56,21 @@ import Testing
         #expect(try wavData(out).data == Fixtures.referenceDecode(local))
     }
 
+    @Test func theProxyOfHttpProxyIsUsed() throws {
+        let run = try MotetRun()
+        // The test server also answers a proxy's requests (absolute URLs): the station's name
+        // does not resolve, so only the proxy can have served it.
+        let (proxy, local) = try Self.served(run, seconds: 1, title: "Proxied")
+        let url = "http://radio.invalid/song.ogg"
+        let out = run.path("out.wav")
+        let r = try run.run(
+            ["--output", "wav:\(out)", "--untimed", "--no-config", "--status", "events", url],
+            extraEnvironment: ["http_proxy": "http://127.0.0.1:\(proxy.port)", "no_proxy": ""])
+        #expect(r.status == 0 && r.stdout.contains("Finished: Proxied (ok, completed)"), "\(r.stdout)\(r.stderr)")
+        #expect(proxy.requests().contains { $0.path == url }, "\(proxy.requests())")
+        #expect(try wavData(out).data == Fixtures.referenceDecode(local))
+    }
+
     @Test func libcurlIsMappedOnlyWhenAnInputIsAURL() throws {
         let run = try MotetRun()
         let (server, local) = try Self.served(run, seconds: 30)

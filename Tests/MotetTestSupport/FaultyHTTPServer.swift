@@ -8,8 +8,9 @@ import Glibc
 /// - `/NAME` serves the file NAME with `Content-Length` and `Accept-Ranges: bytes`, honouring
 ///   `Range: bytes=N-` with a 206.
 ///   Query options: `drop=N` closes the connection after N body bytes of a request that starts at
-///   byte 0 (a Range resume is then served whole); `stall=N` sends N bytes and then nothing, keeping
-///   the connection open; `trickle=N` sends N bytes fast, then 1 byte a second (every request);
+///   byte 0 (a Range resume is then served whole); `stall=N` sends the file up to byte N and then
+///   nothing, keeping the connection open; `trickle=N` sends it up to byte N fast, then 1 byte a
+///   second (both also on a resume just past N, not on libvorbisfile's look at the file's end);
 ///   `type=TYPE` sets the content type (default audio/ogg); `noranges=1` leaves out Accept-Ranges;
 ///   `nolength=1` leaves out Content-Length.
 /// - `/live?files=A,B,…` is a live station: `icy-*` headers, no length, no ranges; it sends the
@@ -17,6 +18,7 @@ import Glibc
 ///   the next file. `dropafter=N` closes each connection after N bytes; `name=`, `genre=`,
 ///   `description=`, `homepage=` set the icy headers; `rounds=K` ends the response after K rounds.
 /// - `/status/CODE` answers CODE with its reason phrase; `/loop` redirects to itself forever;
+///   `/redirect?to=PATH` redirects once;
 ///   `/longheader` sends an endless header line; `/garbage` sends random bytes; `/html` sends a
 ///   web page (text/html).
 ///
@@ -107,6 +109,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/loop":
             n = int(q.get("n", "0")) + 1
             self.send_response(302); self.send_header("Location", "/loop?n=%d" % n); self.end_headers(); return
+        if path == "/redirect":
+            self.send_response(302); self.send_header("Location", q.get("to", "/")); self.end_headers(); return
         if path == "/longheader":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Endless: ")
             for _ in range(1024):
@@ -150,15 +154,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "drop" in q and start == 0:
             n = int(q["drop"]); self.send(body[:n])
             self.connection.shutdown(2); return
-        if "stall" in q:
-            n = int(q["stall"]); self.send(body[:n])
-            while self.send(b""): time.sleep(0.5)
-            return
-        if "trickle" in q:
-            n = int(q["trickle"])
-            if start == 0:
-                if not self.send(body[:n]): return
-                body = body[n:]
+        # stall=N and trickle=N act at byte N of the file, on requests that start before it or just
+        # after it (a resume); libvorbisfile's look at the end of the file is served whole.
+        fault = "stall" if "stall" in q else "trickle" if "trickle" in q else None
+        if fault and start <= int(q[fault]) + 16384:
+            fast = max(0, int(q[fault]) - start)
+            if not self.send(body[:fast]): return
+            body = body[fast:]
+            if fault == "stall":
+                while self.send(b""): time.sleep(0.5)
+                return
             for i in range(len(body)):
                 if not self.send(body[i:i + 1]): return
                 time.sleep(1)

@@ -158,6 +158,10 @@ final class DecodeWorker: @unchecked Sendable {
                 if resumed { continue }
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
+                // libvorbisfile reads a failed read as the end: a stream that gave up says so here.
+                if !gate.mustStop, let stream = currentStream, let error = stream.error {
+                    report(.decodeError(trackID: current.id, path: current.request.path, message: error.line(url: stream.url), code: DecoderError.motetCode, positionMicros: open.positionMicros, fatal: true))
+                }
                 decoder = nil
                 track = nil
                 blockingStream.withLock { $0 = nil }

@@ -1,0 +1,101 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// Bad servers and bad networks (`FaultyHTTPServer`): each gives one line naming the URL and what
+/// to do, and playback goes on with the next entry; a stalled network shows stalled, gives up in
+/// time, and never holds up skip or quit.
+@Suite struct NetworkFaultTests {
+    @Test func eachBadEntryGivesItsOneLineAndTheNextEntryPlays() throws {
+        let run = try MotetRun()
+        let (server, _) = try NetworkPlaybackTests.served(run, seconds: 1, title: "Good Song")
+        let dir = server.directory
+        try Fixtures.oggVorbis(dir + "/opus-like.ogg", seconds: 0.5)
+        // An Ogg Opus stream's first page: "OggS", then "OpusHead" at byte 28.
+        var opus = [UInt8]("OggS".utf8) + [UInt8](repeating: 0, count: 24) + [UInt8]("OpusHead".utf8)
+        opus += [UInt8](repeating: 1, count: 200)
+        try Data(opus).write(to: URL(fileURLWithPath: dir + "/opus.ogg"))
+        let cases: [(String, String)] = [
+            ("status/404", "the server answered 404 Not Found — check the address"),
+            ("status/500", "the server answered 500 Internal Server Error — the server has a problem; try again later"),
+            ("song.ogg?type=audio/mpeg", "this is an MP3 stream (audio/mpeg); Motet plays Ogg Vorbis"),
+            ("song.ogg?type=audio/aacp", "this is an AAC stream (audio/aacp); Motet plays Ogg Vorbis"),
+            ("opus.ogg", "this is an Opus stream (audio/ogg); Motet plays Ogg Vorbis"),
+            ("html", "this is a web page (text/html), not an audio stream"),
+            ("loop", "too many redirects (a redirect loop)"),
+            ("longheader", "the server's HTTP header is too long"),
+            ("garbage", "not an Ogg stream (unknown data)"),
+        ]
+        let refused = "http://127.0.0.1:1/radio.ogg"
+        let urls = cases.map { server.url($0.0) } + [refused]
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events"] + urls + [server.url("song.ogg")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        for (path, text) in cases {
+            let url = server.url(path)
+            #expect(lines.filter { $0.hasPrefix("motet: \(url): ") }.count == 1, "\(url): \(lines)")
+            #expect(lines.contains { $0.hasPrefix("motet: \(url): \(text)") }, "\(url): \(lines)")
+        }
+        #expect(lines.contains("motet: \(refused): cannot connect (connection refused) — check the address and port, or try again later"), "\(lines)")
+        #expect(r.stdout.contains("Finished: Good Song (ok, completed)"), "\(r.stdout)")
+    }
+
+    @Test func anUnknownHostIsOneLine() throws {
+        let run = try MotetRun()
+        let url = "http://no-such-station.invalid/stream.ogg"
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", url], timeout: 60)
+        #expect(r.stderr.contains("motet: \(url): the host no-such-station.invalid was not found (DNS)"), "\(r.stderr)")
+    }
+
+    @Test func aTrickleShowsStalledThenGivesUpAndTheNextEntryPlays() throws {
+        let run = try MotetRun()
+        let (server, local) = try NetworkPlaybackTests.served(run, seconds: 20, title: "Trickling")
+        try Fixtures.oggVorbis(server.directory + "/next.ogg", seconds: 1, tags: .init(title: "Next One"))
+        let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int ?? 0
+        let url = server.url("song.ogg?trickle=\(size / 5)")
+        let started = Date()
+        let r = try run.run(
+            ["--output", "null", "--no-config", "--status", "events", "--network-timeout", "2", "--reconnect-for", "3", url, server.url("next.ogg")],
+            timeout: 90)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout
+        let stalled = try #require(out.range(of: "State: stalled"), "\(out)")
+        let next = try #require(out.range(of: "Playing: Next One"), "\(out)")
+        #expect(stalled.lowerBound < next.lowerBound)
+        #expect(out.contains("Finished: Next One (ok, completed)"), "\(out)")
+        #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long); reconnecting for up to 3 s"), "\(r.stderr)")
+        #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long) and did not come back within 3 s"), "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
+    @Test func quitAndSkipAreImmediateWhileBlockedOnTheNetwork() throws {
+        let run = try MotetRun()
+        let (server, local) = try NetworkPlaybackTests.served(run, seconds: 20, title: "Stuck")
+        try Fixtures.oggVorbis(server.directory + "/after.ogg", seconds: 30, tags: .init(title: "After"))
+        let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int ?? 0
+        // Stalls after a fifth: playback starts, then the decoder blocks in a read.
+        let stuck = server.url("song.ogg?stall=\(size / 5)")
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", stuck, server.url("after.ogg")], environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Stuck", timeout: 20), "\(term.screen())")
+        // A fifth of 20 s plays in about 4 s (plus the 3 s ring): then the decoder waits on the
+        // network (the trickle test shows the stalled state itself, in events).
+        Thread.sleep(forTimeInterval: 9)
+        #expect(server.requests().contains { $0.path.hasPrefix("/song.ogg?stall") && $0.range.isEmpty })
+        let skipped = Date()
+        try term.press("n")
+        #expect(try term.waitFor("After", timeout: 10), "\(term.screen())")
+        #expect(Date().timeIntervalSince(skipped) < 3, "skipping took \(Date().timeIntervalSince(skipped)) s")
+
+        // Blocked while opening (the server sends nothing after the header): quit is immediate.
+        let silent = server.url("song.ogg?stall=0")
+        let p = try SpawnedProcess([Paths.motet, "--output", "null", "--no-config", "--status", "quiet", silent], environment: run.environment)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(p.isRunning)
+        let quit = Date()
+        p.signal(SIGTERM)
+        #expect(try Shell.waitUntil(timeout: 10) { !p.isRunning })
+        #expect(Date().timeIntervalSince(quit) < 3, "quitting took \(Date().timeIntervalSince(quit)) s")
+    }
+}
