@@ -107,6 +107,20 @@ import Testing
         ])
     }
 
+    @Test func playlistsListingPlaylistsManyTimesStopAtTheFetchLimitWithOneLine() {
+        let web = Web()
+        web.pages["http://h/a.m3u"] = (nil, nil, String(repeating: "b.m3u\n", count: 20))
+        web.pages["http://h/b.m3u"] = (nil, nil, String(repeating: "c.m3u\n", count: 20))
+        web.pages["http://h/c.m3u"] = (nil, nil, "x.ogg\n")
+        let result = expand(["http://h/a.m3u"], web)
+        #expect(web.fetched.count == 256)
+        // a, then 12 times b and its 20 c, then a 13th b and 2 of its c: 256 fetches, 12 × 20 + 2 tracks.
+        #expect(result.files.count == 242)
+        #expect(result.warnings == [
+            "motet: http://h/b.m3u:3: skipping 'http://h/c.m3u': more than 256 remote playlists in one run; not fetching this one or any other (give fewer playlists)."
+        ])
+    }
+
     @Test func anHLSPlaylistIsOneLineNotAListOfSegments() {
         let web = Web()
         web.pages["https://h/live/radio.m3u8"] = (nil, "application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg1.aac\nseg2.aac\n")

@@ -28,6 +28,16 @@ extension InputExpander.Walk {
             warn(shown, "this build cannot fetch remote playlists; download it and play the file.", context)
             return
         }
+        guard fetchCount < InputExpander.remotePlaylistFetchLimit else {
+            if !fetchLimitReported {
+                fetchLimitReported = true
+                warn(
+                    shown, "more than \(InputExpander.remotePlaylistFetchLimit) remote playlists in one run; "
+                        + "not fetching this one or any other (give fewer playlists).", context)
+            }
+            return
+        }
+        fetchCount += 1
         let document: InputExpander.Document
         switch fetch(address.text, InputExpander.remotePlaylistSizeLimit) {
         case .failure(let error):

@@ -30,6 +30,10 @@ public enum InputExpander {
     /// playlist's name would otherwise be downloaded for 16 MiB (17 minutes at 128 kbit/s) before
     /// being refused; 1 MiB of `.m3u` is still some 10,000 entries.
     static let remotePlaylistSizeLimit = 1 << 20
+    /// Most remote playlists fetched in one expansion: cycles are caught, but a playlist listing
+    /// another one many times, which lists a third many times… would otherwise be fetched
+    /// exponentially often.
+    static let remotePlaylistFetchLimit = 256
     /// Deepest nesting of playlists (local and remote) and directories followed.
     static let depthLimit = 64
 
@@ -97,6 +101,9 @@ public enum InputExpander {
         var openDirectories: [FileSystem.Identity] = []
         /// Remote playlists being read right now, by URL (asked for and final).
         var openAddresses: [String] = []
+        /// Remote playlists fetched so far, and whether reaching the limit was reported.
+        var fetchCount = 0
+        var fetchLimitReported = false
 
         /// Where an entry came from, for messages: a playlist line.
         struct Context {
