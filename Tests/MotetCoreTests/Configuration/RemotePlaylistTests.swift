@@ -136,9 +136,30 @@ import Testing
         web.pages["http://h/a.m3u"] = (nil, "audio/ogg", "OggS\u{0}\u{2}binary")
         web.pages["http://h/b.pls"] = (nil, "application/octet-stream", "OggS\u{0}\u{2}binary")
         web.pages["http://h/c.pls"] = (nil, "audio/mpeg", "ID3")
-        let result = expand(["http://h/a.m3u", "http://h/b.pls", "http://h/c.pls"], web)
-        #expect(result.files == ["http://h/a.m3u", "http://h/b.pls", "http://h/c.pls"])
+        web.pages["http://h/d.m3u"] = (nil, nil, "\u{FF}\u{FB}\u{90}\u{0}")
+        // Text labelled audio is still a playlist.
+        web.pages["http://h/e.m3u"] = (nil, "audio/ogg", "e.ogg\n")
+        let result = expand(["http://h/a.m3u", "http://h/b.pls", "http://h/c.pls", "http://h/d.m3u", "http://h/e.m3u"], web)
+        #expect(result.files == ["http://h/a.m3u", "http://h/b.pls", "http://h/c.pls", "http://h/d.m3u", "http://h/e.ogg"])
         #expect(result.warnings.isEmpty)
+    }
+
+    @Test func aRemotePlaylistNamesLocalFilesButNotDirectoriesOrDevices() throws {
+        let root = try Paths.temporaryDirectory("motet-remote")
+        try FileManager.default.createDirectory(atPath: root + "/music", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: root + "/music/a.ogg", contents: Data("x".utf8))
+        let web = Web()
+        web.pages["http://h/list.m3u"] = (nil, nil, "file://\(root)/music/a.ogg\nfile://\(root)/music\nfile:///dev/zero\nfile:///\n")
+        let result = expand(["http://h/list.m3u"], web)
+        #expect(result.files == [root + "/music/a.ogg"])
+        let refusal = "a remote playlist may name local files but not directories or devices; play it yourself if you trust it."
+        #expect(result.warnings == [
+            "motet: http://h/list.m3u:2: skipping '\(root)/music': " + refusal,
+            "motet: http://h/list.m3u:3: skipping '/dev/zero': " + refusal,
+            "motet: http://h/list.m3u:4: skipping '/': " + refusal,
+        ])
+        // Given by the user, the same directory is searched.
+        #expect(InputExpander.expand([root + "/music"]).files == [root + "/music/a.ogg"])
     }
 
     @Test func withoutAFetchRemotePlaylistsAreReportedAndStreamsKept() {

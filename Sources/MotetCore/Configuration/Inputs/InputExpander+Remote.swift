@@ -58,8 +58,9 @@ extension InputExpander.Walk {
         }
         let typeFormat = document.contentType.flatMap(PlaylistReader.Format.init(contentType:))
         // Named like a playlist, but the server sends audio: a track after all (the decoder opens
-        // it again and says what it is).
-        if typeFormat == nil && (type.hasPrefix("audio/") || type.hasPrefix("application/ogg") || document.body.starts(with: Array("OggS".utf8))) {
+        // it again and says what it is). Told by the bytes, not the type: servers label .m3u files
+        // audio/ogg or audio/mpeg as often as audio/x-mpegurl.
+        if typeFormat == nil && InputExpander.looksLikeAudio(document.body) {
             files.append(address.text)
             return
         }
@@ -72,7 +73,26 @@ extension InputExpander.Walk {
     }
 }
 
+extension InputExpander.Walk {
+    /// A `file://` entry of a remote playlist: a regular file only. A directory (`file:///` would
+    /// search the whole disk) or a device (`/dev/zero`) named by a server is refused, as mpv
+    /// refuses local entries in remote playlists.
+    mutating func addLocalFileOfRemotePlaylist(_ path: String, context: Context, depth: Int) {
+        if case .success(let status) = FileSystem.status(path), status.kind != .regular {
+            warn(path, "a remote playlist may name local files but not directories or devices; play it yourself if you trust it.", context)
+            return
+        }
+        add(path, context: context, depth: depth)
+    }
+}
+
 extension InputExpander {
+    /// An Ogg, FLAC or tagged MP3 start, or a NUL in the first KiB (no text playlist has one).
+    static func looksLikeAudio(_ body: [UInt8]) -> Bool {
+        for magic in ["OggS", "fLaC", "ID3"] where body.starts(with: Array(magic.utf8)) { return true }
+        return body.prefix(1024).contains(0)
+    }
+
     /// `text` as one line ending in a full stop.
     static func sentence(_ text: String) -> String {
         let line = DisplayText.escaped(PlaylistReader.trimmed(Substring(text)))

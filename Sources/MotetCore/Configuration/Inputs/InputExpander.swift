@@ -235,7 +235,11 @@ public enum InputExpander {
                 let here = Context(playlist: path, line: entry.line)
                 switch PlaylistReader.resolve(entry.text, against: base, uriReference: format.entriesAreURIs) {
                 case .path(let resolved):
-                    add(resolved, context: here, depth: depth + 1)
+                    if case .address = base {
+                        addLocalFileOfRemotePlaylist(resolved, context: here, depth: depth + 1)
+                    } else {
+                        add(resolved, context: here, depth: depth + 1)
+                    }
                 case .url(let address):
                     addURL(address, context: here, depth: depth + 1)
                 case .unsupported(let reason):
