@@ -39,7 +39,8 @@ enum ManPage {
             entries start at the playlist's directory. A URL whose name ends in .m3u, .m3u8, .pls or
             \\&.xspf is a remote playlist: it is fetched (at most 1 MiB; the Content-Type, when it names a
             playlist type, says which format) and its relative entries resolve against its URL after
-            redirects. Other URLs are never fetched as playlists. A playlist that includes itself is
+            redirects; its \\fBfile://\\fR entries may name local files but not directories or devices.
+            Other URLs are never fetched as playlists. A playlist that includes itself is
             followed once; nesting stops at 64 levels, and fetching at 256 remote playlists. An HLS playlist (\\fB#EXT\\-X\\-\\fR tags) is
             refused with one line.
             .TP
