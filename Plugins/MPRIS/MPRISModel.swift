@@ -100,7 +100,7 @@ struct MPRISModel: Sendable {
             trackID: MPRISTrack.objectPath(track.trackID),
             lengthMicros: track.durationMicros,
             artURL: track.artworkPath.map(FileURI.make),
-            title: track.title ?? track.filePath.map(FileURI.displayName),
+            title: track.title,
             artists: track.artists,
             album: track.album,
             url: track.filePath.map(FileURI.make),

@@ -16,8 +16,9 @@ struct BubbleContent: Equatable {
     /// The bubble for `info`, which must have a track. `markup`: the server parses body markup, so
     /// `&`, `<` and `>` are escaped to show as themselves. `actions`: the server shows buttons.
     init(_ info: NowPlayingInfo, markup: Bool, actions withActions: Bool) {
-        let fallbackTitle = info.filePath.map(Self.lastComponent) ?? "Motet"
-        summary = Self.visible(info.title ?? fallbackTitle)
+        // The player names an untagged file's track after the file (the same title everywhere);
+        // only a track with neither has none.
+        summary = Self.visible(info.title ?? "Motet")
         let parts = [info.artist, info.album].compactMap { $0 }.filter { !$0.isEmpty }
         let plainBody = Self.visible(parts.joined(separator: " — "))
         body = markup ? Self.escapeMarkup(plainBody) : plainBody
@@ -84,11 +85,6 @@ struct BubbleContent: Equatable {
             }
         }
         return out
-    }
-
-    static func lastComponent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

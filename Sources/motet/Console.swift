@@ -195,14 +195,11 @@ final class Console: Sendable {
     }
 
     static func describe(_ track: TrackInfo) -> String {
-        let title = TerminalText.safe(track.title ?? track.filePath.map(Self.basename) ?? "(untitled)")
+        // The player names an untagged file's track after the file (TrackTitle).
+        let title = TerminalText.safe(track.title ?? "(untitled)")
         let artist = TerminalText.safe(track.joinedArtists ?? "Unknown artist")
         let album = TerminalText.safe(track.album ?? "Unknown album")
         return "\(title) — \(artist) — \(album)"
-    }
-
-    static func basename(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     static func write(_ fd: Int32, _ s: String) {

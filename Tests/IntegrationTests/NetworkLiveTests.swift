@@ -38,4 +38,22 @@ import Testing
         // Live: never a Range request.
         #expect(server.requests().allSatisfy { $0.range.isEmpty }, "\(server.requests())")
     }
+
+    @Test func eachSongOfAStationCountsFromItsOwnStartWithoutADuration() throws {
+        let run = try MotetRun()
+        let dir = run.path("www")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Fixtures.oggVorbis(dir + "/one.ogg", seconds: 4, tags: .init(title: "First Song", artists: ["Band"]), serial: 31)
+        try Fixtures.oggVorbis(dir + "/two.ogg", seconds: 30, tags: .init(title: "Second Song", artists: ["Band"]), serial: 32)
+        let server = try FaultyHTTPServer(directory: dir)
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", server.url("live?files=one.ogg,two.ogg")], environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Second Song", timeout: 30), "\(term.screen())")
+        Thread.sleep(forTimeInterval: 1.5)
+        let line = term.rows().last { $0.contains("Second Song") && !$0.hasPrefix("Playing:") } ?? ""
+        // 4 s of the first song are behind: the second counts from 0:00, and a live song has no length.
+        #expect(line.contains("0:01") || line.contains("0:02") || line.contains("0:03"), "\(line)")
+        #expect(!line.contains(" / "), "\(line)")
+    }
 }

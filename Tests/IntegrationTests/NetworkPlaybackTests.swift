@@ -25,6 +25,19 @@ import Testing
         #expect(!requests.isEmpty && requests.allSatisfy { $0.userAgent.hasPrefix("Motet/") }, "\(requests)")
     }
 
+    @Test func aBodyWithoutALengthOrRangesPlaysOnceToItsEnd() throws {
+        let run = try MotetRun()
+        let (server, local) = try Self.served(run, seconds: 2, title: "Unsized")
+        let out = run.path("out.wav")
+        let r = try run.run(
+            ["--output", "wav:\(out)", "--untimed", "--no-config", "--status", "events", server.url("song.ogg?nolength=1&noranges=1")], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.components(separatedBy: "Playing: Unsized").count == 2, "\(r.stdout)")
+        #expect(!r.stderr.contains("lost"), "\(r.stderr)")
+        #expect(try wavData(out).data == Fixtures.referenceDecode(local))
+        #expect(server.requests().count == 1, "\(server.requests())")
+    }
+
     @Test func aSeekIsARangeRequestAndStaysBitExact() throws {
         let run = try MotetRun()
         let (server, local) = try Self.served(run)

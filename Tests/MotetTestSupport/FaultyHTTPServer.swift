@@ -29,16 +29,21 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     private let process: SpawnedProcess
     private let logPath: String
 
-    /// Starts serving `directory` on a free port of 127.0.0.1 (waits until it listens).
-    public init(directory: String) throws {
+    /// https instead of http, with a self-signed certificate no client trusts.
+    public let tls: Bool
+
+    /// Starts serving `directory` on a free port of 127.0.0.1 (waits until it listens); with
+    /// `tls`, over TLS with a fresh self-signed certificate (made with openssl).
+    public init(directory: String, tls: Bool = false) throws {
         self.directory = directory
+        self.tls = tls
         let scratch = try Paths.temporaryDirectory("motet-http")
         let script = scratch + "/server.py"
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
         logPath = scratch + "/requests.log"
         let portFile = scratch + "/port"
         process = try SpawnedProcess(
-            ["python3", script, directory, portFile, logPath], stdout: scratch + "/out.log", stderr: scratch + "/err.log")
+            ["python3", script, directory, portFile, logPath] + (tls ? ["tls"] : []), stdout: scratch + "/out.log", stderr: scratch + "/err.log")
         let deadline = Date().addingTimeInterval(10)
         var found: Int?
         while Date() < deadline {
@@ -60,7 +65,7 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     public func stop() { process.stop() }
 
     /// `http://127.0.0.1:PORT/` + `path` (which may carry a query).
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/" + path }
+    public func url(_ path: String) -> String { (tls ? "https" : "http") + "://127.0.0.1:\(port)/" + path }
 
     /// One logged request.
     public struct Request: Sendable, Equatable {
@@ -198,6 +203,14 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 server = Server(("127.0.0.1", 0), Handler)
+if len(sys.argv) > 4 and sys.argv[4] == "tls":
+    import ssl, subprocess
+    base = os.path.dirname(PORT_FILE)
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-keyout", base + "/key.pem", "-out", base + "/cert.pem"], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(base + "/cert.pem", base + "/key.pem")
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 with open(PORT_FILE + ".tmp", "w") as f: f.write(str(server.server_address[1]))
 os.rename(PORT_FILE + ".tmp", PORT_FILE)
 server.serve_forever()

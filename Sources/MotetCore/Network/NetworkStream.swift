@@ -109,7 +109,7 @@ public final class NetworkStream: @unchecked Sendable {
     }
 
     /// Up to `wanted` bytes into `buffer`: the count, 0 at the end, -1 on failure or interrupt.
-    func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
+    public func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
         monitor.withLock {
             while true {
                 if interrupted { return -1 }
@@ -226,8 +226,10 @@ public final class NetworkStream: @unchecked Sendable {
             case .superseded:
                 continue
             case .complete:
-                let live = monitor.withLock { response?.isLive ?? true }
-                guard live else {
+                // A station never ends: its server closing is a loss. Anything else (a file, or a
+                // body without a length that is not a station's) has simply ended.
+                let station = monitor.withLock { response?.isStation ?? false }
+                guard station else {
                     recovered()
                     waitWhileSettled(generation: current) { ended = true }
                     continue

@@ -8,8 +8,8 @@ extension PlayerStateMachine {
         let m = c.info.metadata
         return NowPlaying(
             track: TrackInfo(
-                title: m.title, artists: m.artists, album: m.album, durationMicros: c.info.durationMicros,
-                artwork: c.info.artwork, filePath: c.info.path),
+                title: TrackTitle.shown(tag: m.title, filePath: c.info.path), artists: m.artists, album: m.album,
+                durationMicros: c.info.durationMicros, artwork: c.info.artwork, filePath: c.info.path),
             trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
             rate: status == .playing ? 1 : 0, liked: liked, disliked: disliked, nextEnabled: nextEnabled,
             previousEnabled: queue.position(before: c.info.orderPosition) != nil)

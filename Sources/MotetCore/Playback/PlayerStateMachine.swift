@@ -102,7 +102,7 @@ final class PlayerStateMachine {
 
     init(
         configuration: PlayerConfiguration, queue: PlayQueue, engine: any PlaybackEngine, answers: CommandAnswers,
-        now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
+        feedback: FeedbackStore?, now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
     ) {
         self.configuration = configuration
         self.queue = queue
@@ -113,7 +113,7 @@ final class PlayerStateMachine {
         out = outputs
         volume = max(0, min(100, configuration.volume))
         if let limit = configuration.skipLimit { skipLimiter = SkipLimiter(count: limit.count, minutes: limit.minutes) }
-        feedback = configuration.feedbackDirectory.map { FeedbackStore(directory: $0) }
+        self.feedback = feedback
         loadingPosition = queue.isEmpty ? nil : 0
         engine.setVolume(Float(volume) / 100)
     }
@@ -177,6 +177,14 @@ final class PlayerStateMachine {
                 .decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
         case .notice(let text):
             out.message("motet: \(text)")
+        case .passedOver(let path, let title, let reportGeneration):
+            // Not a skip: the skip limit never sees it, and nothing became current.
+            guard reportGeneration == generation else { return }
+            out.message(DislikedTracks.message(path: path, title: title))
+        case .nothingLeft(let disliked, let total, let reportGeneration):
+            // The decoder stops; the output ends what it has and the queue finishes.
+            guard reportGeneration == generation else { return }
+            out.message(DislikedTracks.nothingLeftMessage(disliked: disliked, total: total))
         }
     }
 
@@ -301,11 +309,12 @@ final class PlayerStateMachine {
         let info = c.info
         let ok = !failedTracks.contains(info.trackID)
         let position = elapsedMicros() ?? info.fileStartMicros
+        let track = record(info)
         out.events(
             .trackFinished(
                 TrackFinished(
-                    trackID: info.trackID, filePath: info.path, title: info.metadata.title, successfully: ok,
-                    reason: ok ? reason : .failed, track: record(info), heardMicros: heardBefore + segmentHeardMicros(until: end),
+                    trackID: info.trackID, filePath: info.path, title: track.title, successfully: ok,
+                    reason: ok ? reason : .failed, track: track, heardMicros: heardBefore + segmentHeardMicros(until: end),
                     positionMicros: position, firstHeardUnixMicros: firstHeardAt)))
         heardBefore = 0
         firstHeardAt = nil
@@ -315,7 +324,7 @@ final class PlayerStateMachine {
     func record(_ info: SegmentInfo) -> TrackRecord {
         let m = info.metadata
         return TrackRecord(
-            trackID: info.trackID, title: m.title, artists: m.artists, album: m.album,
+            trackID: info.trackID, title: TrackTitle.shown(tag: m.title, filePath: info.path), artists: m.artists, album: m.album,
             durationMicros: info.durationMicros, filePath: info.path, artworkID: info.artwork?.id)
     }
 
