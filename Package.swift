@@ -134,6 +134,8 @@ let package = Package(
             dependencies: [
                 "MotetCore",
                 "MotetConfiguration",
+                "MotetEvents",
+                "MotetNetwork",
                 "MotetOutput",
                 "MotetPluginABI",
                 "MotetPluginHost",

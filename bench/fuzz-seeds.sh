@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-.build/fuzz/seeds}
-mkdir -p "$OUT"/{picture,comments,decode,config,pluginspec,playlist}
+mkdir -p "$OUT"/{picture,comments,decode,config,pluginspec,playlist,pls,xspf}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -84,6 +84,24 @@ done
 printf '#EXTM3U\n#EXTINF:123,Artist - Title\nmusic/a.ogg\n/abs/b.ogg\n\n' >"$OUT/playlist/simple.m3u"
 printf '\xef\xbb\xbffile:///home/me/a%%20b.ogg\r\nfile://localhost/x.ogg\r\nhttp://radio/stream\r\nfile://host/x\r\nfile:///bad%%zz\r\n  ../up.ogg  \r\n' >"$OUT/playlist/urls.m3u8"
 printf 'self.m3u\n\xff\xfe.ogg\n' >"$OUT/playlist/self.m3u"
+printf '[playlist]\r\nNumberOfEntries=3\r\nFile1=http://radio.example:8000/live.ogg\r\nTitle1=Live\r\nLength1=-1\r\nfile10=../up/ten.ogg\r\nFILE2 = //mirror.example/b.ogg?x=1#f\r\nVersion=2\r\n' >"$OUT/pls/station.pls"
+printf '\xef\xbb\xbf[other]\nFile1=no\n[PlayList]\nFile99999999999999999999=huge\nFile3=\nfile2=file:///m/a%%20b.ogg\nFile4=ftp://x/y\nFile5=C:\\music\\x.ogg\n; c\n' >"$OUT/pls/hostile.pls"
+cat >"$OUT/xspf/full.xspf" <<'XSPF'
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE playlist [ <!ENTITY e "&e;&e;"> ]>
+<playlist version="1" xmlns="http://xspf.org/ns/0/">
+  <location>http://example.com/this.xspf</location>
+  <trackList>
+    <!-- <track><location>commented.ogg</location></track> -->
+    <track><title>A &amp; B</title><location>http://radio.example/a%20b.ogg</location><location>alt.ogg</location></track>
+    <track><location> songs/R&amp;B &#233;t&#xE9;.ogg </location></track>
+    <track><location><![CDATA[cdata <&> ../name.ogg]]></location></track>
+    <xspf:track><xspf:location a='x>y'>file:///music/x.ogg</xspf:location></xspf:track>
+    <track><location/></track><track><title>no location</title></track>
+  </trackList>
+</playlist>
+XSPF
+printf '<trackList><TRACK><Location>b<b>old</b>.ogg</Location></TRACK><track><location>&nbsp;&#0;&#xD800;&amp&lt;c.ogg</track>' >"$OUT/xspf/sloppy.xspf"
 # --- HTTP response headers (Icecast, Shoutcast, a file, a redirect, an error page).
 mkdir -p "$OUT/http"
 printf 'HTTP/1.0 200 OK\r\nContent-Type: audio/ogg\r\nicy-name: Radio\x1b[1m\r\nicy-genre: Jazz\r\nicy-br: 128\r\nicy-url: http://r/\r\n\r\nOggS\x00\x02' >"$OUT/http/icecast"

@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses in Tests/Fuzz and runs each for SECONDS_PER_TARGET seconds.
 #
 #   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]     (default 60; targets: picture comments decode
-#                                                      config pluginspec playlist http; default all)
+#                                                      config pluginspec playlist pls xspf http; default all)
 #   bench/fuzz.sh --fixed [TARGET…]                  the landing gate (`make test`): each target a
 #                                                      fixed number of executions (RUNS below) with
 #                                                      seed 1, from the seeds only (a fresh corpus),
@@ -24,9 +24,9 @@ FIXED=no
 if [ "${1:-}" = --fixed ]; then FIXED=yes; shift; SECONDS_PER_TARGET=0; else SECONDS_PER_TARGET=${1:-60}; shift || true; fi
 # Executions per target in --fixed mode: 3-10 s each on a quiet development machine (decode is
 # ~1,500 files/s, the text parsers 15,000-80,000 inputs/s under ASan).
-declare -A RUNS=([picture]=400000 [comments]=100000 [decode]=6000 [config]=50000 [pluginspec]=100000 [playlist]=200000 [http]=100000)
+declare -A RUNS=([picture]=400000 [comments]=100000 [decode]=6000 [config]=50000 [pluginspec]=100000 [playlist]=200000 [pls]=100000 [xspf]=100000 [http]=100000)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist http)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist pls xspf http)
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=$FUZZ_DIR/bin
@@ -47,7 +47,7 @@ build_events() {
 }
 
 build() {
-    local target=$1 harness sources=() extra=()
+    local target=$1 harness sources=() extra=() helpers=()
     case $target in
         picture) harness=PictureFuzz ;;
         comments) harness=CommentFuzz ;;
@@ -55,6 +55,8 @@ build() {
         config) harness=ConfigFuzz ;;
         pluginspec) harness=PluginSpecFuzz ;;
         playlist) harness=PlaylistFuzz ;;
+        pls) harness=PlsFuzz helpers=(Tests/Fuzz/PlaylistFuzzChecks.swift) ;;
+        xspf) harness=XspfFuzz helpers=(Tests/Fuzz/PlaylistFuzzChecks.swift) ;;
         http) harness=HTTPHeaderFuzz ;;
         *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
@@ -73,11 +75,14 @@ build() {
     esac
     echo "fuzz.sh: building $target" >&2
     # ld.gold warns about every ASan helper it cannot export: the log keeps them out of sight.
-    "$SWIFTC" "${FLAGS[@]}" "${extra[@]}" "${sources[@]}" "Tests/Fuzz/$harness.swift" -o "$BIN/fuzz-$target" \
+    "$SWIFTC" "${FLAGS[@]}" "${extra[@]}" "${sources[@]}" "${helpers[@]}" "Tests/Fuzz/$harness.swift" -o "$BIN/fuzz-$target" \
         >"$FUZZ_DIR/logs/build-$target.log" 2>&1 || { grep -v 'Cannot export local symbol' "$FUZZ_DIR/logs/build-$target.log" >&2; exit 2; }
 }
 
-[ -d "$FUZZ_DIR/seeds" ] || bench/fuzz-seeds.sh "$FUZZ_DIR/seeds"
+# (Again when a target was added since the seeds were written.)
+for target in "${TARGETS[@]}"; do
+    [ -d "$FUZZ_DIR/seeds/$target" ] || { bench/fuzz-seeds.sh "$FUZZ_DIR/seeds"; break; }
+done
 
 status=0
 : >"$FUZZ_DIR/summary.txt"

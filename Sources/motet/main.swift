@@ -5,6 +5,7 @@ import Glibc
 import MotetConfiguration
 import MotetCore
 import MotetEvents
+import MotetNetwork
 import MotetOutput
 import MotetPluginABI
 import MotetPluginHost
@@ -127,26 +128,19 @@ let networkOptions: NetworkOptions = {
     n.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
     return n
 }()
-// URLs go to the queue as they are; runs of other inputs are expanded in place.
-let (expanded, inputWarnings): ([String], [String]) = {
-    var expanded: [String] = []
-    var warnings: [String] = []
-    var localRun: [String] = []
-    for (i, input) in settings.inputs.enumerated() {
-        let isURL = NetworkURL.isURL(input)
-        if !isURL { localRun.append(input) }
-        if isURL || i == settings.inputs.count - 1, !localRun.isEmpty {
-            let (files, found) = InputExpander.expand(localRun)
-            expanded += files
-            warnings += found
-            localRun = []
-        }
-        if isURL { expanded.append(input) }
+/// A remote playlist that could not be fetched: NetworkError's words without the URL (the
+/// expander's warning names it).
+struct FetchFailure: Error, CustomStringConvertible {
+    let description: String
+}
+// libcurl is loaded only if an input is a remote playlist (NetworkFetch loads it on first use).
+let (expanded, inputWarnings) = InputExpander.expand(settings.inputs, fetch: { url, limit in
+    NetworkFetch.get(url, limit: limit, options: networkOptions).mapError { error -> any Error in
+        FetchFailure(description: error.problem)
     }
-    return (expanded, warnings)
-}()
-// Delegates get absolute paths (MPRIS and notification servers need file:// URIs).
-let files = expanded.map { NetworkURL.isURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
+})
+// Delegates get absolute paths (MPRIS and notification servers need file:// URIs); URLs stay as they are.
+let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
 for warning in inputWarnings { console.message(warning) }
 guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: 1)

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Why a URL cannot be played (or fetched), typed; `line(url:)` renders every case in one place as
 /// the one line users read: the URL, what is wrong, and what to do.
 public enum NetworkError: Error, Sendable, Equatable {
@@ -32,12 +34,14 @@ public enum NetworkError: Error, Sendable, Equatable {
     /// Anything else libcurl reports: its words.
     case transfer(String)
 
-    /// The one line for users: `"<url>: <what is wrong> — <what to do>"`.
+    /// The one line for users: `"<url>: <what is wrong> — <what to do>"`, the URL without any
+    /// `user:password@`.
     public func line(url: String) -> String {
-        "\(url): " + text
+        "\(WebAddress(url)?.displayText ?? url): " + problem
     }
 
-    private var text: String {
+    /// What is wrong and what to do, without the URL (for a message that names it already).
+    public var problem: String {
         switch self {
         case .libraryMissing(let why):
             "cannot play URLs: libcurl is missing (\(why)) — install libcurl4 (apt install libcurl4)"

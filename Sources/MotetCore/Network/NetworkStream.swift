@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetEvents
 
 /// An HTTP resource as a byte source for libvorbisfile: libcurl fills a bounded buffer on the
 /// stream's own thread; the decoder reads from it (`NetworkStreamCallbacks`), blocking while it is
@@ -53,6 +54,9 @@ public final class NetworkStream: @unchecked Sendable {
     }
 
     deinit { storage.deallocate() }
+
+    /// The URL for messages: without any `user:password@`.
+    private var shownURL: String { WebAddress(url)?.displayText ?? url }
 
     /// The pre-buffer in bytes for `seconds` of audio at `bitsPerSecond`, within the buffer.
     static func threshold(seconds: Double, bitsPerSecond: Int) -> Int {
@@ -208,7 +212,7 @@ public final class NetworkStream: @unchecked Sendable {
         guard lostSince != nil else { return }
         lostSince = nil
         attempt = 0
-        notice("\(url): the stream is back; playing on")
+        notice("\(shownURL): the stream is back; playing on")
     }
 
     private func run() {
@@ -248,7 +252,7 @@ public final class NetworkStream: @unchecked Sendable {
             if lostSince == nil {
                 lostSince = now
                 lostReason = Self.reason(problem)
-                notice("\(url): the stream was lost (\(lostReason)); reconnecting for up to \(options.reconnectSeconds) s")
+                notice("\(shownURL): the stream was lost (\(lostReason)); reconnecting for up to \(options.reconnectSeconds) s")
             }
             let elapsed = now - (lostSince ?? now)
             if elapsed >= Double(options.reconnectSeconds) {

@@ -1,5 +1,6 @@
 import CVorbisFile
 import MotetDecoding
+import MotetEvents
 import MotetNetwork
 
 extension VorbisDecoder {
@@ -34,7 +35,7 @@ extension VorbisDecoder {
                 stream.interrupt()
                 return error.line(url: url)
             })
-        let decoder = try VorbisDecoder(name: url, source: source)
+        let decoder = try VorbisDecoder(name: WebAddress(url)?.displayText ?? url, source: source)
         stream.headersDone()
         stream.setBitrate(decoder.nominalBitrate)
         return decoder

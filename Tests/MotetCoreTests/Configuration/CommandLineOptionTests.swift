@@ -48,7 +48,7 @@ import Testing
 
     @Test func helpTextListsEveryOptionFromTheTable() {
         let help = Options.helpText
-        #expect(help.hasPrefix("Usage: motet [OPTIONS] FILE|DIR|PLAYLIST..."))
+        #expect(help.hasPrefix("Usage: motet [OPTIONS] FILE|DIR|PLAYLIST|URL..."))
         for spelling in [
             "-o, --output auto|pulse|alsa[:DEVICE]|wav:PATH|wav-float:PATH|null", "--untimed", "--shuffle", "--loop",
             "--start TIME", "--replaygain track|album|off", "--volume 0-100", "--skip-limit N/MINUTES",

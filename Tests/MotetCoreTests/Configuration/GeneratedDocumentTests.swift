@@ -35,6 +35,17 @@ import Testing
         #expect(page.contains("MOTET_PLUGIN_PATH"))
     }
 
+    @Test func helpAndTheManPageDescribeURLsAndEveryPlaylistFormat() throws {
+        let page = try render(.man)
+        #expect(page.contains(".SH INPUTS\n"))
+        for text in [Options.helpText, page] {
+            #expect(text.contains("URL\\fR...") || text.contains("PLAYLIST|URL..."))
+            for word in ["https://", ".m3u8", ".pls", ".xspf", "File1=", "<location>", "remote playlist"] {
+                #expect(text.contains(word), "\(word) missing")
+            }
+        }
+    }
+
     @Test func everyCompletionScriptOffersEveryOption() throws {
         let bash = try render(.bash), zsh = try render(.zsh), fish = try render(.fish)
         for option in helpOptions {

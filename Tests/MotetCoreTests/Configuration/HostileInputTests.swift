@@ -73,4 +73,26 @@ import Testing
             }
         }
     }
+
+    @Test func randomPlsAndXspfPlaylistsGiveOneLineWarningsNotCrashes() throws {
+        var g = Generator(state: 0x0F1E_2D3C_4B5A_6978)
+        let dir = try Paths.temporaryDirectory("motet-hostile")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/a.ogg"))
+        let pieces = ["[playlist]\n", "File", "=", "<track>", "<location>", "</location>", "</track>", "&#27;", "&amp;", "<![CDATA[", "]]>", "http://", "file:///", "../"]
+        for round in 0..<200 {
+            let ext = round % 2 == 0 ? "pls" : "xspf"
+            let head = ext == "pls" ? "[playlist]\nFile1=a.ogg\n" : "<trackList><track><location>a.ogg</location></track>"
+            var body = Array(head.utf8)
+            for _ in 0..<Int.random(in: 0...40, using: &g) {
+                body += Bool.random(using: &g) ? Array(pieces.randomElement(using: &g)!.utf8) : hostileBytes(Int.random(in: 0...8, using: &g), &g)
+            }
+            let path = dir + "/p\(round).\(ext)"
+            try Data(body).write(to: URL(fileURLWithPath: path))
+            let result = InputExpander.expand([path], fetch: { _, _ in .failure(CancellationError()) })
+            #expect(result.files.contains(dir + "/a.ogg"), "\(path)")
+            for warning in result.warnings {
+                #expect(warning.hasPrefix("motet: ") && !warning.contains("\n") && !warning.contains("\u{1B}"), "\(warning)")
+            }
+        }
+    }
 }

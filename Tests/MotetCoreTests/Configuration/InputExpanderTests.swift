@@ -57,13 +57,17 @@ import Testing
         ])
     }
 
-    @Test func fileURLsArePathsAndOtherURLsAreRefused() throws {
+    @Test func fileURLsArePathsHTTPURLsAreTracksAndOtherURLsAreRefused() throws {
         let root = try Paths.temporaryDirectory("motet-inputs")
         try touch(root + "/a b.ogg")
-        let result = InputExpander.expand(["file://\(root)/a%20b.ogg", "https://example.com/x.ogg"])
-        #expect(result.files == [root + "/a b.ogg"])
+        let result = InputExpander.expand([
+            "file://\(root)/a%20b.ogg", "https://example.com/x.ogg", "HTTP://Radio.Example:8000/live", "ftp://example.com/x.ogg",
+            "http://user:secret@:80/",
+        ])
+        #expect(result.files == [root + "/a b.ogg", "https://example.com/x.ogg", "http://radio.example:8000/live"])
         #expect(result.warnings == [
-            "motet: skipping 'https://example.com/x.ogg': Motet plays local files only, not URLs; download it or remove the entry."
+            "motet: skipping 'ftp://example.com/x.ogg': Motet plays http://, https:// and file:// URLs, not ftp:; use another program for it or remove it.",
+            "motet: skipping 'http://user:secret@:80/': the URL has no host name; write it as http://HOST/PATH.",
         ])
     }
 
@@ -100,15 +104,15 @@ import Testing
         #expect(result.warnings.isEmpty)
     }
 
-    @Test func missingPlaylistEntriesWarnWithLineNumbers() throws {
+    @Test func missingPlaylistEntriesWarnWithLineNumbersAndURLsAreKept() throws {
         let root = try Paths.temporaryDirectory("motet-inputs")
         try touch(root + "/a.ogg")
-        try touch(root + "/list.m3u", "a.ogg\n# comment\nmissing.ogg\nhttp://radio.example/stream\na.ogg\n")
+        try touch(root + "/list.m3u", "a.ogg\n# comment\nmissing.ogg\nhttp://radio.example/stream\na.ogg\ngopher://x/y\n")
         let result = InputExpander.expand([root + "/list.m3u"])
-        #expect(result.files == [root + "/a.ogg", root + "/a.ogg"])
+        #expect(result.files == [root + "/a.ogg", "http://radio.example/stream", root + "/a.ogg"])
         #expect(result.warnings == [
             "motet: \(root)/list.m3u:3: skipping '\(root)/missing.ogg': no such file or directory (check the name and path).",
-            "motet: \(root)/list.m3u:4: skipping 'http://radio.example/stream': Motet plays local files only, not URLs; download it or remove the entry.",
+            "motet: \(root)/list.m3u:6: skipping 'gopher://x/y': Motet plays http://, https:// and file:// URLs, not gopher:; use another program for it or remove it.",
         ])
     }
 

@@ -1,37 +1,59 @@
 import Glibc
 
-/// Turns the command line's `FILE|DIR|PLAYLIST` inputs into the list of files to play.
+/// Turns the command line's `FILE|DIR|PLAYLIST|URL` inputs into the list of tracks to play: paths
+/// and `http(s)://` URLs.
 ///
 /// - A file is kept as given (whatever its name: the decoder says if it is not Ogg Vorbis), except
-///   `.m3u`/`.m3u8` files, which are playlists.
+///   playlists: `.m3u`/`.m3u8`, `.pls` and `.xspf` (any case).
 /// - A directory is searched recursively for `*.ogg`/`*.oga` regular files (any case), each
 ///   directory's entries in ``NaturalSort`` order with subdirectories in their place; hidden entries
 ///   (names starting with `.`) are skipped, and a directory reached twice (a link loop) is skipped
 ///   with a warning.
-/// - A playlist lists one entry per line; entries are relative to the playlist's directory,
-///   `file://` URLs are understood, blank lines and `#` lines (comments, `#EXTM3U`, `#EXTINF`) are
-///   skipped, CRLF is fine. Entries may be files, directories or other playlists; a playlist that
-///   includes itself, directly or through others, is reported and not followed again.
+/// - A playlist's entries (``PlaylistReader``) may be files, directories, URLs or other playlists.
+///   In a local playlist they are relative to the playlist's directory; `file://` URLs are paths.
+///   A playlist that includes itself, directly or through others, is reported and not followed again.
+/// - An `http://` or `https://` URL is a track (a stream or a file on a server), except when its
+///   name ends in `.m3u`, `.m3u8`, `.pls` or `.xspf`: that is a remote playlist, fetched through
+///   `fetch` and expanded; its entries resolve against its final URL (after redirects), and its
+///   format comes from the Content-Type when that names a playlist type, else from the name. A URL
+///   whose name does not say "playlist" is never fetched here (it may be a live stream that never
+///   ends): the decoder is the one to open it, once.
 /// - `-` reads a list from standard input (as `mpv --playlist=-`): one entry per line, read like
-///   a playlist's entries relative to the current directory. A file named `-` is `./-`.
-/// - A `file://` URL is a path; other URLs are reported (Motet plays local files only).
-/// - Every input or entry that is missing or unreadable gives one warning line (naming it and what to
-///   do) and is skipped.
+///   an `.m3u` playlist's entries relative to the current directory. A file named `-` is `./-`.
+/// - Other URL schemes are refused.
+/// - Every input or entry that is missing, unreadable or unfetchable gives one warning line (naming
+///   it and what to do) and is skipped; the rest plays. URLs in messages have no `user:password@`.
 public enum InputExpander {
     /// Largest playlist read.
     static let playlistSizeLimit = 16 << 20
-    /// Deepest nesting of playlists and directories followed.
+    /// Largest remote playlist fetched. Smaller than a local one's limit: a live stream given a
+    /// playlist's name would otherwise be downloaded for 16 MiB (17 minutes at 128 kbit/s) before
+    /// being refused; 1 MiB of `.m3u` is still some 10,000 entries.
+    static let remotePlaylistSizeLimit = 1 << 20
+    /// Most remote playlists fetched in one expansion: cycles are caught, but a playlist listing
+    /// another one many times, which lists a third many times… would otherwise be fetched
+    /// exponentially often.
+    static let remotePlaylistFetchLimit = 256
+    /// Deepest nesting of playlists (local and remote) and directories followed.
     static let depthLimit = 64
 
     /// The name messages give the list read from standard input.
     static let standardInputName = "standard input"
 
-    /// The playable files, in order, and one warning line (starting with `motet: `) per problem.
-    /// `standardInput` is called once, for the first `-` input, and returns all the bytes.
+    /// What a fetch returns: the URL it ended at (after redirects), the Content-Type if any, and the body.
+    public typealias Document = (finalURL: String, contentType: String?, body: [UInt8])
+
+    /// Fetches a URL (given with its credentials, if any), at most `limit` bytes of body; an
+    /// error's description is one line saying what went wrong.
+    public typealias Fetch = (_ url: String, _ limit: Int) -> Result<Document, any Error>
+
+    /// The tracks (paths and http(s) URLs), in order, and one warning line (starting with
+    /// `motet: `) per problem. `standardInput` is called once, for the first `-` input, and returns
+    /// all the bytes. `fetch` gets remote playlists; without it they are reported and skipped.
     public static func expand(
-        _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput
+        _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput, fetch: Fetch? = nil
     ) -> (files: [String], warnings: [String]) {
-        var walk = Walk()
+        var walk = Walk(fetch: fetch)
         var standardInputRead = false
         for input in inputs {
             if input == "-" {
@@ -41,15 +63,16 @@ public enum InputExpander {
                 }
                 standardInputRead = true
                 do {
-                    walk.addList(try standardInput(), named: standardInputName, directory: "", depth: 0)
+                    walk.addList(try standardInput(), named: standardInputName, base: .directory(""), format: .m3u, depth: 0)
                 } catch {
                     let reason = (error as? FileSystem.Failure)?.reason ?? "\(error)"
                     walk.warn(standardInputName, reason + " (pipe a list of files into motet -).", nil)
                 }
                 continue
             }
-            switch PlaylistReader.resolve(input, relativeTo: "") {
+            switch PlaylistReader.resolve(input, against: .directory("")) {
             case .path(let path): walk.add(path, context: nil, depth: 0)
+            case .url(let address): walk.addURL(address, context: nil, depth: 0)
             case .unsupported(let reason): walk.warn(input, reason, nil)
             }
         }
@@ -61,12 +84,6 @@ public enum InputExpander {
         try FileSystem.readFile("/dev/stdin", limit: playlistSizeLimit).get()
     }
 
-    /// True for `.m3u` and `.m3u8` (any case).
-    static func isPlaylist(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        return lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8")
-    }
-
     /// True for `.ogg` and `.oga` (any case).
     static func isOggName(_ name: String) -> Bool {
         let lower = name.lowercased()
@@ -74,13 +91,19 @@ public enum InputExpander {
     }
 
     /// The expansion in progress.
-    private struct Walk {
+    struct Walk {
+        let fetch: Fetch?
         var files: [String] = []
         var warnings: [String] = []
         /// Playlists being read right now (to catch cycles).
         var openPlaylists: [FileSystem.Identity] = []
         /// Directories being searched right now (to catch link loops).
         var openDirectories: [FileSystem.Identity] = []
+        /// Remote playlists being read right now, by URL (asked for and final).
+        var openAddresses: [String] = []
+        /// Remote playlists fetched so far, and whether reaching the limit was reported.
+        var fetchCount = 0
+        var fetchLimitReported = false
 
         /// Where an entry came from, for messages: a playlist line.
         struct Context {
@@ -93,6 +116,11 @@ public enum InputExpander {
             if let context { text += DisplayText.escaped(context.playlist) + ":\(context.line): " }
             text += "skipping " + DisplayText.quoted(path) + ": " + what
             warnings.append(text)
+        }
+
+        /// A line about a playlist, not about one entry.
+        mutating func note(_ playlist: String, _ note: PlaylistReader.Note) {
+            warnings.append("motet: " + DisplayText.escaped(playlist) + ":\(note.line): " + note.text)
         }
 
         mutating func add(_ path: String, context: Context?, depth: Int) {
@@ -117,8 +145,8 @@ public enum InputExpander {
                     warn(path, failure.reason + " (make it readable, e.g. chmod a+r).", context)
                     return
                 }
-                if status.kind == .regular && InputExpander.isPlaylist(path) {
-                    addPlaylist(path, identity: status.identity, context: context, depth: depth)
+                if status.kind == .regular, let format = PlaylistReader.Format(name: path) {
+                    addPlaylist(path, identity: status.identity, format: format, context: context, depth: depth)
                 } else {
                     files.append(path)
                 }
@@ -168,7 +196,9 @@ public enum InputExpander {
             }
         }
 
-        mutating func addPlaylist(_ path: String, identity: FileSystem.Identity, context: Context?, depth: Int) {
+        mutating func addPlaylist(
+            _ path: String, identity: FileSystem.Identity, format: PlaylistReader.Format, context: Context?, depth: Int
+        ) {
             if openPlaylists.contains(identity) {
                 warn(path, "this playlist includes itself; not following it again.", context)
                 return
@@ -187,21 +217,36 @@ public enum InputExpander {
             }
             openPlaylists.append(identity)
             defer { openPlaylists.removeLast() }
-            addList(bytes, named: path, directory: PlaylistReader.directory(of: path), depth: depth)
+            addList(bytes, named: path, base: .directory(PlaylistReader.directory(of: path)), format: format, depth: depth)
         }
 
-        /// The entries of a playlist (or of the list on standard input), `directory` being where
-        /// relative entries start ("" for the current directory).
-        mutating func addList(_ bytes: [UInt8], named path: String, directory: String, depth: Int) {
-            for entry in PlaylistReader.entries(bytes) {
+        /// The entries of a playlist (or of the list on standard input) in `format`, relative to
+        /// `base`.
+        mutating func addList(
+            _ bytes: [UInt8], named path: String, base: PlaylistReader.Base, format: PlaylistReader.Format, depth: Int
+        ) {
+            let (entries, notes) = format.read(bytes)
+            var pending = notes[...]
+            for entry in entries {
+                while let first = pending.first, first.line < entry.line {
+                    note(path, first)
+                    pending = pending.dropFirst()
+                }
                 let here = Context(playlist: path, line: entry.line)
-                switch PlaylistReader.resolve(entry.text, relativeTo: directory) {
+                switch PlaylistReader.resolve(entry.text, against: base, uriReference: format.entriesAreURIs) {
                 case .path(let resolved):
-                    add(resolved, context: here, depth: depth + 1)
+                    if case .address = base {
+                        addLocalFileOfRemotePlaylist(resolved, context: here, depth: depth + 1)
+                    } else {
+                        add(resolved, context: here, depth: depth + 1)
+                    }
+                case .url(let address):
+                    addURL(address, context: here, depth: depth + 1)
                 case .unsupported(let reason):
                     warn(entry.text, reason, here)
                 }
             }
+            for rest in pending { note(path, rest) }
         }
     }
 }

@@ -9,15 +9,48 @@ enum ManPage {
             motet \\- play Ogg Vorbis files and tell delegate plugins what is playing
             .SH SYNOPSIS
             .B motet
-            [\\fIOPTIONS\\fR] \\fIFILE\\fR|\\fIDIR\\fR|\\fIPLAYLIST\\fR...
+            [\\fIOPTIONS\\fR] \\fIFILE\\fR|\\fIDIR\\fR|\\fIPLAYLIST\\fR|\\fIURL\\fR...
             .SH DESCRIPTION
             .B motet
-            plays Ogg Vorbis files, directories (recursively, in natural order: 2 before 10) and
-            \\&.m3u/.m3u8 playlists (paths relative to the playlist), and hands what is playing to
+            plays Ogg Vorbis files, directories (recursively, in natural order: 2 before 10),
+            \\fBhttp://\\fR and \\fBhttps://\\fR URLs and playlists (see \\fBINPUTS\\fR), and hands what is playing to
             \\fIdelegate plugins\\fR: shared objects that show it somewhere (a log, a JSON file, desktop
             notifications, MPRIS media controls) and may send commands back (play, pause, next, like,
             dislike). The bundled delegates are described in
             .BR motet\\-plugins (7).
+            .SH INPUTS
+            .TP
+            .I FILE
+            Played whatever its name (the decoder says when it is not Ogg Vorbis).
+            .TP
+            .I DIR
+            Searched recursively for \\fB*.ogg\\fR and \\fB*.oga\\fR files; hidden names are skipped.
+            .TP
+            .I URL
+            An \\fBhttp://\\fR or \\fBhttps://\\fR URL is a track: a live stream or a file on a server.
+            A \\fBfile://\\fR URL is a local path. Other schemes are refused with a warning.
+            A \\fIuser\\fR:\\fIpassword\\fR@ in a URL is sent to the server; warnings about inputs and
+            playlists leave it out.
+            .TP
+            .I PLAYLIST
+            \\&.m3u and .m3u8 (one entry a line; # lines are comments), .pls (\\fB[playlist]\\fR with
+            \\fBFile1=\\fR, \\fBFile2=\\fR... in number order) and .xspf (the first \\fB<location>\\fR of
+            each \\fB<track>\\fR). Entries may be files, directories, URLs or other playlists; relative
+            entries start at the playlist's directory. A URL whose name ends in .m3u, .m3u8, .pls or
+            \\&.xspf is a remote playlist: it is fetched (at most 1 MiB; the Content-Type, when it names a
+            playlist type, says which format) and its relative entries resolve against its URL after
+            redirects; its \\fBfile://\\fR entries may name local files but not directories or devices.
+            Other URLs are never fetched as playlists. A playlist that includes itself is
+            followed once; nesting stops at 64 levels, and fetching at 256 remote playlists. An HLS playlist (\\fB#EXT\\-X\\-\\fR tags) is
+            refused with one line.
+            .TP
+            .B \\-
+            Reads a list from standard input, one entry a line, as an .m3u playlist in the current
+            directory. A file named \\- is \\fB./\\-\\fR.
+            .PP
+            Each input or entry that cannot be played (missing, unreadable, an unknown scheme, a
+            playlist that cannot be fetched) gives one warning line naming it and saying what to do;
+            the rest plays.
             .SH OPTIONS
 
             """

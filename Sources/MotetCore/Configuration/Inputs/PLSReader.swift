@@ -1,0 +1,48 @@
+/// The entries of a `.pls` playlist (the Shoutcast/Icecast format):
+///
+///     [playlist]
+///     File1=http://radio.example/stream.ogg
+///     Title1=A station
+///     NumberOfEntries=1
+///     Version=2
+///
+/// Entries come in the order of their numbers (`File2` before `File10`, whatever the order of the
+/// lines; two lines with the same number in the order written). Keys are case-insensitive, a
+/// UTF-8 byte-order mark and CRLF are fine; `Title`, `Length`, `NumberOfEntries` and `Version` are
+/// not needed to play and are ignored (a wrong `NumberOfEntries` is common and harmless). Lines in
+/// another `[section]` are ignored; a file with no section at all is read as if it had
+/// `[playlist]`. Each line that cannot be an entry gives one note (its line and what to do).
+enum PLSReader {
+    static func read(_ bytes: [UInt8]) -> (entries: [PlaylistReader.Entry], notes: [PlaylistReader.Note]) {
+        var numbered: [(number: UInt64, entry: PlaylistReader.Entry)] = []
+        var notes: [PlaylistReader.Note] = []
+        var inPlaylist = true
+        for (text, line) in PlaylistReader.lines(bytes) {
+            if text.first == "[" {
+                inPlaylist = text.lowercased() == "[playlist]"
+                continue
+            }
+            guard inPlaylist, text.first != ";", text.first != "#" else { continue }
+            guard let equals = text.firstIndex(of: "=") else { continue }
+            let key = text[..<equals].lowercased().filter { $0 != " " && $0 != "\t" }
+            guard key.hasPrefix("file") else { continue }
+            let digits = key.dropFirst(4)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
+            guard digits.count <= 18, let number = UInt64(digits) else {
+                notes.append(.init(line: line, text: "the entry number in '\(key.prefix(40))' is too large; number the entries from File1."))
+                continue
+            }
+            let value = PlaylistReader.trimmed(text[text.index(after: equals)...])
+            guard !value.isEmpty else {
+                notes.append(.init(line: line, text: "File\(number)= names nothing; remove the line or give it a file or URL."))
+                continue
+            }
+            numbered.append((number, PlaylistReader.Entry(text: value, line: line)))
+        }
+        // A stable sort: equal numbers keep the order written.
+        let entries = numbered.enumerated().sorted { a, b in
+            a.element.number != b.element.number ? a.element.number < b.element.number : a.offset < b.offset
+        }.map(\.element.entry)
+        return (entries, notes)
+    }
+}
