@@ -120,7 +120,8 @@ busctl --user status org.freedesktop.Notifications >/dev/null 2>&1 || die "dunst
 # --- the run --------------------------------------------------------------------------------------
 mkdir -p "$work/home" "$work/run"
 chmod 700 "$work/run"
-command=("$motet" --no-config --output null --untimed --status quiet
+# --skip-disliked no: the chaos plugin dislikes at random and the tracks share their tags.
+command=("$motet" --no-config --output null --untimed --status quiet --skip-disliked no
     --plugin "log:path=$work/log.txt"
     --plugin "json:path=$work/run/now-playing.json,events=$work/events.jsonl"
     --plugin notify

@@ -41,7 +41,13 @@ import Testing
         #expect(try term.waitFor("Good — Band"), "\(term.screen())")
         try term.press("q")
         _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
-        let again = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", files[0]])
+        // Remembered: the next run passes it over (--skip-disliked yes, the default) with one line,
+        // and plays it marked disliked with --skip-disliked no.
+        let skipped = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", files[0], files[1]])
+        #expect(skipped.stderr.contains("skipping 'Bad': disliked earlier"), "\(skipped.stderr)")
+        #expect(!skipped.stdout.contains("Playing: Bad"), "\(skipped.stdout)")
+        #expect(skipped.stdout.contains("Playing: Good"), "\(skipped.stdout)")
+        let again = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", "--skip-disliked", "no", files[0]])
         #expect(again.stdout.contains("[disliked]"), "\(again.stdout)")
     }
 
