@@ -16,9 +16,12 @@ struct BubbleContent: Equatable {
     /// The bubble for `info`, which must have a track. `markup`: the server parses body markup, so
     /// `&`, `<` and `>` are escaped to show as themselves. `actions`: the server shows buttons.
     init(_ info: NowPlayingInfo, markup: Bool, actions withActions: Bool) {
-        let fallbackTitle = info.filePath.map(Self.lastComponent) ?? "Motet"
+        let station = info.station.flatMap { $0.isEmpty ? nil : $0 }
+        let fallbackTitle = info.filePath.map(Self.lastComponent) ?? station ?? info.url ?? "Motet"
         summary = Self.visible(info.title ?? fallbackTitle)
-        let parts = [info.artist, info.album].compactMap { $0 }.filter { !$0.isEmpty }
+        // A stream's song often has a title and no artist: the station says where it comes from.
+        let artist = info.artist.flatMap { $0.isEmpty ? nil : $0 } ?? (info.title != nil ? station : nil)
+        let parts = [artist, info.album].compactMap { $0 }.filter { !$0.isEmpty }
         let plainBody = Self.visible(parts.joined(separator: " — "))
         body = markup ? Self.escapeMarkup(plainBody) : plainBody
         imageURI = info.artwork?.path.map(Self.fileURI)

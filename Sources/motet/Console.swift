@@ -195,7 +195,7 @@ final class Console: Sendable {
     }
 
     static func describe(_ track: TrackInfo) -> String {
-        let title = TerminalText.safe(track.title ?? track.filePath.map(Self.basename) ?? "(untitled)")
+        let title = TerminalText.safe(track.title ?? track.filePath.map(Self.basename) ?? track.url ?? "(untitled)")
         let artist = TerminalText.safe(track.joinedArtists ?? "Unknown artist")
         let album = TerminalText.safe(track.album ?? "Unknown album")
         return "\(title) — \(artist) — \(album)"
