@@ -62,12 +62,23 @@ let package = Package(
         .systemLibrary(name: "CALSA"),
         .target(name: "CAudioLibraries", exclude: ["list-symbols.sh"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
+        // libcurl: Debian's headers only; CNetwork loads libcurl.so.4 when an input is a URL.
+        .target(name: "CNetwork", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
         // The host's crash guard around calls into plugins (C: sigsetjmp cannot be used from Swift).
         .target(name: "CPluginGuard", dependencies: ["MotetPluginABI"]),
 
         // MARK: The engine (one module per concern, all under Sources/MotetCore)
         .target(name: "MotetEvents", path: "Sources/MotetCore/Events", swiftSettings: lean),
+        .target(
+            name: "MotetNetwork",
+            dependencies: [
+                "CNetwork",
+                "MotetEvents",
+            ],
+            path: "Sources/MotetCore/Network",
+            swiftSettings: lean
+        ),
         .target(
             name: "MotetDecoding",
             dependencies: [
@@ -109,6 +120,7 @@ let package = Package(
             name: "MotetCore",
             dependencies: [
                 "MotetEvents",
+                "MotetNetwork",
                 "MotetDecoding",
                 "MotetOutput",
                 "MotetConfiguration",

@@ -94,9 +94,26 @@ for warning in invocation.warnings { console.message(warning) }
 if settings.inputs.contains("-") && isatty(0) == 1 {
     console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
 }
-let (expanded, inputWarnings) = InputExpander.expand(settings.inputs)
+// URLs go to the queue as they are; runs of other inputs are expanded in place.
+let (expanded, inputWarnings): ([String], [String]) = {
+    var expanded: [String] = []
+    var warnings: [String] = []
+    var localRun: [String] = []
+    for (i, input) in settings.inputs.enumerated() {
+        let isURL = NetworkURL.isURL(input)
+        if !isURL { localRun.append(input) }
+        if isURL || i == settings.inputs.count - 1, !localRun.isEmpty {
+            let (files, found) = InputExpander.expand(localRun)
+            expanded += files
+            warnings += found
+            localRun = []
+        }
+        if isURL { expanded.append(input) }
+    }
+    return (expanded, warnings)
+}()
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs).
-let files = expanded.map(ProcessEnvironment.absolutePath)
+let files = expanded.map { NetworkURL.isURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
 for warning in inputWarnings { console.message(warning) }
 guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: 1)
@@ -123,6 +140,10 @@ let playerConfiguration: PlayerConfiguration = {
     c.defaultArtwork = settings.defaultArtwork
     c.remoteCommands = settings.remoteCommands
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
+    c.network.userAgent = "Motet/\(motetVersion)"
+    c.network.prebufferSeconds = Double(settings.prebufferMicros) / 1_000_000
+    c.network.reconnectSeconds = Int(settings.reconnectMicros / 1_000_000)
+    c.network.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
     c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
     return c

@@ -49,6 +49,13 @@ public struct Settings: Sendable, Equatable {
     public var pauseForCalls: Bool
     /// `--status auto|line|events|quiet`. Default ``StatusLineSetting/auto``.
     public var statusLine: StatusLineSetting
+    /// `--prebuffer TIME`: audio buffered from a URL before playback starts, and again after the
+    /// buffer ran dry. Default 1.5 s.
+    public var prebufferMicros: Int64 = 1_500_000
+    /// `--reconnect-for TIME`: how long a lost stream is retried before the next entry. Default 60 s.
+    public var reconnectMicros: Int64 = 60_000_000
+    /// `--network-timeout TIME`: to connect, and with nothing arriving. Default 15 s.
+    public var networkTimeoutMicros: Int64 = 15_000_000
     /// The config file actually read, if any.
     public var configFile: String?
 

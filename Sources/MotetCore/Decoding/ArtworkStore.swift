@@ -36,7 +36,8 @@ public struct ArtworkStore: Sendable {
         if let embedded, !embedded.bytes.isEmpty {
             return store(bytes: embedded.bytes, mime: embedded.mime)
         }
-        if let beside = coverSearch.cover(beside: trackPath), let image = Self.readImage(beside) {
+        // A URL has no folder to look in (and a local folder named like it is not its cover).
+        if !NetworkURL.isURL(trackPath), let beside = coverSearch.cover(beside: trackPath), let image = Self.readImage(beside) {
             return store(bytes: image.bytes, mime: image.mime)
         }
         if let defaultArtwork, let image = Self.readImage(defaultArtwork) {

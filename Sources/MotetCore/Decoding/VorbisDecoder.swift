@@ -26,6 +26,9 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// and `durationMicros` is nil.
     public var canSeek: Bool { seekable && !links.isEmpty }
 
+    /// What keeps a callback source (a network stream) alive as long as the decoder; nil for a file.
+    private let owner: AnyObject?
+
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).
     private let descriptor: UnsafeMutablePointer<Int32>
@@ -67,8 +70,7 @@ public final class VorbisDecoder: @unchecked Sendable {
 
     /// Opens `path`. Throws one clear line when it is missing, unreadable, empty, a directory, not
     /// Ogg, Ogg but not Vorbis, or has damaged headers.
-    public init(path: String) throws(DecoderError) {
-        self.path = path
+    public convenience init(path: String) throws(DecoderError) {
         // O_NONBLOCK: opening a FIFO must not hang; it is cleared again for regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw DecoderError.openFailed(path, errnoValue: errno) }
@@ -98,9 +100,9 @@ public final class VorbisDecoder: @unchecked Sendable {
             throw DecoderError.motet(path, "cannot be read (\(DecoderError.systemMessage(e)))", "check the disk and the file")
         }
 
-        descriptor = .allocate(capacity: 1)
+        let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         descriptor.initialize(to: fd)
-        file = .allocate(capacity: 1)
+        let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         var status = ov_open_callbacks(descriptor, file, nil, 0, FileDescriptorSource.callbacks)
         var playsAsStream = false
         if status != 0, descriptor.pointee >= 0,
@@ -132,6 +134,21 @@ public final class VorbisDecoder: @unchecked Sendable {
             }
         }
 
+        let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
+        try self.init(path: path, file: file, descriptor: descriptor, owner: nil, ending: ending, playsAsStream: playsAsStream)
+    }
+
+    /// The rest of opening, once `ov_open_callbacks` succeeded on `file`: the links, their times,
+    /// the first link's format and tags. `descriptor` holds the file's descriptor (-1 for a
+    /// callback source, which `owner` keeps alive).
+    init(
+        path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, owner: AnyObject?,
+        ending: OggFileInspection.Ending, playsAsStream: Bool
+    ) throws(DecoderError) {
+        self.path = path
+        self.file = file
+        self.descriptor = descriptor
+        self.owner = owner
         seekable = ov_seekable(file) != 0
         linkCount = max(1, Int(ov_streams(file)))
         channelMap = .allocate(capacity: Self.maximumChannels + 1)
@@ -164,7 +181,6 @@ public final class VorbisDecoder: @unchecked Sendable {
         durationMicros = micros
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
-        let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
         lacksEndOfStream = ending == .withoutEndOfStream
         if ending == .cutShort {
             truncation = DecoderError.motet(
@@ -192,6 +208,9 @@ public final class VorbisDecoder: @unchecked Sendable {
         file.deallocate()
         channelMap.deallocate()
     }
+
+    /// The current link's nominal bit rate from its identification header (0 when unset).
+    var currentNominalBitrate: Int { max(0, Int(ov_info(file, -1)?.pointee.bitrate_nominal ?? 0)) }
 
     /// Time of the next frame `read` returns, from the start of the file.
     public var positionMicros: Int64 {

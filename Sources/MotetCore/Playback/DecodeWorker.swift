@@ -22,6 +22,9 @@ final class DecodeWorker: @unchecked Sendable {
     private let artworkStore: ArtworkStore
     private let defaultArtwork: String?
     private let replayGain: ReplayGainMode
+    private let network: NetworkOptions
+    /// The network stream being opened or read, if any: a park or quit interrupts its blocked read.
+    private let blockingStream = Mutex<NetworkStream?>(nil)
 
     private let gate = WorkerGate()
     /// Set by the control thread while parked: close the open file before going on.
@@ -41,8 +44,10 @@ final class DecodeWorker: @unchecked Sendable {
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
-        replayGain: ReplayGainMode, nextTrack: @escaping NextTrack, report: @escaping @Sendable (DecoderReport) -> Void
+        replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(), nextTrack: @escaping NextTrack,
+        report: @escaping @Sendable (DecoderReport) -> Void
     ) {
+        self.network = network
         self.ring = ring
         self.markers = markers
         self.spaceReady = spaceReady
@@ -58,14 +63,23 @@ final class DecodeWorker: @unchecked Sendable {
     func join() { thread?.join() }
 
     /// Control thread: stop decoding at a safe point and wait until parked.
-    func park() { gate.park { spaceReady.post() } }
+    /// A read blocked on the network returns at once (the stream is dropped after a park).
+    func park() {
+        gate.park {
+            spaceReady.post()
+            interruptStream()
+        }
+    }
 
     func unpark() { gate.release() }
 
     func stop() {
         gate.quit()
         spaceReady.post()
+        interruptStream()
     }
+
+    private func interruptStream() { blockingStream.withLock { $0?.interrupt() } }
 
     private func run() {
         // Vorbis allows up to 255 channels: size reads by the link's channel count.
@@ -73,14 +87,17 @@ final class DecodeWorker: @unchecked Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         var decoder: VorbisDecoder?
-        var track: (id: UInt64, request: TrackRequest, gain: Float)?
+        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata)?
         var exhausted = false
+        /// A network stream reconnected since its current link began.
+        var resumed = false
         while !gate.isQuitting {
             if gate.parkIsRequested {
                 gate.parkHere()
                 if dropCurrent.exchange(false, ordering: .acquiringAndReleasing) {
                     decoder = nil
                     track = nil
+                    blockingStream.withLock { $0 = nil }
                     exhausted = false
                 }
                 continue
@@ -96,14 +113,17 @@ final class DecodeWorker: @unchecked Sendable {
                     continue
                 }
                 do throws(DecoderError) {
-                    let d = try VorbisDecoder(path: request.path)
+                    let d = try open(request.path)
                     if request.startMicros > 0 { try d.seek(toMicros: request.startMicros) }
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
-                    track = (id, request, gain)
+                    resumed = false
+                    track = (id, request, gain, d.metadata)
                     startSegment(d, trackID: id, request: request, gain: gain)
                 } catch {
+                    // A park or quit interrupted the open: not the stream's fault.
+                    if gate.mustStop { continue }
                     report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description, code: error.code))
                 }
                 continue
@@ -122,27 +142,63 @@ final class DecodeWorker: @unchecked Sendable {
             case .frames(let frames):
                 if direct { published(frames * channels) } else { push(scratch, count: frames * channels) }
             case .linkChanged:
-                // Each link of a chained file is its own track (its tags, its times, its events).
+                // Each link of a chained file is its own track (its tags, its times, its events),
+                // except a live stream's link after a reconnection that goes on with the same song.
                 let gain = open.metadata.replayGain.scale(replayGain)
-                let id = nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
-                track = (id, current.request, gain)
+                if currentStream?.takeReconnected() == true { resumed = true }
+                let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
+                resumed = false
+                let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
+                track = (id, current.request, gain, open.metadata)
                 startSegment(open, trackID: id, request: current.request, gain: gain)
             case .hole(let error):
+                if gate.mustStop { continue }
+                // A live stream resumed after a reconnection starts mid-page: that gap is expected.
+                if currentStream?.takeReconnected() == true { resumed = true }
+                if resumed { continue }
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
                 decoder = nil
                 track = nil
+                blockingStream.withLock { $0 = nil }
             case .failed(let error):
-                report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: true))
+                // Interrupted by a park or quit: the decoder is dropped, nothing failed.
+                if gate.mustStop { continue }
+                let message = currentStream.flatMap { s in s.error.map { $0.line(url: s.url) } } ?? error.description
+                report(.decodeError(trackID: current.id, path: current.request.path, message: message, code: error.code, positionMicros: open.positionMicros, fatal: true))
                 decoder = nil
                 track = nil
+                blockingStream.withLock { $0 = nil }
             }
         }
         gate.markExited()
     }
 
+    /// The network stream the current track comes from (nil for a local file).
+    private var currentStream: NetworkStream? { blockingStream.withLock { $0 } }
+
+    /// Opens a local file, or a URL over the network (interruptible by a park or quit).
+    private func open(_ path: String) throws(DecoderError) -> VorbisDecoder {
+        guard NetworkURL.isURL(path) else {
+            blockingStream.withLock { $0 = nil }
+            return try VorbisDecoder(path: path)
+        }
+        let report = self.report
+        return try VorbisDecoder.open(
+            url: path, options: network, notice: { report(.notice($0)) },
+            opened: { stream in blockingStream.withLock { $0 = stream } })
+    }
+
+    /// The same title, artist and album (a reconnection resuming the song on air).
+    static func sameSong(_ tags: TrackMetadata, _ before: TrackMetadata?) -> Bool {
+        guard let before else { return false }
+        return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
+    }
+
     private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let stream = currentStream
+        let head = stream?.head
         let linkStart = d.linkCount > 1 ? d.linkStartMicros : 0
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
@@ -150,7 +206,8 @@ final class DecodeWorker: @unchecked Sendable {
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
             format: d.format, fileStartMicros: d.positionMicros - linkStart,
             durationMicros: d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros, canSeek: d.canSeek,
-            linkStartMicros: linkStart)
+            linkStartMicros: linkStart, url: stream?.url, station: head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
+            isLive: head?.isLive ?? false)
         // Reported before its marker is pushed: the control thread knows the segment before the
         // sink can say it was written.
         report(.segmentOpened(info))

@@ -1,5 +1,6 @@
 @_exported import MotetDecoding
 @_exported import MotetEvents
+@_exported import MotetNetwork
 
 /// Everything the player needs to know before it starts, already validated by the executable.
 public struct PlayerConfiguration: Sendable {
@@ -24,6 +25,8 @@ public struct PlayerConfiguration: Sendable {
     public var displayIntervalMicros: Int64?
     /// The output's name ("pulse", "alsa", "wav", "null"), for messages.
     public var outputName = "null"
+    /// How URLs are fetched: user agent, timeouts, pre-buffer, reconnection.
+    public var network = NetworkOptions()
 
     public init(files: [String], artworkCacheDirectory: String) {
         self.files = files

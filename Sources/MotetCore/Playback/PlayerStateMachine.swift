@@ -175,6 +175,8 @@ final class PlayerStateMachine {
             out.message("motet: \(text)")
             out.events(
                 .decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
+        case .notice(let text):
+            out.message("motet: \(text)")
         }
     }
 

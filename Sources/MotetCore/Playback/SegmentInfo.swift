@@ -40,6 +40,8 @@ enum DecoderReport: Sendable {
     case openFailed(path: String, orderPosition: Int, message: String, code: Int32)
     /// A decode error inside a track (a hole or a fatal error).
     case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
+    /// A line for the console that is no error: a stream lost and reconnecting, or back.
+    case notice(String)
 }
 
 /// A track the control thread asks the decoder to play next.

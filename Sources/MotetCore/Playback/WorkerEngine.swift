@@ -34,7 +34,7 @@ final class WorkerEngine: PlaybackEngine {
             ring: ring, markers: markers, spaceReady: spaceReady, dataReady: sinkWorker.dataReady,
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
-            nextTrack: { cursor.withLock { $0.take() } },
+            network: configuration.network, nextTrack: { cursor.withLock { $0.take() } },
             report: { inbox.post($0) })
     }
 

@@ -100,6 +100,32 @@ enum OptionTable {
             "status", \.statusLine,
             help: "What the player prints: a status line with keys, one line per event, or nothing but problems. auto (default): line on a terminal, events otherwise."),
         OptionDefinition(
+            name: "prebuffer", short: nil,
+            kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Audio buffered from an http:// or https:// URL before it plays, and again after the network fell behind (default 1.5 s; 0 to 10 s).",
+            apply: { draft, value, _ throws(ParseProblem) in
+                let micros = try ValueParsers.time(required(value))
+                guard micros <= 10_000_000 else { throw .badValue(required(value), explanation: "the pre-buffer is at most 10 seconds") }
+                draft.settings.prebufferMicros = micros
+            }),
+        OptionDefinition(
+            name: "reconnect-for", short: nil,
+            kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "How long a lost stream is retried (after 1, 2, 4 … 30 s) before playing the next entry (default 60 s; 0: never).",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.reconnectMicros = try ValueParsers.time(required(value)) }),
+        OptionDefinition(
+            name: "network-timeout", short: nil,
+            kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Give up connecting, or on a connection where (almost) nothing arrives, after TIME (default 15 s).",
+            apply: { draft, value, _ throws(ParseProblem) in
+                let micros = try ValueParsers.time(required(value))
+                guard micros >= 1_000_000 else { throw .badValue(required(value), explanation: "the network timeout is at least 1 second") }
+                draft.settings.networkTimeoutMicros = micros
+            }),
+        OptionDefinition(
             name: "plugin", short: nil,
             kind: .value(placeholder: "NAME[:KEY=VALUE,...]", expected: "NAME[:KEY=VALUE,…] or PATH[:KEY=VALUE,…]"),
             allowedInConfigFile: true, repeatable: true,

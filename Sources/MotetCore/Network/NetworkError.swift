@@ -1,0 +1,75 @@
+/// Why a URL cannot be played (or fetched), typed; `line(url:)` renders every case in one place as
+/// the one line users read: the URL, what is wrong, and what to do.
+public enum NetworkError: Error, Sendable, Equatable {
+    /// libcurl.so.4 could not be loaded (dlerror's text).
+    case libraryMissing(String)
+    /// The host name does not resolve.
+    case hostNotFound(String)
+    /// Nothing listens there, or the host cannot be reached.
+    case connectionFailed(String)
+    /// The server answered with an HTTP error status (4xx, 5xx): the code and its reason phrase.
+    case httpStatus(Int, String)
+    /// The TLS handshake or the server's certificate failed: libcurl's words.
+    case tls(String)
+    /// More redirects than `NetworkOptions.maximumRedirects`.
+    case redirectLoop
+    /// The response's header (a line or the whole block) is longer than `ResponseHead.maximumBytes`.
+    case headerTooLong
+    /// The server sends audio in another format: its name ("an MP3 stream") and the content type.
+    case otherFormat(String, contentType: String)
+    /// An HTML (or other text) page instead of audio.
+    case webPage(contentType: String)
+    /// The bytes are neither Ogg nor a known format.
+    case notOgg
+    /// The headers before the first sound (a comment packet, pictures) exceed the limit.
+    case headersTooLarge(limit: Int)
+    /// A document fetched with `NetworkFetch.get` is longer than its limit.
+    case documentTooLarge(limit: Int)
+    /// Nothing (or too little) arrived for too long.
+    case timedOut
+    /// The connection broke and reconnecting did not bring it back within the time allowed.
+    case gaveUp(seconds: Int, String)
+    /// Anything else libcurl reports: its words.
+    case transfer(String)
+
+    /// The one line for users: `"<url>: <what is wrong> — <what to do>"`.
+    public func line(url: String) -> String {
+        "\(url): " + text
+    }
+
+    private var text: String {
+        switch self {
+        case .libraryMissing(let why):
+            "cannot play URLs: libcurl is missing (\(why)) — install libcurl4 (apt install libcurl4)"
+        case .hostNotFound(let host):
+            "the host \(host.isEmpty ? "name" : host) was not found (DNS) — check the address and the network connection"
+        case .connectionFailed(let why):
+            "cannot connect (\(why)) — check the address and port, or try again later"
+        case .httpStatus(let code, let reason):
+            "the server answered \(code)\(reason.isEmpty ? "" : " " + reason) — "
+                + (code >= 500 ? "the server has a problem; try again later" : "check the address")
+        case .tls(let why):
+            "the secure connection failed (\(why)) — check the address, the system's clock and CA certificates"
+        case .redirectLoop:
+            "too many redirects (a redirect loop) — check the address or tell the station"
+        case .headerTooLong:
+            "the server's HTTP header is too long (over \(ResponseHead.maximumBytes / 1024) KiB) — this is not an audio stream; check the address"
+        case .otherFormat(let name, let type):
+            "this is \(name) (\(type)); Motet plays Ogg Vorbis — pick the station's Ogg Vorbis stream"
+        case .webPage(let type):
+            "this is a web page (\(type)), not an audio stream — give the stream's own address"
+        case .notOgg:
+            "not an Ogg stream (unknown data) — Motet plays Ogg Vorbis; check the address"
+        case .headersTooLarge(let limit):
+            "the stream's headers (tags, pictures) exceed \(limit / (1024 * 1024)) MiB — the stream is damaged or hostile; skipping it"
+        case .documentTooLarge(let limit):
+            "the document is larger than \(limit / 1024) KiB — this is not a playlist; check the address"
+        case .timedOut:
+            "nothing arrived for too long (timed out) — check the network, or raise --network-timeout"
+        case .gaveUp(let seconds, let why):
+            "the stream was lost (\(why)) and did not come back within \(seconds) s — giving up; raise --reconnect-for to wait longer"
+        case .transfer(let why):
+            "the transfer failed (\(why)) — check the address and the network connection"
+        }
+    }
+}

@@ -1,0 +1,348 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP resource as a byte source for libvorbisfile: libcurl fills a bounded buffer on the
+/// stream's own thread; the decoder reads from it (`NetworkStreamCallbacks`), blocking while it is
+/// dry. Memory stays bounded whatever the server sends: when the buffer is full, the write callback
+/// waits, so libcurl stops reading the socket and TCP holds the server back.
+///
+/// Reads start after a pre-buffer, and when the buffer runs dry they block until it is back above
+/// that threshold (hysteresis): the sink starves and the player shows stalled meanwhile. A
+/// dropped, stalled or restarted connection is retried with back-off (1, 2, 4 … 30 s) for
+/// `reconnectSeconds`: a finite file resumes at its byte offset (Range), a live stream at whatever
+/// the server sends next (libvorbisfile finds the next page). `interrupt` (park, skip, quit) makes
+/// a blocked read return at once.
+public final class NetworkStream: @unchecked Sendable {
+    // Unchecked: every mutable field is guarded by `monitor`.
+    public let url: String
+    public let options: NetworkOptions
+    /// The buffer's size.
+    public static let capacity = 256 * 1024
+    /// The most bytes read before the decoder has its headers (`headersDone`).
+    public static let headerLimit = 4 * 1024 * 1024
+    private let notice: @Sendable (String) -> Void
+    private let monitor = Monitor()
+    private let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: NetworkStream.capacity)
+    private var start = 0
+    private var count = 0
+    /// The resource offset of the buffer's first byte.
+    private var bufferOffset: Int64 = 0
+    /// Where the reader is: a seek moves it; reading catches the buffer up.
+    private var readOffset: Int64 = 0
+    /// Bumped by each seek outside the buffer: the transfer for an older generation stops.
+    private var generation = 0
+    private var ended = false
+    private var failure: NetworkError?
+    private var interrupted = false
+    private var dry = true
+    private var threshold: Int
+    private var response: ResponseHead?
+    private var firstBytes: [UInt8] = []
+    private var headerBudget: Int? = NetworkStream.headerLimit
+    private var reconnected = false
+
+    /// Starts fetching `url` on a new thread. `notice` gets the lines for a lost and a recovered
+    /// connection (from that thread).
+    public init(url: String, options: NetworkOptions, notice: @escaping @Sendable (String) -> Void) {
+        self.url = url
+        self.options = options
+        self.notice = notice
+        threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: 160_000)
+        Monitor.detach(name: "motet-net") { [self] in run() }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The pre-buffer in bytes for `seconds` of audio at `bitsPerSecond`, within the buffer.
+    static func threshold(seconds: Double, bitsPerSecond: Int) -> Int {
+        let bytes = Int(max(0, seconds) * Double(max(8000, bitsPerSecond)) / 8)
+        return min(max(bytes, 1), capacity / 2)
+    }
+
+    // MARK: The reader's side (the decoder thread)
+
+    /// Blocks until the server's response is accepted (its header checked) or refused.
+    public func waitForResponse() -> Result<ResponseHead, NetworkError> {
+        monitor.withLock {
+            while true {
+                if let response { return .success(response) }
+                if let failure { return .failure(failure) }
+                if interrupted { return .failure(.transfer("interrupted")) }
+                monitor.wait()
+            }
+        }
+    }
+
+    /// The response accepted first (nil before).
+    public var head: ResponseHead? { monitor.withLock { response } }
+
+    /// Why the stream failed, when it did.
+    public var error: NetworkError? { monitor.withLock { failure } }
+
+    /// The first bytes of the body, to say what a stream libvorbisfile refused is.
+    public var leadingBytes: [UInt8] { monitor.withLock { firstBytes } }
+
+    /// Sets the pre-buffer from the stream's nominal bit rate, once known.
+    public func setBitrate(_ bitsPerSecond: Int) {
+        guard bitsPerSecond > 0 else { return }
+        monitor.withLock { threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: bitsPerSecond) }
+    }
+
+    /// The decoder has read the stream's headers: later bytes are sound, without a limit.
+    public func headersDone() { monitor.withLock { headerBudget = nil } }
+
+    /// True once after each reconnection.
+    public func takeReconnected() -> Bool {
+        monitor.withLock {
+            defer { reconnected = false }
+            return reconnected
+        }
+    }
+
+    /// Makes every blocked and later read fail at once, and ends the transfer.
+    public func interrupt() {
+        monitor.withLock {
+            interrupted = true
+            monitor.broadcast()
+        }
+    }
+
+    /// Up to `wanted` bytes into `buffer`: the count, 0 at the end, -1 on failure or interrupt.
+    func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
+        monitor.withLock {
+            while true {
+                if interrupted { return -1 }
+                catchUp()
+                let finishing = ended || failure != nil
+                if count > 0, !dry || count >= threshold || finishing {
+                    dry = false
+                    var n = min(wanted, count)
+                    if let budget = headerBudget {
+                        guard budget > 0 else {
+                            failure = .headersTooLarge(limit: Self.headerLimit)
+                            return -1
+                        }
+                        n = min(n, budget)
+                        headerBudget = budget - n
+                    }
+                    let first = min(n, Self.capacity - start)
+                    buffer.copyMemory(from: storage + start, byteCount: first)
+                    if n > first { (buffer + first).copyMemory(from: storage, byteCount: n - first) }
+                    start = (start + n) % Self.capacity
+                    count -= n
+                    bufferOffset += Int64(n)
+                    readOffset = bufferOffset
+                    monitor.broadcast()
+                    return n
+                }
+                if count == 0 {
+                    if ended { return 0 }
+                    if failure != nil { return -1 }
+                    dry = true
+                }
+                monitor.wait()
+            }
+        }
+    }
+
+    /// Moves the reader (libvorbisfile's seek): nothing is fetched until the next read.
+    func seek(offset: Int64, whence: Int32) -> Int32 {
+        monitor.withLock {
+            let target: Int64
+            switch whence {
+            case SEEK_SET: target = offset
+            case SEEK_CUR: target = readOffset + offset
+            case SEEK_END:
+                guard let length = response?.contentLength else { return -1 }
+                target = length + offset
+            default: return -1
+            }
+            guard target >= 0 else { return -1 }
+            readOffset = target
+            return 0
+        }
+    }
+
+    func tell() -> Int64 { monitor.withLock { readOffset } }
+
+    /// Inside the lock: drops buffered bytes a forward seek skipped, or restarts the transfer at
+    /// the reader's offset when it is outside the buffer.
+    private func catchUp() {
+        guard readOffset != bufferOffset else { return }
+        if readOffset > bufferOffset, readOffset <= bufferOffset + Int64(count) {
+            let skip = Int(readOffset - bufferOffset)
+            start = (start + skip) % Self.capacity
+            count -= skip
+            bufferOffset = readOffset
+            monitor.broadcast()
+            return
+        }
+        generation += 1
+        start = 0
+        count = 0
+        bufferOffset = readOffset
+        ended = false
+        failure = nil
+        dry = true
+        monitor.broadcast()
+    }
+
+    // MARK: The network thread
+
+    private enum Outcome {
+        case complete
+        case superseded
+        case failed(NetworkError)
+    }
+
+    private func run() {
+        var lostSince: Double?
+        var lostReason = ""
+        var attempt = 0
+        var everAccepted = false
+        while true {
+            // A finite file resumes where its buffered bytes end; a live stream starts afresh.
+            let (current, offset, finished): (Int, Int64, Bool) = monitor.withLock {
+                (generation, response?.isSeekable == true ? bufferOffset + Int64(count) : 0, interrupted)
+            }
+            if finished { return }
+            let outcome = transfer(generation: current, offset: offset, resuming: lostSince != nil) {
+                everAccepted = true
+                if lostSince != nil {
+                    lostSince = nil
+                    attempt = 0
+                    self.notice("\(self.url): the stream is back; playing on")
+                }
+            }
+            var problem: NetworkError
+            switch outcome {
+            case .superseded:
+                continue
+            case .complete:
+                let live = monitor.withLock { response?.isLive ?? true }
+                guard live else {
+                    waitWhileSettled(generation: current) { ended = true }
+                    continue
+                }
+                problem = .transfer("the server closed the connection")
+            case .failed(let error):
+                problem = error
+            }
+            guard everAccepted, Self.isRetryable(problem), options.reconnectSeconds > 0,
+                monitor.withLock({ response?.isSeekable ?? false || response?.isLive ?? false })
+            else {
+                waitWhileSettled(generation: current) { failure = problem }
+                continue
+            }
+            let now = Monitor.now()
+            if lostSince == nil {
+                lostSince = now
+                lostReason = Self.reason(problem)
+                notice("\(url): the stream was lost (\(lostReason)); reconnecting for up to \(options.reconnectSeconds) s")
+            }
+            let elapsed = now - (lostSince ?? now)
+            if elapsed >= Double(options.reconnectSeconds) {
+                let gaveUp = NetworkError.gaveUp(seconds: options.reconnectSeconds, lostReason)
+                waitWhileSettled(generation: current) { failure = gaveUp }
+                continue
+            }
+            let delay = min(Double(NetworkOptions.backoffSeconds(attempt: attempt)), Double(options.reconnectSeconds) - elapsed)
+            attempt += 1
+            monitor.withLock {
+                let until = Monitor.now() + delay
+                while !interrupted, generation == current, Monitor.now() < until { monitor.wait(seconds: until - Monitor.now()) }
+                if generation == current { reconnected = true }
+            }
+        }
+    }
+
+    /// Records how the transfer for `generation` ended and waits until a seek asks for another
+    /// one or the stream is interrupted.
+    private func waitWhileSettled(generation current: Int, _ settle: () -> Void) {
+        monitor.withLock {
+            guard generation == current else { return }
+            settle()
+            monitor.broadcast()
+            while !interrupted, generation == current { monitor.wait() }
+        }
+    }
+
+    private func transfer(generation current: Int, offset: Int64, resuming: Bool, accepted: @escaping () -> Void) -> Outcome {
+        var firstResponse = true
+        let curl = CurlTransfer(
+            onHead: { [self] head in
+                if head.status >= 400 { return .httpStatus(head.status, head.reason) }
+                if let refused = ContentCheck.rejectType(head.contentType) { return refused }
+                let problem: NetworkError? = monitor.withLock {
+                    if let known = response {
+                        // A Range request must get that range; a live stream starts where it is.
+                        if known.isSeekable, offset > 0, head.status != 206 || head.rangeStart != offset {
+                            return .transfer("the server no longer serves byte ranges (status \(head.status))")
+                        }
+                    } else {
+                        response = head
+                    }
+                    monitor.broadcast()
+                    return nil
+                }
+                if problem == nil, firstResponse {
+                    firstResponse = false
+                    accepted()
+                }
+                return problem
+            },
+            onBody: { [self] bytes in write(bytes, generation: current) },
+            cancelled: { [self] in monitor.withLock { interrupted || generation != current } })
+        let error = curl.perform(url: url, offset: offset, options: options)
+        if monitor.withLock({ interrupted || generation != current }) { return .superseded }
+        return error.map { .failed($0) } ?? .complete
+    }
+
+    /// Copies a piece of the body into the buffer, waiting for room; false when the transfer must
+    /// stop (interrupted or superseded by a seek).
+    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> Bool {
+        monitor.withLock {
+            var done = 0
+            if bufferOffset == 0, firstBytes.count < 64, count == 0 || firstBytes.count == count {
+                firstBytes.append(contentsOf: bytes.prefix(64 - firstBytes.count))
+            }
+            while done < bytes.count {
+                if interrupted || generation != current { return false }
+                let room = Self.capacity - count
+                if room == 0 {
+                    monitor.wait()
+                    continue
+                }
+                let n = min(room, bytes.count - done)
+                let end = (start + count) % Self.capacity
+                let first = min(n, Self.capacity - end)
+                UnsafeMutableRawPointer(storage + end).copyMemory(from: bytes.baseAddress! + done, byteCount: first)
+                if n > first { UnsafeMutableRawPointer(storage).copyMemory(from: bytes.baseAddress! + done + first, byteCount: n - first) }
+                count += n
+                done += n
+                monitor.broadcast()
+            }
+            return true
+        }
+    }
+
+    /// Errors a reconnection may cure.
+    static func isRetryable(_ error: NetworkError) -> Bool {
+        switch error {
+        case .hostNotFound, .connectionFailed, .timedOut, .transfer: true
+        case .httpStatus(let code, _): code >= 500 || code == 404
+        default: false
+        }
+    }
+
+    private static func reason(_ error: NetworkError) -> String {
+        switch error {
+        case .timedOut: "nothing arrived for too long"
+        case .transfer(let why), .connectionFailed(let why): why
+        case .hostNotFound(let host): "\(host) not found"
+        case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
+        default: "error"
+        }
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libvorbisfile's I/O over a `NetworkStream` (the data source is the stream, unretained: its
+/// decoder owns it). C callbacks, so the layout libvorbisfile wants is built by the decoder from
+/// these four functions.
+public enum NetworkStreamCallbacks {
+    public static func read(_ buffer: UnsafeMutableRawPointer?, _ size: Int, _ count: Int, _ source: UnsafeMutableRawPointer?) -> Int {
+        guard let buffer, let source, size > 0, count > 0 else { return 0 }
+        let stream = Unmanaged<NetworkStream>.fromOpaque(source).takeUnretainedValue()
+        let (wanted, overflow) = size.multipliedReportingOverflow(by: count)
+        if overflow { return 0 }
+        let got = stream.read(buffer, wanted)
+        // libvorbisfile tells the end from an error by errno after a 0 return.
+        if got < 0 {
+            errno = EIO
+            return 0
+        }
+        if got == 0 { errno = 0 }
+        return got / size
+    }
+
+    public static func seek(_ source: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int32 {
+        guard let source else { return -1 }
+        return Unmanaged<NetworkStream>.fromOpaque(source).takeUnretainedValue().seek(offset: offset, whence: whence)
+    }
+
+    public static func close(_ source: UnsafeMutableRawPointer?) -> Int32 {
+        guard let source else { return 0 }
+        Unmanaged<NetworkStream>.fromOpaque(source).takeUnretainedValue().interrupt()
+        return 0
+    }
+
+    public static func tell(_ source: UnsafeMutableRawPointer?) -> Int {
+        guard let source else { return -1 }
+        return Int(Unmanaged<NetworkStream>.fromOpaque(source).takeUnretainedValue().tell())
+    }
+}

@@ -1,0 +1,42 @@
+import CVorbisFile
+import MotetDecoding
+import MotetNetwork
+
+extension VorbisDecoder {
+    /// Opens an `http://` or `https://` URL: libcurl fetches it on its own thread into a bounded
+    /// buffer (`NetworkStream`), which libvorbisfile reads. A finite file served in ranges is
+    /// seekable and has a duration; a live stream is read as a stream (link after link). Throws
+    /// one line naming the URL (network errors, other formats, web pages…). The stream is handed
+    /// to `opened` before anything blocks, so that a park or quit can interrupt the open.
+    static func open(
+        url: String, options: NetworkOptions, notice: @escaping @Sendable (String) -> Void, opened: (NetworkStream) -> Void
+    ) throws(DecoderError) -> VorbisDecoder {
+        let stream = NetworkStream(url: url, options: options, notice: notice)
+        opened(stream)
+        let head: ResponseHead
+        switch stream.waitForResponse() {
+        case .failure(let error):
+            stream.interrupt()
+            throw DecoderError(code: DecoderError.motetCode, description: error.line(url: url))
+        case .success(let response):
+            head = response
+        }
+        var callbacks = ov_callbacks(
+            read_func: { NetworkStreamCallbacks.read($0, $1, $2, $3) },
+            seek_func: { NetworkStreamCallbacks.seek($0, $1, $2) },
+            close_func: { NetworkStreamCallbacks.close($0) },
+            tell_func: { NetworkStreamCallbacks.tell($0) })
+        if !head.isSeekable { callbacks.seek_func = nil }
+        let source = CallbackSource(
+            datasource: Unmanaged.passUnretained(stream).toOpaque(), callbacks: callbacks, owner: stream,
+            refusal: { _ in
+                let error = stream.error ?? ContentCheck.describeRefused(stream.leadingBytes, contentType: head.contentType)
+                stream.interrupt()
+                return error.line(url: url)
+            })
+        let decoder = try VorbisDecoder(name: url, source: source)
+        stream.headersDone()
+        stream.setBitrate(decoder.nominalBitrate)
+        return decoder
+    }
+}
