@@ -199,7 +199,7 @@ final class DecodeWorker: @unchecked Sendable {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
         let head = stream?.head
-        let linkStart = d.linkCount > 1 ? d.linkStartMicros : 0
+        let linkStart = d.linkCount > 1 || !d.canSeek ? d.linkStartMicros : 0
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
             metadata: d.metadata,
