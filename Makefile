@@ -37,7 +37,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all deps deps-test deps-bench bench-wakeups deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
+.PHONY: all deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
 	test-asan install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
 
 all: build
@@ -169,6 +169,11 @@ bench-wakeups: deps-bench release
 # of the player and of the sound server (about 15 minutes); writes bench/out/servers.md.
 bench-servers: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/servers.sh
+
+# Internet radio (issue 13): an Icecast stream for 60 s on null and pulse, Motet against mpv, ogg123
+# and Motet on the same songs as local files, with libcurl's floor (bench/radio.sh).
+bench-radio: deps-bench release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/radio.sh
 
 # The soak (issue 6): 10,000 short tracks untimed with every bundled delegate and a chaos plugin
 # sending random commands from four threads; checks event order, RSS, descriptors and threads and
