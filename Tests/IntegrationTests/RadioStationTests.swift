@@ -139,6 +139,26 @@ struct RadioStationTests {
         #expect(elapsed >= 0 && elapsed < 7, "elapsed \(elapsed) in a 6 s song")
     }
 
+    @Test func theStatusLineShowsTheStationAndItsGenreAndNoDurationOrBar() throws {
+        let station = try IcecastRig(songs: Self.songs)
+        defer { station.stop() }
+        let run = try MotetRun("motet-radio-tty")
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", station.url], environment: run.environment,
+            columns: 120, rows: 12)
+        defer { term.close() }
+        var row = ""
+        let shown = try Shell.waitUntil(timeout: 30) {
+            row = term.rows().first { $0.hasPrefix("▶ 0:0") && Self.titles.contains(where: $0.contains) } ?? ""
+            return row.contains(IcecastRig.stationName)
+        }
+        #expect(shown, "\(term.screen())")
+        #expect(row.contains(IcecastRig.stationName + "  (" + IcecastRig.stationGenre + ")"), "\(row)")
+        // A live stream: elapsed alone, no "/ duration", no progress bar.
+        #expect(!row.contains(" / ") && !row.contains("[="), "\(row)")
+        #expect(try term.quit())
+    }
+
     @Test func killingTheServerStallsAndMotetReconnectsWhenItIsBack() throws {
         let station = try IcecastRig(songs: Self.songs)
         defer { station.stop() }
