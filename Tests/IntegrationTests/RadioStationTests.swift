@@ -159,6 +159,24 @@ struct RadioStationTests {
         #expect(try term.quit())
     }
 
+    @Test func mprisOpenUriTunesInToTheStation() throws {
+        let station = try IcecastRig(songs: Self.songs)
+        defer { station.stop() }
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let run = try MotetRun("motet-radio-open")
+        let local = run.path("local.ogg")
+        try Fixtures.oggVorbis(local, seconds: 30, tags: .init(title: "Local Song", artists: ["Ada"]))
+        let listener = try Listener(local, bus: bus, label: "motet-radio-open")
+        defer { listener.stop() }
+        #expect(bus.waitForName("org.mpris.MediaPlayer2.motet", timeout: 20))
+        #expect(listener.waitFor(20) { $0["title"] as? String == "Local Song" }, "\(listener.stderr)")
+        let opened = try Shell.run(["playerctl", "-p", "motet", "open", station.url], environment: bus.environment, timeout: 20)
+        #expect(opened.status == 0, "playerctl open: \(opened.stderr)")
+        #expect(listener.waitFor(30) { $0["url"] as? String == station.url && Self.titles.contains($0["title"] as? String ?? "") },
+                "\(listener.state) \(listener.stderr)")
+    }
+
     @Test func killingTheServerStallsAndMotetReconnectsWhenItIsBack() throws {
         let station = try IcecastRig(songs: Self.songs)
         defer { station.stop() }
