@@ -28,7 +28,8 @@ out=$here/out
 runs=${BENCH_RT_RUNS:-3}
 seconds=${BENCH_RADIO_SECONDS:-60}
 work=$(mktemp -d /tmp/motet-radio-bench.XXXXXX)
-source "$here/lib.sh"
+. "$here/lib.sh"
+die() { echo "bench: $*" >&2; exit 1; }
 
 missing=()
 for tool in gcc sox oggenc ogg123 mpv /usr/bin/time timeout pulseaudio pactl icecast2 ices2 curl python3; do
@@ -40,23 +41,17 @@ bin=${MOTET_BUILD_DIR:-$(cd "$root" && swift build -c release --show-bin-path)}
 motet=$bin/motet
 [ -x "$motet" ] || die "no release build at $motet (run 'make release' or set MOTET_BUILD_DIR)"
 
-pulse_pid=
-bus_pid=
 icecast_pid=
 ices_pid=
 cleanup() {
     [ -n "$ices_pid" ] && kill "$ices_pid" 2>/dev/null
     [ -n "$icecast_pid" ] && kill "$icecast_pid" 2>/dev/null
-    [ -n "$pulse_pid" ] && kill "$pulse_pid" 2>/dev/null && wait "$pulse_pid" 2>/dev/null
-    [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
+    stop_private_servers
     rm -rf "$work"
 }
 trap cleanup EXIT
-# Nothing of the caller's desktop: no session bus, no sound server, no config.
-unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER PULSE_SINK DISPLAY WAYLAND_DISPLAY
-export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/xdg
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR" "$out"
-chmod 700 "$XDG_RUNTIME_DIR"
+bench_isolate
+mkdir -p "$out"
 
 # --- The songs: three 20 s songs with distinct tags, encoded as bench/make_input.sh encodes.
 songs=$out/radio-songs
@@ -188,7 +183,8 @@ measure() {
         "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" "$rss"
 }
 
-start_pulse
+start_private_pulse
+export PULSE_SERVER=$pulse_server
 quiet_motet=("$motet" --no-config --status quiet)
 mpv_flags=(--no-config --really-quiet --no-video --no-terminal)
 echo "Radio: ${seconds} s of real-time playback per case, $runs runs each (interleaved); station $url; PulseAudio null sink at $PULSE_SERVER"
@@ -237,6 +233,7 @@ cpu_model=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
             floor = (fc - fn) / 1024
             for (k = 1; k <= 2; k++) {
                 o = k == 1 ? "null" : "pulse"
+                if (!(("motet-local-" o) in c)) continue
                 sc = c["motet-stream-" o]; lc = c["motet-local-" o]
                 dr = (r["motet-stream-" o] - r["motet-local-" o]) / 1024
                 ratio = sc / lc; mpv = sc / c["mpv-stream-" o]; ogg = sc / c["ogg123-stream-" o]
