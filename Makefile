@@ -9,7 +9,7 @@ BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libpulse-dev l
 # PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
-	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema libglib2.0-bin tmux systemd \
+	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
 	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
@@ -104,27 +104,47 @@ test-asan: deps-test
 # usual. BIN=DIR installs products already built in DIR instead of building a release (the tests
 # install their debug build that way).
 INSTALL_BIN = $(or $(BIN),$(RELEASE_BIN))
-PLUGIN_READMES := Plugins/Log/README.md Plugins/JSONFile/README.md Plugins/Notify/README.md Plugins/MPRIS/README.md
+BUNDLED_PLUGINS := log json notify mpris
+DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/motet
+# The docs as installed in share/doc/motet: README.md and PLUGINS.md with their links rewritten to
+# the installed names (each bundled plugin's README is plugins/NAME.md, beside the JSON schemas
+# its links name; Examples/motet.conf is motet.conf; the C example is examples/c-plugin/), and
+# the other documents README.md links to, under their own names. The man pages name /usr: the
+# installed ones name PREFIX. Tests/IntegrationTests/InstallTests.swift follows every link.
+DOC_LINKS := -e 's|](Examples/motet.conf)|](motet.conf)|g' -e 's|](Examples/c-plugin/)|](examples/c-plugin/)|g' \
+	-e 's|](Plugins/Log/README.md)|](plugins/log.md)|g' -e 's|](Plugins/JSONFile/README.md)|](plugins/json.md)|g' \
+	-e 's|](Plugins/Notify/README.md)|](plugins/notify.md)|g' -e 's|](Plugins/MPRIS/README.md)|](plugins/mpris.md)|g'
+MAN_PREFIX := -e 's|/usr/share/doc/motet|$(PREFIX)/share/doc/motet|g' -e 's|/usr/lib/motet/plugins|$(PREFIX)/lib/motet/plugins|g'
 install: install-player install-dev
 
 install-player: $(if $(BIN),,release)
 	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/motet/plugins \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/doc/motet/examples/systemd
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DOC_DIR)/examples/systemd \
+	  $(DOC_DIR)/plugins/schema $(DOC_DIR)/bench $(DOC_DIR)/docs
 	install -m 755 $(INSTALL_BIN)/motet $(DESTDIR)$(PREFIX)/bin/motet
-	for p in log json notify mpris; do \
+	for p in $(BUNDLED_PLUGINS); do \
 	  install -m 755 $(INSTALL_BIN)/libmotet-$$p.so $(DESTDIR)$(PREFIX)/lib/motet/plugins/$$p.so || exit 1; done
-	$(INSTALL_BIN)/motet --generate man > $(DESTDIR)$(PREFIX)/share/man/man1/motet.1
-	$(INSTALL_BIN)/motet --generate plugins-man $(PLUGIN_READMES) > $(DESTDIR)$(PREFIX)/share/man/man7/motet-plugins.7
+	$(INSTALL_BIN)/motet --generate man | sed $(MAN_PREFIX) > $(DESTDIR)$(PREFIX)/share/man/man1/motet.1
+	$(INSTALL_BIN)/motet --generate plugins-man $(foreach p,$(BUNDLED_PLUGINS),$(INSTALL_BIN)/libmotet-$(p).so) \
+	  | sed $(MAN_PREFIX) > $(DESTDIR)$(PREFIX)/share/man/man7/motet-plugins.7
 	$(INSTALL_BIN)/motet --generate bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/motet
 	$(INSTALL_BIN)/motet --generate zsh > $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_motet
 	$(INSTALL_BIN)/motet --generate fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/motet.fish
 	chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/motet.1 $(DESTDIR)$(PREFIX)/share/man/man7/motet-plugins.7 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/motet $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_motet \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/motet.fish
-	install -m 644 README.md PLUGINS.md Examples/motet.conf $(DESTDIR)$(PREFIX)/share/doc/motet/
-	install -m 644 Examples/systemd/motet-station.service $(DESTDIR)$(PREFIX)/share/doc/motet/examples/systemd/
+	for f in README.md PLUGINS.md; do sed $(DOC_LINKS) $$f > $(DOC_DIR)/$$f && chmod 644 $(DOC_DIR)/$$f || exit 1; done
+	install -m 644 Examples/motet.conf FUZZING.md $(DOC_DIR)/
+	install -m 644 bench/RESULTS.md bench/SOAK.md $(DOC_DIR)/bench/
+	install -m 644 docs/BAD-INPUT.md $(DOC_DIR)/docs/
+	install -m 644 Plugins/Log/README.md $(DOC_DIR)/plugins/log.md
+	install -m 644 Plugins/JSONFile/README.md $(DOC_DIR)/plugins/json.md
+	install -m 644 Plugins/Notify/README.md $(DOC_DIR)/plugins/notify.md
+	install -m 644 Plugins/MPRIS/README.md $(DOC_DIR)/plugins/mpris.md
+	install -m 644 Plugins/JSONFile/schema/*.schema.json $(DOC_DIR)/plugins/schema/
+	install -m 644 Examples/systemd/motet-station.service $(DOC_DIR)/examples/systemd/
 
 KIT_DIR = $(DESTDIR)$(PREFIX)/share/motet/swift-kit
 install-dev:

@@ -203,6 +203,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NetworkTests",
+            dependencies: [
+                "MotetNetwork",
+                "MotetTestSupport",
+            ],
+            path: "Tests/MotetCoreTests/Network",
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "OutputTests",
             dependencies: [
                 "MotetOutput",

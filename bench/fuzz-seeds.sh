@@ -84,4 +84,10 @@ done
 printf '#EXTM3U\n#EXTINF:123,Artist - Title\nmusic/a.ogg\n/abs/b.ogg\n\n' >"$OUT/playlist/simple.m3u"
 printf '\xef\xbb\xbffile:///home/me/a%%20b.ogg\r\nfile://localhost/x.ogg\r\nhttp://radio/stream\r\nfile://host/x\r\nfile:///bad%%zz\r\n  ../up.ogg  \r\n' >"$OUT/playlist/urls.m3u8"
 printf 'self.m3u\n\xff\xfe.ogg\n' >"$OUT/playlist/self.m3u"
+# --- HTTP response headers (Icecast, Shoutcast, a file, a redirect, an error page).
+mkdir -p "$OUT/http"
+printf 'HTTP/1.0 200 OK\r\nContent-Type: audio/ogg\r\nicy-name: Radio\x1b[1m\r\nicy-genre: Jazz\r\nicy-br: 128\r\nicy-url: http://r/\r\n\r\nOggS\x00\x02' >"$OUT/http/icecast"
+printf 'ICY 200 OK\r\nicy-name:Old\r\ncontent-type:audio/mpeg\r\n\r\nID3\x04' >"$OUT/http/shoutcast"
+printf 'HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 10-19/20\r\nContent-Length: 10\r\nAccept-Ranges: bytes\r\n\r\n' >"$OUT/http/range"
+printf 'HTTP/1.1 302 Found\r\nLocation: /x\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<!DOCTYPE html>' >"$OUT/http/redirect"
 echo "fuzz-seeds.sh: seeds in $OUT" >&2

@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses in Tests/Fuzz and runs each for SECONDS_PER_TARGET seconds.
 #
 #   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]     (default 60; targets: picture comments decode
-#                                                      config pluginspec playlist; default all)
+#                                                      config pluginspec playlist http; default all)
 #   bench/fuzz.sh --fixed [TARGET…]                  the landing gate (`make test`): each target a
 #                                                      fixed number of executions (RUNS below) with
 #                                                      seed 1, from the seeds only (a fresh corpus),
@@ -24,9 +24,9 @@ FIXED=no
 if [ "${1:-}" = --fixed ]; then FIXED=yes; shift; SECONDS_PER_TARGET=0; else SECONDS_PER_TARGET=${1:-60}; shift || true; fi
 # Executions per target in --fixed mode: 3-10 s each on a quiet development machine (decode is
 # ~1,500 files/s, the text parsers 15,000-80,000 inputs/s under ASan).
-declare -A RUNS=([picture]=400000 [comments]=100000 [decode]=6000 [config]=50000 [pluginspec]=100000 [playlist]=200000)
+declare -A RUNS=([picture]=400000 [comments]=100000 [decode]=6000 [config]=50000 [pluginspec]=100000 [playlist]=200000 [http]=100000)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist http)
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=$FUZZ_DIR/bin
@@ -55,6 +55,7 @@ build() {
         config) harness=ConfigFuzz ;;
         pluginspec) harness=PluginSpecFuzz ;;
         playlist) harness=PlaylistFuzz ;;
+        http) harness=HTTPHeaderFuzz ;;
         *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
     build_events
@@ -63,6 +64,9 @@ build() {
             sources=("${DECODING_SOURCES[@]}")
             extra=(-module-name MotetDecoding -I "$BIN" -I Sources/CVorbisFile "$BIN/MotetEvents.o"
                 -lvorbisfile -lvorbis -logg) ;;
+        http)  # the network layer's pure parts (the rest needs libcurl)
+            sources=(Sources/MotetCore/Network/{ResponseHead,ContentCheck,NetworkError,NetworkOptions}.swift)
+            extra=(-module-name MotetNetwork -I "$BIN" "$BIN/MotetEvents.o") ;;
         *)
             sources=("${CONFIG_SOURCES[@]}")
             extra=(-module-name MotetConfiguration -I "$BIN" "$BIN/MotetEvents.o") ;;

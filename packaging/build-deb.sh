@@ -48,7 +48,9 @@ dh_installdocs
 dh_installchangelogs
 dh_lintian
 dh_strip
-dh_compress -Xexamples/c-plugin   # the example stays buildable where it is
+# The example stays buildable where it is; the documents the docs link to keep the names the
+# links use (make install rewrote the links to the installed names).
+dh_compress -Xexamples/c-plugin -X.md -X.schema.json -Xmotet.conf
 dh_fixperms
 dh_shlibdeps -l"$player/usr/lib/motet/swift"
 dh_installdeb

@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Options:
 /// - `path=FILE`: the state file (default `$XDG_RUNTIME_DIR/motet/now-playing.json`, or
-///   `/tmp/motet-$UID/now-playing.json` when XDG_RUNTIME_DIR is unset).
+///   `/tmp/motet-$UID/now-playing.json` when XDG_RUNTIME_DIR is unset; the default is said once,
+///   at start). The host expands `~/`.
 /// - `events=FILE`: also append every event as one JSON line (created 0600 when new).
 /// - `interval=SECONDS`: while playing, rewrite the state file this often with a fresh `elapsed`
 ///   (default: only on changes). From 0.1 to 3600.
@@ -17,7 +18,7 @@ import Glibc
 /// Both files are described by the JSON Schemas in `Plugins/JSONFile/schema/`.
 public final class JSONFileDelegate: MotetDelegate {
     public static let descriptor = DelegateDescriptor(
-        id: "org.motet.json", name: "json", version: "1.0.0",
+        id: "org.motet.json", name: "json", version: "1.1.0",
         description: "Keeps a JSON file with what is playing (atomically replaced) and an optional events log",
         options: [
             OptionDescription(
@@ -64,6 +65,8 @@ public final class JSONFileDelegate: MotetDelegate {
             }
         }
         files = try StateFiles(host: host, statePath: statePath, eventsPath: eventsPath)
+        // Said once, so that a user who did not choose the file knows where to look.
+        if path == nil { host.log(.info, "state file: \(statePath) (path= chooses another)") }
         if let intervalMicros {
             let files = self.files
             let timer = RefreshTimer(intervalMicros: intervalMicros) { files.refreshElapsed() }

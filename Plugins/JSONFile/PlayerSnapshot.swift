@@ -2,10 +2,16 @@ import MotetPluginKit
 
 /// What the state file says: the player's state and what is playing, as last told by the host.
 ///
-/// `state` is one of playing, paused, stopped, stalled, interrupted. The host's finer states map
-/// onto them: `loading` (opening the next track to play it) is `playing`, `complete` (the queue
-/// ended) is `stopped`; `playerState` keeps the host's own word for readers who care.
+/// `state` is one of loading, playing, paused, stopped, stalled, interrupted: the host's own
+/// state, except that `complete` (the queue ended) is `stopped`; `playerState` keeps the host's own
+/// word for readers who care (and says `exited` after shutdown).
 struct PlayerSnapshot {
+    /// The state file's format (schema/now-playing.schema.json): 2 added `loading`, `pid`,
+    /// `pidStartTime` and `startedAt`; version 1 files have no `version` key.
+    static let formatVersion: Int64 = 2
+
+    /// The player that writes the file.
+    let process: PlayerProcess
     var state = "stopped"
     var playerState = "stopped"
     /// The state to go back to when an interruption ends without a new playback-state event.
@@ -37,6 +43,7 @@ struct PlayerSnapshot {
     func write(to json: inout JSONWriter, extrapolated: Bool) {
         let np = nowPlaying?.hasTrack == true ? nowPlaying : nil
         json.beginObject()
+        json.key("version"); json.integer(Self.formatVersion)
         json.key("state"); json.string(state)
         json.key("playerState"); json.string(playerState)
         json.key("interruption"); json.string(interruption)
@@ -82,6 +89,9 @@ struct PlayerSnapshot {
         } else {
             json.null()
         }
+        json.key("pid"); json.integer(process.pid)
+        json.key("pidStartTime"); json.integer(process.startTime)
+        json.key("startedAt"); json.seconds(micros: process.startedAtMicros)
         json.key("updatedAt"); json.seconds(micros: Clock.wallMicros())
         json.endObject()
     }
@@ -108,11 +118,11 @@ struct PlayerSnapshot {
         json.endObject()
     }
 
-    /// The five states of the file for the host's state (see the type's documentation).
+    /// The six states of the file for the host's state (see the type's documentation).
     static func fileState(_ s: PlaybackStateInfo) -> (state: String, playerState: String) {
         switch s.state {
         case .playing: ("playing", "playing")
-        case .loading: ("playing", "loading")
+        case .loading: ("loading", "loading")
         case .paused: ("paused", "paused")
         case .stopped: ("stopped", "stopped")
         case .complete: ("stopped", "complete")

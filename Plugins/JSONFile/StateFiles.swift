@@ -4,7 +4,7 @@ import MotetPluginKit
 /// covers a change and its write, so the file on disk never goes back to an older state.
 final class StateFiles: Sendable {
     private struct Guarded {
-        var snapshot = PlayerSnapshot()
+        var snapshot: PlayerSnapshot
         var stateFile: AtomicFile
         var events: AppendOnlyFile?
         var stateFailureReported = false
@@ -28,14 +28,15 @@ final class StateFiles: Sendable {
             }
         }
         var stateFile = AtomicFile(path: statePath)
+        let snapshot = PlayerSnapshot(process: .current())
         var json = JSONWriter()
-        PlayerSnapshot().write(to: &json, extrapolated: false)
+        snapshot.write(to: &json, extrapolated: false)
         json.newline()
         if let f = stateFile.replace(with: json.bytes) {
             events?.close()
             throw DelegateError("state file '\(statePath)': \(f.action): \(f.reason); \(f.advice) or set path= to another file")
         }
-        guarded = Locked(Guarded(stateFile: stateFile, events: events))
+        guarded = Locked(Guarded(snapshot: snapshot, stateFile: stateFile, events: events))
     }
 
     /// Applies `change`, rewrites the state file and appends one events line (the event's own

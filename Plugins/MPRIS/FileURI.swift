@@ -29,11 +29,4 @@ enum FileURI {
         uri += String(decoding: bytes, as: UTF8.self)
         return uri
     }
-
-    /// A title for a track without one: the file's name without its extension.
-    static func displayName(_ path: String) -> String {
-        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex { return String(name[..<dot]) }
-        return name
-    }
 }

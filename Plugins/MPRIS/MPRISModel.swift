@@ -100,7 +100,7 @@ struct MPRISModel: Sendable {
             trackID: MPRISTrack.objectPath(track.trackID),
             lengthMicros: track.durationMicros,
             artURL: track.artworkPath.map(FileURI.make),
-            title: track.title ?? track.filePath.map(FileURI.displayName) ?? track.station,
+            title: track.title ?? track.station,
             artists: track.artists,
             album: track.album,
             url: track.url ?? track.filePath.map(FileURI.make),

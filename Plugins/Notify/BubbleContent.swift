@@ -16,10 +16,11 @@ struct BubbleContent: Equatable {
     /// The bubble for `info`, which must have a track. `markup`: the server parses body markup, so
     /// `&`, `<` and `>` are escaped to show as themselves. `actions`: the server shows buttons.
     init(_ info: NowPlayingInfo, markup: Bool, actions withActions: Bool) {
+        // The player names an untagged file's track after the file (the same title everywhere);
+        // a stream's song without a title shows the station, and the station stands in for a
+        // missing artist (where the song comes from).
         let station = info.station.flatMap { $0.isEmpty ? nil : $0 }
-        let fallbackTitle = info.filePath.map(Self.lastComponent) ?? station ?? info.url ?? "Motet"
-        summary = Self.visible(info.title ?? fallbackTitle)
-        // A stream's song often has a title and no artist: the station says where it comes from.
+        summary = Self.visible(info.title ?? station ?? "Motet")
         let artist = info.artist.flatMap { $0.isEmpty ? nil : $0 } ?? (info.title != nil ? station : nil)
         let parts = [artist, info.album].compactMap { $0 }.filter { !$0.isEmpty }
         let plainBody = Self.visible(parts.joined(separator: " — "))
@@ -87,11 +88,6 @@ struct BubbleContent: Equatable {
             }
         }
         return out
-    }
-
-    static func lastComponent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

@@ -195,14 +195,11 @@ final class Console: Sendable {
     }
 
     static func describe(_ track: TrackInfo) -> String {
-        let title = TerminalText.safe(track.title ?? track.filePath.map(Self.basename) ?? track.url ?? "(untitled)")
+        // The player names an untagged file's track after the file (TrackTitle); a stream's by its URL.
+        let title = TerminalText.safe(track.title ?? track.url ?? "(untitled)")
         let artist = TerminalText.safe(track.joinedArtists ?? "Unknown artist")
         let album = TerminalText.safe(track.album ?? "Unknown album")
         return "\(title) — \(artist) — \(album)"
-    }
-
-    static func basename(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     static func write(_ fd: Int32, _ s: String) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetConfiguration
 import MotetCore
 
 /// Reads keys from the terminal and turns them into player commands (see `keys`), or into what
@@ -17,9 +18,7 @@ final class KeyboardInput: Sendable {
 
     /// The keys, as `?` lists them and the README and `--help` document them. `Q` is `q` (caps
     /// lock); Esc alone does nothing, since it also starts the arrow keys' sequences.
-    static let keys =
-        "keys: space pause · n next · p previous · ← → seek 5 s · + - volume · l like · d dislike · "
-        + "u unlike · ? or h keys · Ctrl-L redraw · q quit"
+    static let keys = KeyTable.oneLine
 
     /// Starts the reader thread when stdin is a terminal.
     func start(

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import MotetConfiguration
 import MotetCore
+import MotetEvents
 import MotetOutput
 import MotetPluginABI
 import MotetPluginHost
@@ -21,8 +22,8 @@ func fail(_ text: String, code: Int32) -> Never {
     exit(code)
 }
 
-// Hidden, for the build and the shell: `--generate man|plugins-man README…|bash|zsh|fish` prints a
-// document generated from the option table (make install, make deb); `--complete-plugin-names`
+// Hidden, for the build and the shell: `--generate man|plugins-man PLUGIN.so…|bash|zsh|fish` prints
+// a document generated from the option table or the plugins' descriptions (make install, make deb); `--complete-plugin-names`
 // lists the names on the search path without loading any plugin, and `--complete-plugin-options
 // NAME` a plugin's option keys from the cache `--list-plugins` writes (the completion scripts).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -30,11 +31,19 @@ if arguments.first == "--generate" {
     guard arguments.count >= 2, let kind = GeneratedDocument(rawValue: arguments[1]) else {
         fail("motet: --generate takes one of: \(GeneratedDocument.allCases.map(\.rawValue).joined(separator: ", "))", code: 64)
     }
-    switch kind.render(version: motetVersion, inputFiles: Array(arguments.dropFirst(2))) {
-    case .success(let text): Console.write(1, text)
-    case .failure(let error): fail(error.description, code: 1)
+    var plugins: [PluginDocumentation] = []
+    if kind == .pluginsMan {
+        switch PluginHost.documentation(files: Array(arguments.dropFirst(2))) {
+        case .success(let described): plugins = described
+        case .failure(let error): fail(error.description, code: 1)
+        }
     }
+    Console.write(1, kind.render(version: motetVersion, plugins: plugins))
     exit(0)
+}
+// `--list-plugins` looks at each plugin file in a child: `--inspect-plugin NAME FILE yes|no`.
+if arguments.first == PluginInspection.flag {
+    exit(PluginInspection.runChild(Array(arguments.dropFirst())))
 }
 if arguments == [GeneratedDocument.pluginNamesFlag] {
     let searchPath = PluginSearchPath(pluginDirectories: [], environment: environment, executablePath: ProcessEnvironment.executablePath())
@@ -69,16 +78,31 @@ case .version:
         1, "motet \(motetVersion) (plugin ABI \(MOTET_ABI_MAJOR).\(MOTET_ABI_MINOR), Swift \(PluginHost.swiftToolchain))\n")
     exit(0)
 case .listPlugins:
-    let listing = PluginHost.listingAndOptions(searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+    let listing = PluginHost.listingAndOptions(
+        searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins,
+        inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins))
     Console.write(1, listing.text)
     // The option keys for shell completion, which must not load plugins to find them.
     let cache = PluginOptionCache.path(XDGDirectories(environment: environment))
     if let problem = PluginOptionCache.write(listing.options, to: cache) {
         Console.write(2, "motet: completion cache: \(problem)\n")
     }
-    exit(0)
+    // Non-zero when a plugin listed cannot load (the listing says why), so that scripts notice.
+    exit(listing.unloadable == 0 ? 0 : 1)
 case .play:
     break
+}
+
+// A plugin the user named on this command line and that cannot start ends motet before it plays
+// (exit 64, like any other mistake on the command line); one from the config file is a warning.
+if !settings.noPlugins {
+    let problems = PluginHost.commandLineProblems(
+        settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+    if !problems.isEmpty {
+        // One line each, as for any other mistake on the command line; nothing has played.
+        Console.write(2, problems.map { $0 + "\n" }.joined())
+        exit(64)
+    }
 }
 
 let consoleMode: Console.Mode =
@@ -94,6 +118,15 @@ for warning in invocation.warnings { console.message(warning) }
 if settings.inputs.contains("-") && isatty(0) == 1 {
     console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
 }
+// How URLs (streams, and remote playlists through `NetworkFetch.get`) are fetched.
+let networkOptions: NetworkOptions = {
+    var n = NetworkOptions()
+    n.userAgent = "Motet/\(motetVersion)"
+    n.prebufferSeconds = Double(settings.prebufferMicros) / 1_000_000
+    n.reconnectSeconds = Int(settings.reconnectMicros / 1_000_000)
+    n.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
+    return n
+}()
 // URLs go to the queue as they are; runs of other inputs are expanded in place.
 let (expanded, inputWarnings): ([String], [String]) = {
     var expanded: [String] = []
@@ -140,10 +173,8 @@ let playerConfiguration: PlayerConfiguration = {
     c.defaultArtwork = settings.defaultArtwork
     c.remoteCommands = settings.remoteCommands
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
-    c.network.userAgent = "Motet/\(motetVersion)"
-    c.network.prebufferSeconds = Double(settings.prebufferMicros) / 1_000_000
-    c.network.reconnectSeconds = Int(settings.reconnectMicros / 1_000_000)
-    c.network.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
+    c.network = networkOptions
+    c.skipDisliked = settings.skipDisliked
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
     c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
     return c

@@ -103,9 +103,11 @@ import Testing
     @Test func anUndescribedOptionIsRefusedBeforeTheDelegateIsMade() throws {
         let box = try PlayerSandbox()
         let files = try box.tracks(["Still plays"], seconds: 1)
+        // Named on the command line: a usage error, before anything plays (a config file's
+        // plugin with a bad option is a warning: IntegrationTests' PluginCommandLineTests).
         let r = try box.run(["--output", "null", "--untimed", "--status", "events", "--plugin", "log:colour=red"] + files)
-        #expect(r.status == 0)
+        #expect(r.status == 64)
         #expect(r.stderr.contains("unknown option 'colour' (it has: path, format, level)"), "\(r.stderr)")
-        #expect(r.stdout.contains("Finished: Still plays"), "\(r.stdout)")
+        #expect(!r.stdout.contains("Playing"), "\(r.stdout)")
     }
 }

@@ -42,3 +42,39 @@ import Testing
         #expect(finishedTracks(crasher) == (crash == "create" ? [] : ["title=First"]))
     }
 }
+
+/// `--list-plugins` looks at each file in a child of its own: a plugin that aborts or crashes
+/// while being loaded is one "cannot load" entry, the listing goes on, and the exit status says
+/// that something cannot load.
+@Suite struct ListPluginsCrashTests {
+    @Test func aPluginThatAbortsOrCrashesWhileListedEndsOnlyItsOwnEntry() throws {
+        let run = try MotetRun("motet-list-crash")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let plugins = run.path("plugins")
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let header = "#include <stdint.h>\n#include <stdlib.h>\n"
+            + "__attribute__((visibility(\"default\"))) const void *motet_plugin_entry(uint32_t major, uint32_t minor) {\n"
+            + "    (void)major; (void)minor;\n"
+        for (name, body) in [
+            ("aborts", "    abort();\n}\n"),
+            ("segfaults", "    volatile int *nowhere = (int *)0; *nowhere = 1; return 0;\n}\n"),
+        ] {
+            try (header + body).write(toFile: run.path(name + ".c"), atomically: true, encoding: .utf8)
+            try Shell.check(["cc", "-shared", "-fPIC", "-o", plugins + "/" + name + ".so", run.path(name + ".c")])
+        }
+        // A good plugin after them, in sort order.
+        try ProbePlugin.build(in: plugins, fileName: "zprobe.so")
+        let r = try run.run(["--no-config", "--list-plugins"], extraEnvironment: ["MOTET_PLUGIN_PATH": plugins])
+        #expect(r.status == 1, "a plugin cannot load: \(r.stderr)")
+        #expect(r.stdout.contains("  aborts  cannot load: \(plugins)/aborts.so: crashed while being loaded (SIGABRT)"), "\(r.stdout)")
+        #expect(r.stdout.contains("  segfaults  cannot load: \(plugins)/segfaults.so: crashed while being loaded (SIGSEGV)"), "\(r.stdout)")
+        #expect(r.stdout.contains("  zprobe  9.8.7  Probe (org.motet.test.probe)"), "the listing went on: \(r.stdout)")
+        // The bundled plugins are listed and loadable as before, with their options.
+        #expect(r.stdout.contains("      level=string (default: info)"), "\(r.stdout)")
+        #expect(!r.stderr.contains("Backtrac") && !r.stderr.contains("Fatal"), "\(r.stderr)")
+
+        // With only loadable plugins the exit status is 0.
+        let clean = try run.run(["--no-config", "--list-plugins"])
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+    }
+}

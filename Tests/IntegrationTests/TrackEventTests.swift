@@ -196,3 +196,54 @@ import Testing
         #expect(finished.first?.contains("reason=1") == true, "\(finished)")  // the first one was left for it
     }
 }
+
+/// `--skip-disliked` end to end: a track disliked in an earlier run is passed over with one line;
+/// with every track disliked, also under `--loop`, motet says so and stops.
+@Suite struct SkipDislikedTests {
+    private func dislike(_ run: MotetRun, _ keys: [String]) throws {
+        try FileManager.default.createDirectory(atPath: run.home + "/state/motet", withIntermediateDirectories: true)
+        let text = "# motet feedback 1: RATING<TAB>KEY; KEY is tags:TITLE|ARTISTS|ALBUM or path:PATH\n"
+            + keys.map { "disliked\t\($0)\n" }.joined()
+        try text.write(toFile: run.home + "/state/motet/feedback", atomically: true, encoding: .utf8)
+    }
+
+    @Test func aTrackDislikedEarlierIsPassedOverWithOneLine() throws {
+        let run = try MotetRun()
+        var files: [String] = []
+        for (i, title) in ["Good A", "Bad", "Good C"].enumerated() {
+            let f = run.path("\(i).ogg")
+            try Fixtures.oggVorbis(f, seconds: 0.3, tags: .init(title: title, artists: ["Band"], album: "LP"), serial: i + 1)
+            files.append(f)
+        }
+        try dislike(run, ["tags:bad|band|lp"])
+        let quick = ["--no-config", "--output", "null", "--untimed", "--status", "events", "--skip-limit", "0/60"]
+        let r = try run.run(quick + files)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "motet: skipping 'Bad': disliked earlier (--skip-disliked no plays it)\n", "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Good A (ok, completed)") && r.stdout.contains("Finished: Good C (ok, completed)"))
+        #expect(!r.stdout.contains("Playing: Bad"), "\(r.stdout)")
+        // Switched off, it plays.
+        let off = try run.run(quick + ["--skip-disliked", "no"] + files)
+        #expect(off.status == 0 && off.stderr.isEmpty, "\(off.stderr)")
+        #expect(off.stdout.contains("Finished: Bad (ok, completed)"))
+    }
+
+    @Test func withEveryTrackDislikedALoopSaysSoAndStops() throws {
+        let run = try MotetRun()
+        var files: [String] = []
+        for (i, title) in ["One", "Two"].enumerated() {
+            let f = run.path("\(i).ogg")
+            try Fixtures.oggVorbis(f, seconds: 0.3, tags: .init(title: title, artists: ["Band"], album: "LP"), serial: i + 1)
+            files.append(f)
+        }
+        try dislike(run, ["tags:one|band|lp", "tags:two|band|lp"])
+        let r = try run.run(["--no-config", "--output", "null", "--status", "events", "--loop"] + files, timeout: 30)
+        #expect(r.status == 1, "nothing played: \(r.stderr)")
+        #expect(r.stderr == """
+            motet: skipping 'One': disliked earlier (--skip-disliked no plays it)
+            motet: skipping 'Two': disliked earlier (--skip-disliked no plays it)
+            motet: nothing left to play: all 2 tracks are disliked (--skip-disliked no plays them)
+
+            """, "\(r.stderr)")
+    }
+}

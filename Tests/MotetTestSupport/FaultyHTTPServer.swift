@@ -8,8 +8,10 @@ import Glibc
 /// - `/NAME` serves the file NAME with `Content-Length` and `Accept-Ranges: bytes`, honouring
 ///   `Range: bytes=N-` with a 206.
 ///   Query options: `drop=N` closes the connection after N body bytes of a request that starts at
-///   byte 0 (a Range resume is then served whole); `stall=N` sends N bytes and then nothing, keeping
-///   the connection open; `trickle=N` sends N bytes fast, then 1 byte a second (every request);
+///   byte 0 (a Range resume is then served whole); `stall=N` sends the file up to byte N and then
+///   nothing, keeping the connection open; `trickle=N` sends it up to byte N fast, then 1 byte a
+///   second (both also on a resume just past N, not on libvorbisfile's look at the file's end);
+///   `pause=N&for=S` sends the file up to byte N, waits S seconds, then sends the rest;
 ///   `type=TYPE` sets the content type (default audio/ogg); `noranges=1` leaves out Accept-Ranges;
 ///   `nolength=1` leaves out Content-Length.
 /// - `/live?files=A,B,…` is a live station: `icy-*` headers, no length, no ranges; it sends the
@@ -17,6 +19,7 @@ import Glibc
 ///   the next file. `dropafter=N` closes each connection after N bytes; `name=`, `genre=`,
 ///   `description=`, `homepage=` set the icy headers; `rounds=K` ends the response after K rounds.
 /// - `/status/CODE` answers CODE with its reason phrase; `/loop` redirects to itself forever;
+///   `/redirect?to=PATH` redirects once;
 ///   `/longheader` sends an endless header line; `/garbage` sends random bytes; `/html` sends a
 ///   web page (text/html).
 ///
@@ -27,16 +30,21 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     private let process: SpawnedProcess
     private let logPath: String
 
-    /// Starts serving `directory` on a free port of 127.0.0.1 (waits until it listens).
-    public init(directory: String) throws {
+    /// https instead of http, with a self-signed certificate no client trusts.
+    public let tls: Bool
+
+    /// Starts serving `directory` on a free port of 127.0.0.1 (waits until it listens); with
+    /// `tls`, over TLS with a fresh self-signed certificate (made with openssl).
+    public init(directory: String, tls: Bool = false) throws {
         self.directory = directory
+        self.tls = tls
         let scratch = try Paths.temporaryDirectory("motet-http")
         let script = scratch + "/server.py"
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
         logPath = scratch + "/requests.log"
         let portFile = scratch + "/port"
         process = try SpawnedProcess(
-            ["python3", script, directory, portFile, logPath], stdout: scratch + "/out.log", stderr: scratch + "/err.log")
+            ["python3", script, directory, portFile, logPath] + (tls ? ["tls"] : []), stdout: scratch + "/out.log", stderr: scratch + "/err.log")
         let deadline = Date().addingTimeInterval(10)
         var found: Int?
         while Date() < deadline {
@@ -58,7 +66,7 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     public func stop() { process.stop() }
 
     /// `http://127.0.0.1:PORT/` + `path` (which may carry a query).
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/" + path }
+    public func url(_ path: String) -> String { (tls ? "https" : "http") + "://127.0.0.1:\(port)/" + path }
 
     /// One logged request.
     public struct Request: Sendable, Equatable {
@@ -107,6 +115,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/loop":
             n = int(q.get("n", "0")) + 1
             self.send_response(302); self.send_header("Location", "/loop?n=%d" % n); self.end_headers(); return
+        if path == "/redirect":
+            self.send_response(302); self.send_header("Location", q.get("to", "/")); self.end_headers(); return
         if path == "/longheader":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Endless: ")
             for _ in range(1024):
@@ -150,15 +160,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "drop" in q and start == 0:
             n = int(q["drop"]); self.send(body[:n])
             self.connection.shutdown(2); return
-        if "stall" in q:
-            n = int(q["stall"]); self.send(body[:n])
-            while self.send(b""): time.sleep(0.5)
-            return
-        if "trickle" in q:
-            n = int(q["trickle"])
-            if start == 0:
-                if not self.send(body[:n]): return
-                body = body[n:]
+        if "pause" in q and start < int(q["pause"]):
+            n = int(q["pause"]) - start
+            if not self.send(body[:n]): return
+            time.sleep(float(q.get("for", "5")))
+            self.send(body[n:]); return
+        # stall=N and trickle=N act at byte N of the file, on requests that start before it or just
+        # after it (a resume); libvorbisfile's look at the end of the file is served whole.
+        fault = "stall" if "stall" in q else "trickle" if "trickle" in q else None
+        if fault and start <= int(q[fault]) + 16384:
+            fast = max(0, int(q[fault]) - start)
+            if not self.send(body[:fast]): return
+            body = body[fast:]
+            if fault == "stall":
+                while self.send(b""): time.sleep(0.5)
+                return
             for i in range(len(body)):
                 if not self.send(body[i:i + 1]): return
                 time.sleep(1)
@@ -193,6 +209,14 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 server = Server(("127.0.0.1", 0), Handler)
+if len(sys.argv) > 4 and sys.argv[4] == "tls":
+    import ssl, subprocess
+    base = os.path.dirname(PORT_FILE)
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-keyout", base + "/key.pem", "-out", base + "/cert.pem"], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(base + "/cert.pem", base + "/key.pem")
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 with open(PORT_FILE + ".tmp", "w") as f: f.write(str(server.server_address[1]))
 os.rename(PORT_FILE + ".tmp", PORT_FILE)
 server.serve_forever()

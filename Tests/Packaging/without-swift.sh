@@ -124,6 +124,17 @@ for page in "motet" "7 motet-plugins"; do
   grep -q "SYNOPSIS\|DESCRIPTION" "$work/man.txt" && pass "man $page renders" || fail "man $page: $(head -5 "$work/man.txt")"
 done
 grep -q -- "--plugin-dir" <(hidden_run env MANPATH="$root/usr/share/man" man -P cat motet 2>/dev/null) || fail "motet(1) lacks --plugin-dir"
+grep -q -- "interval=seconds" <(hidden_run env MANPATH="$root/usr/share/man" man -P cat 7 motet-plugins 2>/dev/null) \
+  && pass "motet-plugins(7) lists the plugins' own options" || fail "motet-plugins(7) lacks json's interval=seconds"
+# Every relative link of the installed docs resolves (each plugin's README is plugins/NAME.md).
+links=0
+while IFS= read -r page; do
+  while IFS= read -r target; do
+    links=$((links + 1))
+    [ -e "$(dirname "$page")/$target" ] || fail "${page#"$root"} links to $target, which the packages do not ship"
+  done < <(grep -o '](\([^)]*\))' "$page" | sed 's/^](//; s/)$//; s/#.*//' | grep -v -e '://' -e '^mailto:' -e '^$' || true)
+done < <(find "$root/usr/share/doc/motet" -name '*.md')
+[ "$links" -ge 10 ] && pass "the installed docs' $links links resolve" || fail "only $links links found in the installed docs"
 
 # 6. Completions: bash offers outputs, plugin names and (after --list-plugins) option keys; zsh
 # and fish parse. TAB loads no plugin: a plugin whose constructor would leave a mark sits in the

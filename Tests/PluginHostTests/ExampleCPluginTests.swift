@@ -32,4 +32,24 @@ import Testing
         #expect(text.hasSuffix("hello[hello]: shutting down\n"))
         #expect(harness.commands.map(\.0) == [.like])
     }
+
+    /// The Makefile's documented `make PKG_CONFIG_PATH=DIR`, with DIR only on make's command line
+    /// (not in the environment): GNU make 4.3 does not hand it to `$(shell pkg-config …)` by itself.
+    @Test func theExampleBuildsWithPkgConfigPathOnMakesCommandLine() throws {
+        let scratch = try Paths.temporaryDirectory("motet-example-make")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let prefix = scratch + "/prefix"
+        let install = try Shell.run(["make", "-s", "-C", Paths.packageRoot, "install-dev", "PREFIX=\(prefix)"])
+        try #require(install.status == 0, "make install-dev: \(install.stdout)\(install.stderr)")
+        let checkout = scratch + "/c-plugin"
+        try FileManager.default.createDirectory(atPath: checkout, withIntermediateDirectories: true)
+        for file in ["plugin.c", "Makefile"] {
+            try FileManager.default.copyItem(atPath: Paths.packageRoot + "/Examples/c-plugin/" + file, toPath: checkout + "/" + file)
+        }
+        let build = try Shell.run(
+            ["env", "-u", "PKG_CONFIG_PATH", "make", "-C", checkout, "PKG_CONFIG_PATH=\(prefix)/share/pkgconfig"])
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        #expect(build.stdout.contains("-I\(prefix)/include"), "not built against the installed header: \(build.stdout)")
+        #expect(FileManager.default.fileExists(atPath: checkout + "/hello.so"))
+    }
 }

@@ -33,6 +33,24 @@ import Testing
         #expect(line.hasSuffix("(from test.conf:7)"))
     }
 
+    @Test func aMistypedNameGetsASuggestionAndTheNamesThatExist() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory, fileName: "json.so")
+        try ProbePlugin.build(in: harness.directory, fileName: "libmotet-log.so")
+        let lines = try failure(harness, harness.probeRequest("jsn"))
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix(
+            "motet: plugin jsn: not found (did you mean 'json'?); the plugins found are good, json, log;"
+                + " looked for jsn.so or libmotet-jsn.so in: \(harness.directory), "), "\(line)")
+        #expect(line.hasSuffix("(from test.conf:7)"))
+        // No near name: only the list.
+        harness.host.load([harness.probeRequest("zzzzzz")], searchPath: harness.searchPath)
+        let far = harness.log.filter { $0.hasPrefix("motet: plugin zzzzzz:") }
+        #expect(far.first?.contains("did you mean") == false)
+        #expect(far.first?.hasPrefix("motet: plugin zzzzzz: not found; the plugins found are good, json, log; looked for") == true, "\(far)")
+    }
+
     @Test func aFileThatIsNotASharedObjectIsReportedAsSuch() throws {
         let harness = try HostHarness()
         defer { harness.cleanUp() }

@@ -32,6 +32,14 @@ import Testing
         #expect(harness.log.first?.contains("unknown option 'colour' (it has: out, sleep_ms, gate,") == true)
     }
 
+    @Test func aMistypedKeyGetsASuggestion() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try described(harness)
+        #expect(harness.load([harness.probeRequest("probe", options: [("intervall", "2")])]) == 0)
+        #expect(harness.log.first?.contains("unknown option 'intervall'; did you mean 'interval'? (it has: out,") == true, "\(harness.log)")
+    }
+
     @Test func goodValuesReachCreateInOrderWithRepeats() throws {
         let harness = try HostHarness()
         defer { harness.cleanUp() }

@@ -65,6 +65,25 @@ import Testing
         #expect(harness.log.count == 1 && harness.log[0].hasPrefix("motet: plugin other: not found"))
     }
 
+    @Test func aDirectoryReachedTwoWaysIsSearchedAndListedOnce() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        let dir = harness.directory + "/dir"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: harness.directory + "/link", withDestinationPath: "dir")
+        try ProbePlugin.build(in: dir)
+        let previous = FileManager.default.currentDirectoryPath
+        #expect(FileManager.default.changeCurrentDirectoryPath(harness.directory))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let path = PluginSearchPath(
+            pluginDirectories: ["./dir", "dir/", "link", dir], environment: ["MOTET_PLUGIN_PATH": harness.directory + "/link"],
+            executablePath: "/nonexistent/bin/motet")
+        #expect(path.directories.filter { $0.hasPrefix(harness.directory) } == [dir])
+        let text = PluginHost.listing(searchPath: path, allowUnsafePermissions: false)
+        #expect(text.components(separatedBy: "probe.so").count == 2, "listed once, not as shadowed by itself: \(text)")
+        #expect(!text.contains("shadowed"))
+    }
+
     @Test func listingShowsEachPluginOrWhyItCannotLoad() throws {
         let harness = try HostHarness()
         defer { harness.cleanUp() }

@@ -29,6 +29,22 @@ import Testing
         #expect(line.contains("fix with: chmod go-w \(harness.directory)"))
     }
 
+    @Test func aPluginInAStickyDirectoryForEveryoneIsRefusedWithAdviceToMoveIt() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        // Like /tmp: everyone may add files, the sticky bit keeps them from removing others'.
+        let shared = harness.directory + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared, 0o1777) == 0)
+        let file = try ProbePlugin.build(in: shared)
+        #expect(harness.load([harness.probeRequest(file, instance: "probe")]) == 0)
+        let line = try #require(harness.log.first)
+        #expect(line.contains("refused: directory \(shared) lets anyone add files (mode 1777): keep plugins out of it"), "\(line)")
+        #expect(line.contains(
+            "fix with: mkdir -p ~/.local/share/motet/plugins && mv \(file) ~/.local/share/motet/plugins/ (or allow"), "\(line)")
+        #expect(!line.contains("chmod"), "never advise chmod go-w on a shared directory: \(line)")
+    }
+
     @Test func aFileOwnedByAnotherUserIsRefusedWithTheFix() throws {
         let harness = try HostHarness()
         defer { harness.cleanUp() }

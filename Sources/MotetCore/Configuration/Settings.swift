@@ -47,6 +47,9 @@ public struct Settings: Sendable, Equatable {
     /// module-role-cork) or, when it does not (PipeWire), because the output sees the call.
     /// Default true.
     public var pauseForCalls: Bool
+    /// `skip-disliked = yes|no` (`--skip-disliked`): pass over a track disliked earlier, with one
+    /// line, like a radio service's thumbs-down. Default true.
+    public var skipDisliked: Bool
     /// `--status auto|line|events|quiet`. Default ``StatusLineSetting/auto``.
     public var statusLine: StatusLineSetting
     /// `--prebuffer TIME`: audio buffered from a URL before playback starts, and again after the
@@ -78,6 +81,7 @@ public struct Settings: Sendable, Equatable {
         allowUnsafePlugins = false
         remoteCommands = true
         pauseForCalls = true
+        skipDisliked = true
         statusLine = .auto
         configFile = nil
     }

@@ -63,6 +63,23 @@ public struct DecoderError: Error, CustomStringConvertible, Sendable {
         return DecoderError(code: code, description: "\(path): \(text)")
     }
 
+    /// `--start` at or after the end of the file: `"FILE: --start 5 is past the end (3 s)"`.
+    static func startPastEnd(_ path: String, startMicros: Int64, durationMicros: Int64) -> DecoderError {
+        motetPlain(path, "--start \(seconds(startMicros)) is past the end (\(seconds(durationMicros)) s)")
+    }
+
+    private static func motetPlain(_ path: String, _ text: String) -> DecoderError {
+        DecoderError(code: motetCode, description: "\(path): \(text)")
+    }
+
+    /// Seconds for a message, cut (not rounded) to hundredths: `5`, `2.5`, `2.97`.
+    static func seconds(_ micros: Int64) -> String {
+        let hundredths = max(0, micros) / 10_000
+        let whole = hundredths / 100, fraction = hundredths % 100
+        if fraction == 0 { return String(whole) }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
     /// Damage that decoding skipped (a gap, a damaged packet, link or link header) at a position.
     static func skipped(_ path: String, code: Int32, at positionMicros: Int64) -> DecoderError {
         let what: String

@@ -15,6 +15,10 @@ public struct PluginRequest: Sendable, Equatable {
     public var instanceName: String
     /// Where it was asked for, for messages: `--plugin`, or `FILE:LINE` in the config file.
     public var origin: String
+    /// True for `--plugin` on the command line: the user asked for it just now, so a plugin that
+    /// cannot be found, loaded or given its options stops motet before it plays (exit 64); one
+    /// from the config file is a warning and playback goes on.
+    public var fromCommandLine = false
     /// A config section's `file = VALUE` without `library =` (the key's old meaning, deprecated):
     /// ``name`` is then VALUE, but when the plugin named like the section declares an option
     /// called `file`, the host loads that plugin and hands it `file=VALUE` instead.

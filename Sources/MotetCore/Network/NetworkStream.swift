@@ -109,7 +109,7 @@ public final class NetworkStream: @unchecked Sendable {
     }
 
     /// Up to `wanted` bytes into `buffer`: the count, 0 at the end, -1 on failure or interrupt.
-    func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
+    public func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
         monitor.withLock {
             while true {
                 if interrupted { return -1 }
@@ -196,10 +196,23 @@ public final class NetworkStream: @unchecked Sendable {
         case failed(NetworkError)
     }
 
+    // The network thread's own state (never touched by the reader).
+    /// When the stream was lost (nil while it flows).
+    private var lostSince: Double?
+    /// Reconnection attempts since then.
+    private var attempt = 0
+
+    /// Once a reconnected transfer has brought a pre-buffer's worth of bytes (or the rest of the
+    /// file), the stream is back: one line, and the back-off starts over.
+    private func recovered() {
+        guard lostSince != nil else { return }
+        lostSince = nil
+        attempt = 0
+        notice("\(url): the stream is back; playing on")
+    }
+
     private func run() {
-        var lostSince: Double?
         var lostReason = ""
-        var attempt = 0
         var everAccepted = false
         while true {
             // A finite file resumes where its buffered bytes end; a live stream starts afresh.
@@ -207,21 +220,17 @@ public final class NetworkStream: @unchecked Sendable {
                 (generation, response?.isSeekable == true ? bufferOffset + Int64(count) : 0, interrupted)
             }
             if finished { return }
-            let outcome = transfer(generation: current, offset: offset, resuming: lostSince != nil) {
-                everAccepted = true
-                if lostSince != nil {
-                    lostSince = nil
-                    attempt = 0
-                    self.notice("\(self.url): the stream is back; playing on")
-                }
-            }
+            let outcome = transfer(generation: current, offset: offset) { everAccepted = true }
             var problem: NetworkError
             switch outcome {
             case .superseded:
                 continue
             case .complete:
-                let live = monitor.withLock { response?.isLive ?? true }
-                guard live else {
+                // A station never ends: its server closing is a loss. Anything else (a file, or a
+                // body without a length that is not a station's) has simply ended.
+                let station = monitor.withLock { response?.isStation ?? false }
+                guard station else {
+                    recovered()
                     waitWhileSettled(generation: current) { ended = true }
                     continue
                 }
@@ -268,8 +277,10 @@ public final class NetworkStream: @unchecked Sendable {
         }
     }
 
-    private func transfer(generation current: Int, offset: Int64, resuming: Bool, accepted: @escaping () -> Void) -> Outcome {
+    private func transfer(generation current: Int, offset: Int64, accepted: @escaping () -> Void) -> Outcome {
         var firstResponse = true
+        var received = 0
+        let enough = monitor.withLock { threshold }
         let curl = CurlTransfer(
             onHead: { [self] head in
                 if head.status >= 400 { return .httpStatus(head.status, head.reason) }
@@ -292,7 +303,11 @@ public final class NetworkStream: @unchecked Sendable {
                 }
                 return problem
             },
-            onBody: { [self] bytes in write(bytes, generation: current) },
+            onBody: { [self] bytes in
+                received += bytes.count
+                if received >= enough { recovered() }
+                return write(bytes, generation: current)
+            },
             cancelled: { [self] in monitor.withLock { interrupted || generation != current } })
         let error = curl.perform(url: url, offset: offset, options: options)
         if monitor.withLock({ interrupted || generation != current }) { return .superseded }

@@ -2,8 +2,11 @@ import MotetEvents
 
 /// Makes the output device the user chose.
 public enum SinkFactory {
-    /// `auto`: pulse, then alsa, else `notice("motet: no sound server or sound card found (...);
-    /// playing to the null output")` and null.
+    /// What `auto` says when it falls back to null: what happened and the fix, in one line that
+    /// fits 80 columns with the last one left free.
+    public static let noSoundNotice = "motet: no sound server or card found, so no sound: start PulseAudio or PipeWire"
+
+    /// `auto`: pulse, then alsa, else ``noSoundNotice`` and null.
     /// `untimed` (null and wav only): the device takes everything at once instead of pacing in
     /// real time.
     /// `pauseForCalls`: the PulseAudio output reports calls as interruptions (`PulseDevice`).
@@ -22,21 +25,11 @@ public enum SinkFactory {
         case .null:
             return NullDevice(untimed: untimed)
         case .auto:
-            let pulseFailure: OutputError
-            do throws(OutputError) {
-                return try PulseDevice(clientName: clientName, pauseForCalls: pauseForCalls)
-            } catch {
-                pulseFailure = error
-            }
-            let alsaFailure: OutputError
-            do throws(OutputError) {
-                return try ALSADevice(device: nil)
-            } catch {
-                alsaFailure = error
-            }
-            notice(
-                "motet: no sound server or sound card found (pulse: \(pulseFailure.reason); alsa: \(alsaFailure.reason)); playing to the null output"
-            )
+            if let pulse = try? PulseDevice(clientName: clientName, pauseForCalls: pauseForCalls) { return pulse }
+            if let alsa = try? ALSADevice(device: nil) { return alsa }
+            // libpulse's and alsa-lib's words ("cannot create a context") tell a user nothing;
+            // `-o pulse` or `-o alsa` gives them to whoever wants to know.
+            notice(noSoundNotice)
             return NullDevice(untimed: untimed)
         }
     }

@@ -18,6 +18,8 @@ final class DecodeWorker: @unchecked Sendable {
     let spaceReady: CountingSemaphore
     private let dataReady: CountingSemaphore
     private let nextTrack: NextTrack
+    /// Asked right after a track is opened: true passes it over (see `DislikedTracks`).
+    private let passOver: @Sendable (TrackRequest, TrackMetadata) -> Bool
     private let report: @Sendable (DecoderReport) -> Void
     private let artworkStore: ArtworkStore
     private let defaultArtwork: String?
@@ -45,9 +47,11 @@ final class DecodeWorker: @unchecked Sendable {
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
         replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(), nextTrack: @escaping NextTrack,
-        report: @escaping @Sendable (DecoderReport) -> Void
+        report: @escaping @Sendable (DecoderReport) -> Void,
+        passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
     ) {
         self.network = network
+        self.passOver = passOver
         self.ring = ring
         self.markers = markers
         self.spaceReady = spaceReady
@@ -87,7 +91,7 @@ final class DecodeWorker: @unchecked Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         var decoder: VorbisDecoder?
-        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata)?
+        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata, linkStart: Int64)?
         var exhausted = false
         /// A network stream reconnected since its current link began.
         var resumed = false
@@ -114,13 +118,15 @@ final class DecodeWorker: @unchecked Sendable {
                 }
                 do throws(DecoderError) {
                     let d = try open(request.path)
-                    if request.startMicros > 0 { try d.seek(toMicros: request.startMicros) }
+                    // --skip-disliked is for finite tracks: a station is not left for the song on air.
+                    if currentStream?.head?.isLive != true, passOver(request, d.metadata) { continue }
+                    if request.startMicros > 0 { try d.start(atMicros: request.startMicros) }
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
                     resumed = false
-                    track = (id, request, gain, d.metadata)
-                    startSegment(d, trackID: id, request: request, gain: gain)
+                    let linkStart = startSegment(d, trackID: id, request: request, gain: gain)
+                    track = (id, request, gain, d.metadata, linkStart)
                 } catch {
                     // A park or quit interrupted the open: not the stream's fault.
                     if gate.mustStop { continue }
@@ -149,15 +155,24 @@ final class DecodeWorker: @unchecked Sendable {
                 let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
                 resumed = false
                 let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
-                track = (id, current.request, gain, open.metadata)
-                startSegment(open, trackID: id, request: current.request, gain: gain)
+                // The same song goes on counting from where it started.
+                let linkStart = startSegment(
+                    open, trackID: id, request: current.request, gain: gain, linkStart: sameSong ? current.linkStart : nil)
+                track = (id, current.request, gain, open.metadata, linkStart)
             case .hole(let error):
                 if gate.mustStop { continue }
-                // A live stream resumed after a reconnection starts mid-page: that gap is expected.
-                if currentStream?.takeReconnected() == true { resumed = true }
-                if resumed { continue }
+                // A live stream starts mid-stream (Icecast sends the headers, then the current
+                // pages) and resumes mid-page after a reconnection: those gaps are expected.
+                if let stream = currentStream, stream.head?.isLive == true {
+                    if stream.takeReconnected() { resumed = true }
+                    continue
+                }
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
+                // libvorbisfile reads a failed read as the end: a stream that gave up says so here.
+                if !gate.mustStop, let stream = currentStream, let error = stream.error {
+                    report(.decodeError(trackID: current.id, path: current.request.path, message: error.line(url: stream.url), code: DecoderError.motetCode, positionMicros: open.positionMicros, fatal: true))
+                }
                 decoder = nil
                 track = nil
                 blockingStream.withLock { $0 = nil }
@@ -195,11 +210,15 @@ final class DecodeWorker: @unchecked Sendable {
         return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
     }
 
-    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
+    /// Reports a new segment and marks where its samples start; returns where its track starts
+    /// (`linkStart`, when given: a live stream's song resumed after a reconnection).
+    @discardableResult
+    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float, linkStart given: Int64? = nil) -> Int64 {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
         let head = stream?.head
-        let linkStart = d.linkCount > 1 || !d.canSeek ? d.linkStartMicros : 0
+        // A stream read link after link (a live station) counts each song from its own start.
+        let linkStart = given ?? (d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0)
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
             metadata: d.metadata,
@@ -215,6 +234,7 @@ final class DecodeWorker: @unchecked Sendable {
             SegmentMarker(
                 sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,
                 channels: d.format.channels, gain: gain, isEnd: false))
+        return linkStart
     }
 
     private func pushMarker(_ marker: SegmentMarker) {

@@ -34,6 +34,9 @@ struct PlayQueue: Sendable {
 
     var isEmpty: Bool { order.isEmpty }
 
+    /// How many tracks the order has.
+    var count: Int { order.count }
+
     func path(at position: Int) -> String { files[order[position]] }
 
     func position(after position: Int) -> Int? {
@@ -60,6 +63,29 @@ struct DecodeCursor: Sendable {
     var generation = 0
     /// The position the decoder took last; nil after a reposition until it takes one.
     var lastTaken: Int?
+    /// Tracks taken in a row that had nothing to play: passed over as disliked, or unopenable.
+    private(set) var unplayableInARow = 0
+    /// How many of those were passed over as disliked.
+    private(set) var dislikedInARow = 0
+
+    /// A track opened and plays: the count of tracks with nothing to play starts again.
+    mutating func opened() {
+        unplayableInARow = 0
+        dislikedInARow = 0
+    }
+
+    /// The track taken last had nothing to play (`disliked`: passed over; else it could not be
+    /// opened). When a whole pass of the queue went so, nothing more is taken (the output then
+    /// ends, also under `--loop`: no busy loop) and this returns true.
+    mutating func unplayable(disliked: Bool) -> Bool {
+        unplayableInARow += 1
+        if disliked { dislikedInARow += 1 }
+        // Exactly a whole pass: said once (with --loop nothing more is taken after it; without,
+        // the queue ends there anyway).
+        guard dislikedInARow > 0, unplayableInARow == queue.count else { return false }
+        next = nil
+        return true
+    }
 
     mutating func take() -> TrackRequest? {
         guard let position = next else { return nil }

@@ -62,9 +62,13 @@ public final class Player: Sendable {
     /// Plays the queue to its end or until `quit`, on the calling thread.
     public func run() -> Outcome {
         let queue = PlayQueue(files: configuration.files, shuffle: configuration.shuffle, loop: configuration.loop)
-        let engine = WorkerEngine(configuration: configuration, queue: queue, device: device, inbox: inbox)
+        // One store for the player and the decoder: a dislike given now counts on the next pass.
+        let feedback = configuration.feedbackDirectory.map { FeedbackStore(directory: $0) }
+        let engine = WorkerEngine(
+            configuration: configuration, queue: queue, device: device, inbox: inbox,
+            disliked: DislikedTracks(enabled: configuration.skipDisliked, feedback: feedback))
         let machine = PlayerStateMachine(
-            configuration: configuration, queue: queue, engine: engine, answers: answers, now: monotonicMicros,
+            configuration: configuration, queue: queue, engine: engine, answers: answers, feedback: feedback, now: monotonicMicros,
             wallNow: unixMicros, outputs: .init(events: events, display: display, message: message))
         machine.start()
         engine.start()

@@ -19,6 +19,8 @@ public struct PlayerConfiguration: Sendable {
     public var artworkCacheDirectory: String
     /// False: commands from plugins are refused and not acted on.
     public var remoteCommands: Bool = true
+    /// `--skip-disliked`: pass over tracks disliked earlier (see `DislikedTracks`).
+    public var skipDisliked: Bool = true
     /// Where likes and dislikes are remembered; nil keeps them for this run only.
     public var feedbackDirectory: String?
     /// How often the status line is refreshed while playing; nil when nothing shows it.

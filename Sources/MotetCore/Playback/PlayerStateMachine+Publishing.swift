@@ -8,8 +8,9 @@ extension PlayerStateMachine {
         let m = c.info.metadata
         return NowPlaying(
             track: TrackInfo(
-                title: m.title, artists: m.artists, album: m.album, durationMicros: c.info.publishedDuration,
-                artwork: c.info.artwork, filePath: c.info.filePath, url: c.info.url, station: c.info.publishedStation),
+                title: TrackTitle.shown(tag: m.title, filePath: c.info.filePath), artists: m.artists, album: m.album,
+                durationMicros: c.info.publishedDuration, artwork: c.info.artwork, filePath: c.info.filePath,
+                url: c.info.url, station: c.info.publishedStation),
             trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
             rate: status == .playing ? 1 : 0, liked: liked, disliked: disliked, nextEnabled: nextEnabled,
             previousEnabled: queue.position(before: c.info.orderPosition) != nil)
@@ -53,7 +54,7 @@ extension PlayerStateMachine {
     func record(_ info: SegmentInfo) -> TrackRecord {
         let m = info.metadata
         return TrackRecord(
-            trackID: info.trackID, title: m.title, artists: m.artists, album: m.album,
+            trackID: info.trackID, title: TrackTitle.shown(tag: m.title, filePath: info.filePath), artists: m.artists, album: m.album,
             durationMicros: info.publishedDuration, filePath: info.filePath, url: info.url,
             station: info.publishedStation, artworkID: info.artwork?.id)
     }

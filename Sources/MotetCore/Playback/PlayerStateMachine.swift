@@ -102,7 +102,7 @@ final class PlayerStateMachine {
 
     init(
         configuration: PlayerConfiguration, queue: PlayQueue, engine: any PlaybackEngine, answers: CommandAnswers,
-        now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
+        feedback: FeedbackStore?, now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
     ) {
         self.configuration = configuration
         self.queue = queue
@@ -113,7 +113,7 @@ final class PlayerStateMachine {
         out = outputs
         volume = max(0, min(100, configuration.volume))
         if let limit = configuration.skipLimit { skipLimiter = SkipLimiter(count: limit.count, minutes: limit.minutes) }
-        feedback = configuration.feedbackDirectory.map { FeedbackStore(directory: $0) }
+        self.feedback = feedback
         loadingPosition = queue.isEmpty ? nil : 0
         engine.setVolume(Float(volume) / 100)
     }
@@ -177,6 +177,14 @@ final class PlayerStateMachine {
                 .decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
         case .notice(let text):
             out.message("motet: \(text)")
+        case .passedOver(let path, let title, let reportGeneration):
+            // Not a skip: the skip limit never sees it, and nothing became current.
+            guard reportGeneration == generation else { return }
+            out.message(DislikedTracks.message(path: path, title: title))
+        case .nothingLeft(let disliked, let total, let reportGeneration):
+            // The decoder stops; the output ends what it has and the queue finishes.
+            guard reportGeneration == generation else { return }
+            out.message(DislikedTracks.nothingLeftMessage(disliked: disliked, total: total))
         }
     }
 
@@ -190,6 +198,7 @@ final class PlayerStateMachine {
         if let since = starvingSince, t - since >= Self.stallMicros, status == .playing {
             status = .stalled
             publishState()
+            showDisplay()  // the status line shows the stall at once, not at the next second
         }
         refreshNextEnabled()
         if let interval = configuration.displayIntervalMicros, status == .playing,
@@ -301,11 +310,12 @@ final class PlayerStateMachine {
         let info = c.info
         let ok = !failedTracks.contains(info.trackID)
         let position = elapsedMicros() ?? info.fileStartMicros
+        let track = record(info)
         out.events(
             .trackFinished(
                 TrackFinished(
-                    trackID: info.trackID, filePath: info.filePath, title: info.metadata.title, successfully: ok,
-                    reason: ok ? reason : .failed, track: record(info), heardMicros: heardBefore + segmentHeardMicros(until: end),
+                    trackID: info.trackID, filePath: info.filePath, title: track.title, successfully: ok,
+                    reason: ok ? reason : .failed, track: track, heardMicros: heardBefore + segmentHeardMicros(until: end),
                     positionMicros: position, firstHeardUnixMicros: firstHeardAt)))
         heardBefore = 0
         firstHeardAt = nil

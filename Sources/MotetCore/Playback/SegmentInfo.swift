@@ -42,6 +42,11 @@ enum DecoderReport: Sendable {
     case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
     /// A line for the console that is no error: a stream lost and reconnecting, or back.
     case notice(String)
+    /// A track disliked earlier was passed over (`DislikedTracks`); the decoder went on.
+    case passedOver(path: String, title: String?, generation: Int)
+    /// A whole pass of the queue had nothing to play (`disliked` of `total` passed over, the
+    /// others unopenable): nothing more is decoded, and the output ends.
+    case nothingLeft(disliked: Int, total: Int, generation: Int)
 }
 
 /// A track the control thread asks the decoder to play next.

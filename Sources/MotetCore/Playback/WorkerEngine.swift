@@ -19,7 +19,10 @@ final class WorkerEngine: PlaybackEngine {
     /// The device's news taken while repositioning, handed on with the next `takeEvents`.
     private var carried: [OutputEvent] = []
 
-    init(configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox) {
+    init(
+        configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox,
+        disliked: DislikedTracks
+    ) {
         // About 3 s of 44.1 kHz stereo (1 MiB): more than a device asks for at a time (PulseAudio:
         // up to 2 s), so that a whole refill is written at once and the decoder wakes once per
         // refill, not several times.
@@ -35,7 +38,29 @@ final class WorkerEngine: PlaybackEngine {
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
             network: configuration.network, nextTrack: { cursor.withLock { $0.take() } },
-            report: { inbox.post($0) })
+            report: { report in
+                switch report {
+                case .segmentOpened: cursor.withLock { $0.opened() }
+                case .openFailed: Self.unplayable(cursor, disliked: false, inbox: inbox)
+                default: break
+                }
+                inbox.post(report)
+            },
+            passOver: { request, metadata in
+                guard disliked.passesOver(request, metadata: metadata) else { return false }
+                inbox.post(.passedOver(path: request.path, title: metadata.title, generation: request.generation))
+                Self.unplayable(cursor, disliked: true, inbox: inbox)
+                return true
+            })
+    }
+
+    /// Counts a track with nothing to play; says so when a whole pass of the queue had nothing.
+    private static func unplayable(_ cursor: Locked<DecodeCursor>, disliked: Bool, inbox: PlayerInbox) {
+        let news = cursor.withLock { c -> DecoderReport? in
+            guard c.unplayable(disliked: disliked) else { return nil }
+            return .nothingLeft(disliked: c.dislikedInARow, total: c.queue.count, generation: c.generation)
+        }
+        if let news { inbox.post(news) }
     }
 
     func start() {
@@ -73,6 +98,7 @@ final class WorkerEngine: PlaybackEngine {
             $0.reuseTrackID = reuseTrackID
             $0.generation = generation
             $0.lastTaken = nil
+            $0.opened()  // a new start: count passes from here
         }
         if !hold { release() }
         return generation

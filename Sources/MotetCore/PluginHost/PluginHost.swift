@@ -130,22 +130,24 @@ public final class PluginHost: Sendable {
         var failure: PluginLoadFailure
     }
 
-    private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
-        -> Result<PluginInstance, FailedStart>
+    /// What can be known about a request without creating an instance: its file, its descriptor
+    /// and its checked options.
+    private struct Prepared {
+        var file: String
+        var descriptor: UnsafePointer<motet_plugin_descriptor>
+        var options: [PluginOption]
+    }
+
+    private static func prepare(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
+        -> Result<Prepared, FailedStart>
     {
-        var request = request
-        if let value = request.deprecatedFileKey {
-            request = Self.resolveDeprecatedFileKey(
-                request, value, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions,
-                log: configuration.log)
-        }
         let file: String
-        switch Self.resolve(request.name, in: searchPath) {
+        switch resolve(request.name, in: searchPath) {
         case .success(let found): file = found
         case .failure(let failure): return .failure(FailedStart(file: nil, failure: failure))
         }
         let descriptor: UnsafePointer<motet_plugin_descriptor>
-        switch Self.openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
+        switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
         case .success(let d): descriptor = d
         case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
         }
@@ -156,6 +158,41 @@ public final class PluginHost: Sendable {
             case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
             }
         }
+        return .success(Prepared(file: file, descriptor: descriptor, options: options))
+    }
+
+    /// The requests the user gave on the command line (``PluginRequest/fromCommandLine``) that
+    /// cannot start: not found, not loadable, refused, or with options their descriptor rejects;
+    /// one line each, in the form `load` logs. The player checks them before it plays anything
+    /// and stops with exit status 64 when there is one. (A failing `create` is only known later:
+    /// it is reported and the instance skipped, whatever its origin.) Loads the files it checks,
+    /// as `load` then does again; creates nothing.
+    public static func commandLineProblems(
+        _ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool
+    ) -> [String] {
+        requests.filter(\.fromCommandLine).compactMap { request in
+            switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
+            case .success: nil
+            case .failure(let failed): message(request, failed.file, failed.failure)
+            }
+        }
+    }
+
+    private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
+        -> Result<PluginInstance, FailedStart>
+    {
+        var request = request
+        if let value = request.deprecatedFileKey {
+            request = Self.resolveDeprecatedFileKey(
+                request, value, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions,
+                log: configuration.log)
+        }
+        let prepared: Prepared
+        switch Self.prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
+        case .success(let p): prepared = p
+        case .failure(let failed): return .failure(failed)
+        }
+        let (file, descriptor, options) = (prepared.file, prepared.descriptor, prepared.options)
         let instance = PluginInstance(
             name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
         // Listed before create runs, so that the events of the meantime queue for it.
@@ -215,7 +252,7 @@ public final class PluginHost: Sendable {
         return .failure(
             .notFound(
                 name: nameOrPath, fileNames: ["\(nameOrPath).so", "libmotet-\(nameOrPath).so"],
-                directories: searchPath.directories))
+                directories: searchPath.directories, available: names(searchPath: searchPath)))
     }
 
     /// Checks trust, opens the file, calls its entry function and checks the descriptor.

@@ -12,11 +12,24 @@ extension PluginHost {
         listingAndOptions(searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions).text
     }
 
-    /// The listing, and the options each listed plugin describes (ABI 1.1; a shadowed file or
-    /// one that cannot load contributes none), for the completion cache.
+    /// What listing one file found: its lines, the options it describes, whether it can load.
+    public struct Inspection: Sendable, Equatable {
+        public var text: String
+        public var options: [DescribedPluginOption]
+        public var loadable: Bool
+    }
+
+    /// The listing, the options each listed plugin describes (ABI 1.1; a shadowed file or one
+    /// that cannot load contributes none) for the completion cache, and how many listed files
+    /// cannot load. `inspect` looks at one file (`name`, `file`): in this process by default;
+    /// `motet --list-plugins` gives ``PluginInspection/inChild(executable:allowUnsafePermissions:)``
+    /// so that a plugin that crashes while loading ends only its own child.
     public static func listingAndOptions(
-        searchPath: PluginSearchPath, allowUnsafePermissions: Bool
-    ) -> (text: String, options: [DescribedPluginOption]) {
+        searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
+        inspect: ((_ name: String, _ file: String) -> Inspection)? = nil
+    ) -> (text: String, options: [DescribedPluginOption], unloadable: Int) {
+        let inspect = inspect ?? { name, file in Self.inspect(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions) }
+        var unloadable = 0
         var options: [DescribedPluginOption] = []
         var out = "Plugin search path (a name loads the first match; --plugin PATH with a '/' loads that file):\n"
         for (i, entry) in searchPath.entries.enumerated() {
@@ -38,19 +51,34 @@ extension PluginHost {
                     continue
                 }
                 firstFile[name] = file
-                out += describe(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions, options: &options)
+                let found = inspect(name, file)
+                out += found.text
+                options += found.options
+                if !found.loadable { unloadable += 1 }
             }
         }
         if !any { out += "  (none found)\n" }
-        return (out, options)
+        return (out, options, unloadable)
+    }
+
+    /// Loads `file` in this process and describes it (one listing entry).
+    public static func inspect(name: String, file: String, allowUnsafePermissions: Bool) -> Inspection {
+        var options: [DescribedPluginOption] = []
+        let text = describe(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions, options: &options)
+        return Inspection(text: text.text, options: options, loadable: text.loadable)
+    }
+
+    /// The listing entry for a file that could not be looked at, or crashed while loading.
+    static func cannotLoad(_ name: String, _ file: String, _ reason: String) -> String {
+        "  \(name)  cannot load: \(LogText.escaped(file)): \(LogText.escaped(reason))\n"
     }
 
     private static func describe(
         name: String, file: String, allowUnsafePermissions: Bool, options: inout [DescribedPluginOption]
-    ) -> String {
+    ) -> (text: String, loadable: Bool) {
         switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
         case .failure(let failure):
-            return "  \(name)  cannot load: \(LogText.escaped(file)): \(LogText.escaped(failure.reason))\n"
+            return (cannotLoad(name, file, failure.reason), false)
         case .success(let d):
             // Field by field, never a copy of the whole struct: a plugin's descriptor may be
             // shorter than this header's (only struct_size bytes are the plugin's).
@@ -68,8 +96,35 @@ extension PluginHost {
                 out += "      \(option.name)=\(option.kind.label)\(value)  \(option.help)\n"
                 options.append(DescribedPluginOption(plugin: name, key: option.name, kind: option.kind.completionKind))
             }
-            return out
+            return (out, true)
         }
+    }
+
+    /// What each plugin file says about itself, for `motet-plugins(7)` (`motet --generate
+    /// plugins-man FILE…`, run by `make install` on the bundled delegates it just built). The name
+    /// is the file's (`json.so` and `libmotet-json.so` are `json`). The files are the build's own,
+    /// so permissions are not checked (a build directory may be anywhere). Fails with the first
+    /// file that cannot be read, as one line.
+    public static func documentation(files: [String]) -> Result<[PluginDocumentation], PluginFileError> {
+        var out: [PluginDocumentation] = []
+        for file in files {
+            let base = String(file.split(separator: "/").last ?? Substring(file))
+            let stem = base.hasSuffix(".so") ? String(base.dropLast(3)) : base
+            let name = stem.hasPrefix("libmotet-") ? String(stem.dropFirst("libmotet-".count)) : stem
+            switch openDescriptor(file, allowUnsafePermissions: true) {
+            case .failure(let failure):
+                return .failure(PluginFileError(description: "motet: \(LogText.escaped(file)): \(LogText.escaped(failure.reason))"))
+            case .success(let d):
+                let options = (PluginOptionCheck.descriptions(d) ?? []).map {
+                    PluginDocumentation.Option(key: $0.name, value: $0.kind.label, defaultValue: $0.defaultValue, help: $0.help)
+                }
+                out.append(
+                    PluginDocumentation(
+                        name: name, version: LogText.fromPlugin(d.pointee.version),
+                        description: LogText.fromPlugin(d.pointee.description), options: options))
+            }
+        }
+        return .success(out)
     }
 
     private static func isDirectory(_ path: String) -> Bool {
@@ -91,4 +146,9 @@ extension PluginHost {
         }
         return names.sorted()
     }
+}
+
+/// A plugin file that could not be read, as one line naming it.
+public struct PluginFileError: Error, CustomStringConvertible {
+    public var description: String
 }

@@ -3,8 +3,9 @@ import MotetEvents
 /// Why a plugin instance did not start. Each one becomes one log line that names the plugin, the
 /// file and the reason; the player plays on without it.
 enum PluginLoadFailure: Error, Equatable {
-    /// A name not found in any directory of the search path.
-    case notFound(name: String, fileNames: [String], directories: [String])
+    /// A name not found in any directory of the search path; `available` are the names that are
+    /// there (``PluginHost/names(searchPath:)``), the nearest one suggested.
+    case notFound(name: String, fileNames: [String], directories: [String], available: [String])
     /// A name with characters a plugin name cannot have.
     case invalidName(String)
     /// An explicit path that does not exist or is not a regular file.
@@ -43,10 +44,15 @@ enum PluginLoadFailure: Error, Equatable {
     /// The reason, as the part of the log line after the plugin and the file.
     var reason: String {
         switch self {
-        case .notFound(let name, let fileNames, let directories):
+        case .notFound(let name, let fileNames, let directories, let available):
             let searched = directories.isEmpty ? "no plugin directory exists" : directories.joined(separator: ", ")
-            _ = name
-            return "not found (looked for \(fileNames.joined(separator: " or ")) in: \(searched))"
+            // What helps first: the name meant, the names there are; then where it looked.
+            var text = "not found"
+            if let suggestion = Suggestion.closest(to: name, among: available) {
+                text += " (did you mean '\(suggestion)'?)"
+            }
+            text += available.isEmpty ? "; no plugin is installed" : "; the plugins found are \(available.joined(separator: ", "))"
+            return text + "; looked for \(fileNames.joined(separator: " or ")) in: \(searched)"
         case .invalidName(let name):
             return "\"\(name)\" is not a plugin name (\(PluginName.rule); give a path containing '/' to load a file)"
         case .noSuchFile(let detail):
@@ -79,7 +85,8 @@ enum PluginLoadFailure: Error, Equatable {
         case .createFailed(let status):
             return "create failed (status \(status)); the plugin's own messages, if any, are above"
         case .unknownOption(let key, let known):
-            return "unknown option '\(key)' (it has: \(known.isEmpty ? "no options" : known.joined(separator: ", ")))"
+            let guess = Suggestion.closest(to: key, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            return "unknown option '\(key)'\(guess) (it has: \(known.isEmpty ? "no options" : known.joined(separator: ", ")))"
         case .badOptionValue(let key, let value, let allowed):
             return "option \(key): '\(value)' is not allowed (\(allowed))"
         case .threadFailed:

@@ -44,8 +44,12 @@ public struct PluginSearchPath: Sendable {
         public var source: Source
     }
 
-    /// The directories, in search order, without duplicates.
+    /// The directories, in search order, without duplicates: a directory reached by two spellings
+    /// or through a symbolic link (`dir`, `./dir/`, `link-to-dir`) is searched and listed once,
+    /// under the first spelling.
     public private(set) var entries: [Entry] = []
+    /// The real paths (`realpath`) of the entries that exist, to find duplicates.
+    private var realDirectories: Set<String> = []
     /// Entries that were given but are not searched, with the reason (for `--list-plugins`).
     public private(set) var ignored: [String] = []
 
@@ -105,6 +109,10 @@ public struct PluginSearchPath: Sendable {
     private mutating func add(_ directory: String, _ source: Source) {
         let clean = Self.normalized(directory)
         if entries.contains(where: { $0.directory == clean }) { return }
+        if let real = realpath(clean, nil) {
+            defer { free(real) }
+            guard realDirectories.insert(String(cString: real)).inserted else { return }
+        }
         entries.append(Entry(directory: clean, source: source))
     }
 

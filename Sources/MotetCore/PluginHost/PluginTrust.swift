@@ -8,9 +8,18 @@ import Glibc
 /// Refused: a file or directory writable by group or others, or owned by a user other than root
 /// and the current user. The file is checked through symbolic links, and both the directory the
 /// path names and the directory of the real file are checked.
+///
+/// A shared directory that everyone may write to with the sticky bit (`/tmp`, `/var/tmp`) is not
+/// something to `chmod` or `chown`: the advice is to move the plugin to the user's plugin
+/// directory.
 enum PluginTrust {
     /// The problems with `path` and how to fix them, or nil when it is trusted.
     static func check(_ path: String) -> PluginLoadFailure? {
+        var realFile = path
+        if let resolved = realpath(path, nil) {
+            realFile = String(cString: resolved)
+            free(resolved)
+        }
         var problems: [String] = []
         var fixes: [String] = []
         var seen: Set<String> = []
@@ -21,6 +30,12 @@ enum PluginTrust {
             guard stat(target, &info) == 0 else { return }
             let what = isDirectory ? "directory \(target)" : target
             let writable = info.st_mode & (S_IWGRP | S_IWOTH)
+            if isDirectory && writable != 0 && info.st_mode & S_ISVTX != 0 {
+                problems.append("\(what) lets anyone add files (mode \(octal(info.st_mode & 0o7777))): keep plugins out of it")
+                let move = "mkdir -p \(userPluginDirectory) && mv \(shellQuoted(realFile)) \(userPluginDirectory)/"
+                if !fixes.contains(move) { fixes.append(move) }
+                return
+            }
             if writable != 0 {
                 let by = writable == (S_IWGRP | S_IWOTH) ? "group and others" : (writable & S_IWOTH != 0 ? "others" : "group")
                 problems.append("\(what) is writable by \(by) (mode \(octal(info.st_mode & 0o7777)))")
@@ -35,16 +50,14 @@ enum PluginTrust {
         }
 
         let directory = PluginSearchPath.parent(path)
-        var realFile = path
-        if let resolved = realpath(path, nil) {
-            realFile = String(cString: resolved)
-            free(resolved)
-        }
         inspect(realFile, isDirectory: false)
         inspect(directory, isDirectory: true)
         inspect(PluginSearchPath.parent(realFile), isDirectory: true)
         return problems.isEmpty ? nil : .unsafePermissions(problems: problems, fixes: fixes)
     }
+
+    /// Where the advice moves a plugin: the user's plugin directory, as the docs name it.
+    static let userPluginDirectory = "~/.local/share/motet/plugins"
 
     private static func octal(_ mode: mode_t) -> String {
         let digits = String(mode, radix: 8)

@@ -31,7 +31,7 @@ import Testing
     @Test func unknownOptionsAreNamed() {
         expectUsageError(["--foo", "a.ogg"], "motet: unknown option '--foo'. Try 'motet --help'.")
         expectUsageError(["a.ogg", "-x"], "motet: unknown option '-x'. Try 'motet --help'.")
-        expectUsageError(["--Volume=3", "a.ogg"], "motet: unknown option '--Volume'. Try 'motet --help'.")
+        expectUsageError(["--Volume=3", "a.ogg"], "motet: unknown option '--Volume'; did you mean '--volume'?")
         expectUsageError(["-Vx"], "motet: '-V' takes no value, but 'x' is glued to it. Try 'motet --help'.")
     }
 
@@ -84,7 +84,7 @@ import Testing
         expectUsageError(["--output", "speakers", "a"],
             "motet: --output: 'speakers' is not an output: auto, pulse, alsa[:DEVICE], wav:PATH, wav-float:PATH or null.")
         expectUsageError(["-o", "Pulse", "a"],
-            "motet: -o: 'Pulse' is not an output: auto, pulse, alsa[:DEVICE], wav:PATH, wav-float:PATH or null.")
+            "motet: -o: 'Pulse' is not an output: auto, pulse, alsa[:DEVICE], wav:PATH, wav-float:PATH or null; did you mean 'pulse'?")
         expectUsageError(["--output", "wav:", "a"], "motet: --output: 'wav:': a PATH is missing after 'wav:'.")
         expectUsageError(["--output=alsa:", "a"], "motet: --output: 'alsa:': a DEVICE is missing after 'alsa:'.")
         expectUsageError(["a", "--output"],

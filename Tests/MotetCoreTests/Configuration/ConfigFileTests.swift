@@ -136,6 +136,25 @@ import Testing
         #expect(specs[1].deprecatedFileKey == "/opt/old.so")  // decided at load: the file, or the plugin's option
     }
 
+    @Test func aCommentMayFollowAValueAfterABlank() throws {
+        let (invocation, _) = try parseWith("""
+            volume = 80 # quieter
+            shuffle = yes\t# tab before it
+            default-artwork = /pictures/a#b.png  # the first '#' is part of the path
+            [plugin log]  # a section header too
+            path = "/logs/My #1 log.txt" # quoted: the '#' inside is kept
+            format = plain#text
+            """)
+        let s = invocation.settings
+        #expect(s.volume == 80)
+        #expect(s.shuffle)
+        #expect(s.defaultArtwork == "/pictures/a#b.png")
+        #expect(s.plugins.map(\.instanceName) == ["log"])
+        #expect(s.plugins.first?.options == [
+            PluginOption(key: "path", value: "/logs/My #1 log.txt"), PluginOption(key: "format", value: "plain#text"),
+        ])
+    }
+
     @Test func badLinesNameFileAndLine() throws {
         let cases: [(String, String)] = [
             ("volume = 5\nvolume 50\n", "2: 'volume 50' is not 'key = value', a '[plugin NAME]' section header, or a comment."),

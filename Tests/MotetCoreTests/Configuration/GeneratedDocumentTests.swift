@@ -1,5 +1,6 @@
 import Foundation
 import MotetConfiguration
+import MotetEvents
 import Testing
 
 /// The man pages and the shell completions come from the same option table as `--help`.
@@ -12,8 +13,8 @@ import Testing
         }
     }
 
-    private func render(_ kind: GeneratedDocument, inputFiles: [String] = []) throws -> String {
-        try kind.render(version: "9.9.9", inputFiles: inputFiles).get()
+    private func render(_ kind: GeneratedDocument, plugins: [PluginDocumentation] = []) throws -> String {
+        kind.render(version: "9.9.9", plugins: plugins)
     }
 
     @Test func helpListsTheOptionsTheGeneratorsWorkFrom() {
@@ -59,36 +60,22 @@ import Testing
         }
     }
 
-    @Test func thePluginsPageTurnsEachReadmesIntroductionAndOptionTableIntoASection() throws {
-        let readme = NSTemporaryDirectory() + "motet-readme-\(getpid()).md"
-        defer { try? FileManager.default.removeItem(atPath: readme) }
-        try """
-            # echo — says it back
-
-            The `echo` delegate repeats *everything*.
-
-            | Option | Values | Default |
-            |---|---|---|
-            | `loud` | `yes` or `no` | `no` |
-
-            ## Details
-
-            Not in the man page.
-            """.write(toFile: readme, atomically: true, encoding: .utf8)
-        let page = try render(.pluginsMan, inputFiles: [readme])
-        #expect(page.contains(".TH MOTET-PLUGINS 7"))
-        #expect(page.contains(".SH \"ECHO — SAYS IT BACK\"\n"))
-        #expect(page.contains("The \\fBecho\\fR delegate repeats \\fIeverything\\fR."))
-        #expect(page.contains(".TP\n\\fBloud\\fR\nValues: \\fByes\\fR or \\fBno\\fR\n.br\nDefault: \\fBno\\fR\n"))
-        #expect(!page.contains("Not in the man page"))
-    }
-
-    @Test func anUnreadableReadmeIsAnErrorNamingTheFile() {
-        let result = GeneratedDocument.pluginsMan.render(version: "1", inputFiles: ["/nonexistent/README.md"])
-        guard case .failure(let error) = result else {
-            Issue.record("rendered anyway")
-            return
-        }
-        #expect(error.description == "motet: cannot read /nonexistent/README.md: no such file or directory")
+    /// motet-plugins(7) shows what each plugin says about itself (the real plugins' page is
+    /// checked after `make install` in InstallTests).
+    @Test func thePluginsPageHasASectionPerPluginWithItsOwnOptionDescriptions() throws {
+        let echo = PluginDocumentation(
+            name: "echo", version: "2.1", description: "Says it back", options: [
+                .init(key: "loud-ness", value: "yes/no", defaultValue: "no", help: "shout."),
+                .init(key: "to", value: "output file", defaultValue: nil, help: "where \\ to"),
+            ])
+        let quiet = PluginDocumentation(name: "quiet", version: "1", description: "Nothing to set", options: [])
+        let page = try render(.pluginsMan, plugins: [echo, quiet])
+        #expect(page.contains(".TH MOTET-PLUGINS 7 \"\" \"motet 9.9.9\""))
+        #expect(page.contains(".SH \"ECHO\"\nSays it back. Version 2.1.\n"), "\(page)")
+        #expect(page.contains(".TP\n\\fBloud\\-ness\\fR=\\fIyes/no\\fR\nshout. Default: no.\n"), "\(page)")
+        #expect(page.contains(".TP\n\\fBto\\fR=\\fIoutput file\\fR\nwhere \\e to.\n"), "\(page)")
+        #expect(page.contains("More: \\fI/usr/share/doc/motet/plugins/echo.md\\fR."))
+        #expect(page.contains(".SH \"QUIET\"\nNothing to set. Version 1.\n.PP\nNo options"), "\(page)")
+        #expect(page.hasSuffix(".SH SEE ALSO\n.BR motet (1)\n"))
     }
 }

@@ -1,5 +1,7 @@
 import MotetConfiguration
 import MotetEvents
+import MotetTestSupport
+import Foundation
 import Testing
 
 @Suite struct PluginSpecTests {
@@ -8,7 +10,18 @@ import Testing
     }
 
     @Test func nameAlone() throws {
-        #expect(try plugins(["--plugin", "log"]) == [PluginRequest(name: "log", options: [], instanceName: "log", origin: "--plugin")])
+        var expected = PluginRequest(name: "log", options: [], instanceName: "log", origin: "--plugin")
+        expected.fromCommandLine = true
+        #expect(try plugins(["--plugin", "log"]) == [expected])
+    }
+
+    @Test func onlyTheCommandLinesPluginsAreMarkedAsSuch() throws {
+        let dir = try Paths.temporaryDirectory("motet-plugin-origin")
+        let path = dir + "/motet.conf"
+        try "plugin = json\n[plugin log]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let requests = try plugins(["--config", path, "--plugin", "notify"])
+        #expect(requests.map(\.name) == ["json", "log", "notify"])
+        #expect(requests.map(\.fromCommandLine) == [false, false, true])
     }
 
     @Test func optionsInOrder() throws {

@@ -61,6 +61,28 @@ import Testing
         #expect(again.links[1].frames == 22050)
     }
 
+    @Test func aStartPastTheEndIsAnErrorThatSaysSo() throws {
+        let dir = try Scratch()
+        let path = dir.file("three.ogg")
+        try Fixtures.oggVorbis(path, seconds: 3)
+        let decoder = try VorbisDecoder(path: path)
+        #expect(throws: Never.self) { try decoder.start(atMicros: 2_500_000) }
+        for start: Int64 in [3_000_000, 5_000_000] {
+            do {
+                try decoder.start(atMicros: start)
+                Issue.record("--start \(start) on a 3 s file was accepted")
+            } catch {
+                #expect(error.description == "\(path): --start \(start / 1_000_000) is past the end (3 s)")
+            }
+        }
+        let short = dir.file("short.ogg")
+        try Fixtures.oggVorbis(short, seconds: 0.5)
+        #expect(throws: DecoderError.self) { try VorbisDecoder(path: short).start(atMicros: 1_250_000) }
+        do { try VorbisDecoder(path: short).start(atMicros: 1_250_000) } catch {
+            #expect(error.description.hasSuffix(": --start 1.25 is past the end (0.5 s)"))
+        }
+    }
+
     @Test func seekPastTheEndEndsTheStream() throws {
         let dir = try Scratch()
         let path = dir.file("short.ogg")

@@ -50,13 +50,18 @@ import Testing
             // No sound here (as on a headless CI machine): one line that says why.
             #expect(notices.all.count == 1)
             let line = notices.all.first ?? ""
-            #expect(line.hasPrefix("motet: no sound server or sound card found (pulse: "))
-            #expect(line.contains("; alsa: ") && line.hasSuffix("); playing to the null output"))
-            #expect(!line.contains("\n"))
+            #expect(line == SinkFactory.noSoundNotice)
         } else {
             #expect(notices.all.isEmpty)
         }
         sink.close()
+    }
+
+    @Test func theNoSoundNoticeNamesTheFixInOneLineOf80Columns() {
+        let line = SinkFactory.noSoundNotice
+        #expect(line.count < 80 && !line.contains("\n"))
+        #expect(line.contains("start PulseAudio or PipeWire"))
+        #expect(!line.contains("context") && !line.contains("null output"))
     }
 
     @Test func anUnusableChoiceThrowsInsteadOfFallingBack() throws {

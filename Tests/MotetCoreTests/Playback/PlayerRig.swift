@@ -1,3 +1,4 @@
+import MotetConfiguration
 @testable import MotetCore
 
 /// The state machine with a scripted engine and a hand-moved clock, plus the decoder's and the
@@ -39,7 +40,7 @@ final class PlayerRig {
         engine.queue = queue
         machine = PlayerStateMachine(
             configuration: c, queue: queue, engine: engine,
-            answers: CommandAnswers(), now: { clock.micros }, wallNow: { 1_700_000_000_000_000 + clock.micros },
+            answers: CommandAnswers(), feedback: c.feedbackDirectory.map { FeedbackStore(directory: $0) }, now: { clock.micros }, wallNow: { 1_700_000_000_000_000 + clock.micros },
             outputs: .init(
                 events: { box.events.append($0) }, display: { box.displays.append($0) },
                 message: { box.messages.append($0) }))

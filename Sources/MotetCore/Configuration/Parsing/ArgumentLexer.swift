@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Splits the command line into elements before anything interprets them (like
 /// swift-argument-parser's `SplitArguments`): `--name`, `--name=value`, `-x`, `-xVALUE`, plain
 /// words, and everything after `--` as plain words.
@@ -72,7 +74,8 @@ enum ArgumentLexer {
             case .long(let name, let value):
                 spelling = "--" + name
                 guard let found = OptionTable.named(name) else {
-                    throw LocatedProblem(.unknownOption(spelling), at: .commandLine(option: nil))
+                    let suggestion = Suggestion.closest(to: name, among: OptionTable.all.map(\.name)).map { "--" + $0 }
+                    throw LocatedProblem(.unknownOption(spelling, suggestion: suggestion), at: .commandLine(option: nil))
                 }
                 definition = found
                 attached = value

@@ -4,6 +4,9 @@ import MotetEvents
 ///
 /// Grammar, one line at a time (CRLF and a UTF-8 byte-order mark are fine):
 /// - blank lines, and lines whose first non-blank character is `#` or `;`, are ignored;
+/// - a `#` after a space or a tab starts a comment that runs to the end of the line
+///   (`volume = 80 # quieter`); a `#` right after another character is part of the value
+///   (`/music/a#b.ogg`), and so is everything inside double quotes (`"/music/My #1 Hits"`);
 /// - `key = value`: before the first section, a long option without `--` (flags take yes/no);
 ///   inside a `[plugin NAME]` section, an option for that plugin (`library = PATH` loads PATH under
 ///   the instance name NAME; no plugin option can be called `library`). `file = PATH`, its old
@@ -53,8 +56,9 @@ struct ConfigFileReader {
             let number = offset + 1
             let here = ProblemLocation.configFile(path: path, line: number, key: nil)
             if rawLine.contains(0) { throw LocatedProblem(.nulByte, at: here) }
-            let line = trimmed(Substring(decoding: rawLine, as: UTF8.self))
+            var line = trimmed(Substring(decoding: rawLine, as: UTF8.self))
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            line = withoutTrailingComment(line)
             if line.hasPrefix("[") {
                 if let finished = section { try close(finished, path: path, into: &contents) }
                 section = try header(line, at: here, number: number)
@@ -86,7 +90,8 @@ struct ConfigFileReader {
             }
             guard let definition = OptionTable.named(key) else {
                 if key == "input" || key == "inputs" { throw LocatedProblem(.inputsInConfigFile(key), at: here) }
-                throw LocatedProblem(.unknownKey(key), at: here)
+                let keys = OptionTable.all.filter(\.allowedInConfigFile).map(\.name)
+                throw LocatedProblem(.unknownKey(key, suggestion: Suggestion.closest(to: key, among: keys)), at: here)
             }
             guard definition.allowedInConfigFile else { throw LocatedProblem(.commandLineOnly(key), at: here) }
             if !definition.repeatable {
@@ -139,6 +144,31 @@ struct ConfigFileReader {
             origin: "\(path):\(section.line)")
         request.deprecatedFileKey = section.file
         contents.plugins.append(request)
+    }
+
+    /// `line` (trimmed, not a comment line) without a trailing comment: from the first `#` that
+    /// follows a space or a tab outside double quotes, trimmed again. A quote opens only at the
+    /// start of the value (after `=` and blanks), where ``unquoted(_:)`` takes quotes off.
+    static func withoutTrailingComment(_ line: Substring) -> Substring {
+        var previous: Character = "x"
+        var inQuotes = false
+        var afterEquals = false
+        var valueStarted = false
+        for index in line.indices {
+            let c = line[index]
+            if inQuotes {
+                if c == "\"" { inQuotes = false }
+            } else if c == "#" && (previous == " " || previous == "\t") {
+                return trimmed(line[..<index])
+            } else if afterEquals && !valueStarted && !isBlank(c) {
+                valueStarted = true
+                inQuotes = c == "\""
+            } else if c == "=" && !afterEquals {
+                afterEquals = true
+            }
+            previous = c
+        }
+        return line
     }
 
     private static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\r" }

@@ -52,9 +52,9 @@ enum HelpText {
             names (flags take yes/no), '# comments', and '[plugin NAME]' sections whose keys are that
             plugin's options ('file = PATH' loads a shared object under the instance name NAME).
 
-            Keys while playing: space pause, n next, p previous, l like, d dislike, u unlike,
-            left/right seek 5 s, + - volume, ? or h list the keys, Ctrl-L redraw, q or Q quit
-            (Esc alone does nothing).
+            Keys while playing:
+            \(KeyTable.table)
+            \(KeyTable.escapeNote)
 
             Exit status: 0 when something played, 1 when nothing could be played, 64 for a usage error.
 

@@ -24,13 +24,19 @@ enum MessageRenderer {
     private static func sentence(_ problem: ParseProblem, _ location: ProblemLocation) -> String {
         let q = DisplayText.quoted
         switch problem {
-        case .unknownOption(let option):
+        case .unknownOption(let option, let suggestion?):
+            return "unknown option \(q(option)); did you mean \(q(suggestion))?"
+        case .unknownOption(let option, nil):
             return "unknown option \(q(option)). Try 'motet --help'."
-        case .unknownKey(let key):
+        case .unknownKey(let key, let suggestion?):
+            return "unknown key \(q(key)); did you mean \(q(suggestion))?"
+        case .unknownKey(let key, nil):
             return "unknown key \(q(key)). The keys are the long options without '--'; try 'motet --help'."
         case .missingValue(let expected):
             return "missing value; expected \(expected)."
-        case .invalidValue(let value, let expected):
+        case .invalidValue(let value, let expected, let suggestion?):
+            return "\(q(value)) is not \(expected); did you mean \(q(suggestion))?"
+        case .invalidValue(let value, let expected, nil):
             return "\(q(value)) is not \(expected)."
         case .badValue(let value, let explanation):
             return "\(q(value)): \(explanation)."

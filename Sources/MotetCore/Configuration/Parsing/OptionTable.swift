@@ -68,12 +68,15 @@ enum OptionTable {
             "pause-for-calls", \.pauseForCalls,
             help: "Pause while a phone or communication stream plays, and resume after it (default yes). Works on PulseAudio and on PipeWire, which does not cork other streams itself."),
         settingFlag("shuffle", \.shuffle, help: "Play the tracks in random order."),
+        settingYesNo(
+            "skip-disliked", \.skipDisliked,
+            help: "Pass over a track disliked earlier, with one line saying so (default yes); such skips never count against the skip limit. When a whole pass of the queue has nothing left to play, motet says so and stops."),
         settingFlag("loop", \.loop, help: "Start again from the first track after the last one."),
         OptionDefinition(
             name: "start", short: nil,
             kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
             allowedInConfigFile: true, repeatable: false,
-            help: "Start the first track at TIME: SS, MM:SS or HH:MM:SS, with an optional .fraction.",
+            help: "Start the first track at TIME: SS, MM:SS or HH:MM:SS, with an optional .fraction. A TIME past its end is said in one line and the next track plays (exit status 1 if none does).",
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.startMicros = try ValueParsers.time(required(value)) }),
         settingChoice(
             "replaygain", \.replayGain,
@@ -133,9 +136,9 @@ enum OptionTable {
             apply: { draft, value, source throws(ParseProblem) in
                 let parsed = try PluginSpecParser.parse(required(value))
                 let instanceName = PluginSpecParser.defaultInstanceName(for: parsed.name)
-                draft.addPlugin(
-                    PluginRequest(name: parsed.name, options: parsed.options, instanceName: instanceName, origin: source.origin),
-                    from: source)
+                var request = PluginRequest(name: parsed.name, options: parsed.options, instanceName: instanceName, origin: source.origin)
+                request.fromCommandLine = source.isCommandLine
+                draft.addPlugin(request, from: source)
             }),
         OptionDefinition(
             name: "plugin-dir", short: nil,
@@ -170,7 +173,7 @@ enum OptionTable {
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.remoteCommands = !(try flag(value)) }),
         OptionDefinition(
             name: "list-plugins", short: nil, kind: .flag, allowedInConfigFile: false, repeatable: false,
-            help: "List the plugins found (name, version, description, ABI, file) and why a file cannot load, then exit.",
+            help: "List the plugins found (name, version, description, ABI, file) and why a file cannot load, then exit (status 1 when one cannot). Each file is loaded in a child process of its own.",
             apply: { draft, value, _ throws(ParseProblem) in draft.listPlugins = try flag(value) }),
         OptionDefinition(
             name: "config", short: nil,

@@ -1,14 +1,16 @@
 /// Everything that can be wrong with the command line or the config file, with the data needed to
 /// explain it. Turned into a ``UsageError`` in one place: ``MessageRenderer``.
 enum ParseProblem: Error, Equatable {
-    /// `--foo` or `-x` on the command line.
-    case unknownOption(String)
-    /// A key the config file does not know.
-    case unknownKey(String)
+    /// `--foo` or `-x` on the command line; `suggestion` is the option it is nearest to
+    /// (``Suggestion``), spelled as the user would type it.
+    case unknownOption(String, suggestion: String? = nil)
+    /// A key the config file does not know, and the key it is nearest to.
+    case unknownKey(String, suggestion: String? = nil)
     /// An option that needs a value got none; `expected` says what it takes.
     case missingValue(expected: String)
-    /// A value that is not what the option takes: rendered "'VALUE' is not EXPECTED."
-    case invalidValue(String, expected: String)
+    /// A value that is not what the option takes: rendered "'VALUE' is not EXPECTED.", with
+    /// "; did you mean 'SUGGESTION'?" when it is near one of the values the option takes.
+    case invalidValue(String, expected: String, suggestion: String? = nil)
     /// A value that is wrong for a reason of its own: rendered "'VALUE': EXPLANATION."
     case badValue(String, explanation: String)
     /// A short flag with text glued to it (`-hx`).

@@ -16,7 +16,9 @@ enum ValueParsers {
         switch text.lowercased() {
         case "yes", "true", "on", "1": return true
         case "no", "false", "off", "0": return false
-        default: throw .invalidValue(text, expected: booleanExpected)
+        default:
+            let words = ["yes", "no", "true", "false", "on", "off"]
+            throw .invalidValue(text, expected: booleanExpected, suggestion: Suggestion.closest(to: text, among: words))
         }
     }
 
@@ -41,7 +43,17 @@ enum ValueParsers {
             }
             return make(rest)
         }
-        throw .invalidValue(text, expected: outputExpected)
+        throw .invalidValue(text, expected: outputExpected, suggestion: outputSuggestion(text))
+    }
+
+    /// The output `text` is nearest to: a bare name (`pusle` → `pulse`), or a mistyped prefix
+    /// with its DEVICE or PATH kept (`wva:/x.wav` → `wav:/x.wav`).
+    private static func outputSuggestion(_ text: String) -> String? {
+        if let colon = text.firstIndex(of: ":") {
+            let kind = String(text[..<colon])
+            return Suggestion.closest(to: kind, among: ["alsa", "wav", "wav-float"]).map { $0 + text[colon...] }
+        }
+        return Suggestion.closest(to: text, among: ["auto", "pulse", "alsa", "null"])
     }
 
     /// `SS[.frac]`, `MM:SS[.frac]` or `HH:MM:SS[.frac]` in microseconds. The first field is
@@ -97,9 +109,11 @@ enum ValueParsers {
     }
 
     /// One of the raw values of `E`.
-    static func choice<E: RawRepresentable>(_ text: String, of type: E.Type, expected: String) throws(ParseProblem) -> E
+    static func choice<E: RawRepresentable & CaseIterable>(_ text: String, of type: E.Type, expected: String) throws(ParseProblem) -> E
     where E.RawValue == String {
-        guard let value = E(rawValue: text) else { throw .invalidValue(text, expected: expected) }
+        guard let value = E(rawValue: text) else {
+            throw .invalidValue(text, expected: expected, suggestion: Suggestion.closest(to: text, among: E.allCases.map(\.rawValue)))
+        }
         return value
     }
 

@@ -38,26 +38,18 @@ enum ManPage {
             \\fIkey\\fR = \\fIvalue\\fR with the long options' names (flags take yes/no), # comments,
             and [plugin \\fINAME\\fR] sections whose keys are that plugin's options
             (\\fBfile = \\fR\\fIPATH\\fR loads a shared object under the instance name \\fINAME\\fR).
+            A comment may follow a value: a # after a space or a tab starts it
+            (volume = 80 # quieter); a # right after another character, or inside double quotes,
+            is part of the value ("/music/My #1.ogg").
             .SH KEYS
             On a terminal (\\fB\\-\\-status line\\fR):
-            .TP
-            .B space
-            pause or play
-            .TP
-            .BR n ", " p
-            next, previous track
-            .TP
-            .BR l ", " d ", " u
-            like, dislike (skips the track when a skip is allowed), unlike
-            .TP
-            .BR left ", " right
-            seek 5 s
-            .TP
-            .BR + ", " \\-
-            volume
-            .TP
-            .B q
-            quit
+
+            """
+        for entry in KeyTable.all {
+            out += ".TP\n" + entry.keys.map(Roff.bold).joined(separator: ", ") + "\n" + Roff.text(entry.action) + "\n"
+        }
+        out += ".PP\n" + Roff.text(KeyTable.escapeNote) + "\n"
+        out += """
             .SH FILES
             .TP
             .I $XDG_CONFIG_HOME/motet/motet.conf
@@ -78,6 +70,11 @@ enum ManPage {
             .TP
             .I /usr/lib/motet/plugins/
             The installed plugins (the motet binary's \\fI../lib/motet/plugins\\fR).
+            .TP
+            .I /usr/share/doc/motet/
+            README.md, PLUGINS.md (writing a plugin), motet.conf (an example config file), plugins/
+            (each bundled delegate's README, and the JSON delegate's schemas in plugins/schema/), and
+            examples/ (a C plugin, a systemd unit).
             .SH ENVIRONMENT
             .TP
             .B MOTET_PLUGIN_PATH
@@ -92,13 +89,15 @@ enum ManPage {
             .SH EXIT STATUS
             .TP
             .B 0
-            Something played.
+            Something played. With \\fB\\-\\-list\\-plugins\\fR: every plugin listed can be loaded.
             .TP
             .B 1
-            Nothing could be played, or the output failed (one line says why).
+            Nothing could be played, or the output failed (one line says why). With
+            \\fB\\-\\-list\\-plugins\\fR: a plugin listed cannot be loaded.
             .TP
             .B 64
-            A bad option or config line.
+            A bad option or config line, or a \\fB\\-\\-plugin\\fR that cannot be found, loaded or given
+            its options (nothing plays; the same plugin from the config file is only a warning).
             .TP
             .B 130
             A second SIGINT or SIGTERM before the first one finished stopping.

@@ -15,34 +15,6 @@ enum Roff {
 
     /// A placeholder in italics.
     static func italic(_ s: String) -> String { "\\fI" + text(s) + "\\fR" }
-
-    /// Markdown inline code (`x`) as bold, emphasis (*x*) as italics; the rest escaped.
-    static func inline(_ markdown: String) -> String {
-        var out = ""
-        var code = false
-        var emphasis = false
-        var i = markdown.startIndex
-        while i < markdown.endIndex {
-            let c = markdown[i]
-            if c == "`" {
-                out += code ? "\\fR" : "\\fB"
-                code.toggle()
-            } else if c == "*" && !code {
-                out += emphasis ? "\\fR" : "\\fI"
-                emphasis.toggle()
-            } else if c == "\\" {
-                out += "\\e"
-            } else if c == "-" && code {
-                out += "\\-"
-            } else {
-                out.append(c)
-            }
-            i = markdown.index(after: i)
-        }
-        if code || emphasis { out += "\\fR" }
-        if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
-        return out
-    }
 }
 
 extension Roff {

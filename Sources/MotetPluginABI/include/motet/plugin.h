@@ -251,7 +251,7 @@ typedef struct motet_now_playing {
     uint32_t type;                 /**< MOTET_EVENT_NOW_PLAYING */
     uint32_t present;              /**< MOTET_NP_HAS_* bits */
     uint32_t flags;                /**< MOTET_NP_*_ACTIVE / _ENABLED bits */
-    const char *title;             /**< NULL when the track has no TITLE. */
+    const char *title;             /**< the TITLE tag, else the file's name without .ogg/.oga; NULL when neither. */
     const char *artist;            /**< All artists joined with ", "; NULL when none. */
     const char *album;             /**< NULL when none. */
     const char *const *artists;    /**< `artist_count` separate artist names. */
@@ -327,7 +327,7 @@ typedef struct motet_track {
     uint32_t struct_size;          /**< sizeof(motet_track) as the host was built. */
     uint32_t present;              /**< MOTET_TRACK_HAS_* bits */
     uint64_t track_id;             /**< >= 1; the track_id of its now-playing events. */
-    const char *title;             /**< NULL when the track has no TITLE. */
+    const char *title;             /**< the TITLE tag, else the file's name without .ogg/.oga; NULL when neither. */
     const char *artist;            /**< All artists joined with ", "; NULL when none. */
     const char *const *artists;    /**< `artist_count` separate artist names. */
     uint32_t artist_count;
@@ -371,7 +371,7 @@ typedef struct motet_track_finished {
     uint32_t reason;               /**< MOTET_FINISH_* */
     uint64_t track_id;
     const char *file_path;
-    const char *title;             /**< may be NULL. */
+    const char *title;             /**< as in motet_track; may be NULL. */
     /* ABI 1.1 (check struct_size >= MOTET_TRACK_FINISHED_SIZE_1_1): */
     const motet_track *track;      /**< the whole track, never NULL. */
     int64_t heard_us;              /**< how much of it was actually heard (a seek skips, a pause does not count). */

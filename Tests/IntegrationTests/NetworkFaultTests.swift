@@ -1,0 +1,155 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// Bad servers and bad networks (`FaultyHTTPServer`): each gives one line naming the URL and what
+/// to do, and playback goes on with the next entry; a stalled network shows stalled, gives up in
+/// time, and never holds up skip or quit.
+@Suite struct NetworkFaultTests {
+    @Test func eachBadEntryGivesItsOneLineAndTheNextEntryPlays() throws {
+        let run = try MotetRun()
+        let (server, _) = try NetworkPlaybackTests.served(run, seconds: 1, title: "Good Song")
+        let dir = server.directory
+        try Fixtures.oggVorbis(dir + "/opus-like.ogg", seconds: 0.5)
+        // An Ogg Opus stream's first page: "OggS", then "OpusHead" at byte 28.
+        var opus = [UInt8]("OggS".utf8) + [UInt8](repeating: 0, count: 24) + [UInt8]("OpusHead".utf8)
+        opus += [UInt8](repeating: 1, count: 200)
+        try Data(opus).write(to: URL(fileURLWithPath: dir + "/opus.ogg"))
+        // A comment packet of 5 MiB: past the 4 MiB the headers may take.
+        try Fixtures.oggVorbis(dir + "/huge-comment.ogg", seconds: 0.5)
+        try Fixtures.addComments(dir + "/huge-comment.ogg", ["DESCRIPTION=" + String(repeating: "x", count: 5 << 20)])
+        let cases: [(String, String)] = [
+            ("status/404", "the server answered 404 Not Found — check the address"),
+            ("status/500", "the server answered 500 Internal Server Error — the server has a problem; try again later"),
+            ("song.ogg?type=audio/mpeg", "this is an MP3 stream (audio/mpeg); Motet plays Ogg Vorbis"),
+            ("song.ogg?type=audio/aacp", "this is an AAC stream (audio/aacp); Motet plays Ogg Vorbis"),
+            ("opus.ogg", "this is an Opus stream (audio/ogg); Motet plays Ogg Vorbis"),
+            ("html", "this is a web page (text/html), not an audio stream"),
+            ("loop", "too many redirects (a redirect loop)"),
+            ("longheader", "the server's HTTP header is too long"),
+            ("garbage", "not an Ogg stream (unknown data)"),
+            ("huge-comment.ogg", "the stream's headers (tags, pictures) exceed 4 MiB"),
+        ]
+        let refused = "http://127.0.0.1:1/radio.ogg"
+        let urls = cases.map { server.url($0.0) } + [refused]
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events"] + urls + [server.url("song.ogg")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        for (path, text) in cases {
+            let url = server.url(path)
+            #expect(lines.filter { $0.hasPrefix("motet: \(url): ") }.count == 1, "\(url): \(lines)")
+            #expect(lines.contains { $0.hasPrefix("motet: \(url): \(text)") }, "\(url): \(lines)")
+        }
+        #expect(lines.contains("motet: \(refused): cannot connect (connection refused) — check the address and port, or try again later"), "\(lines)")
+        #expect(r.stdout.contains("Finished: Good Song (ok, completed)"), "\(r.stdout)")
+    }
+
+    @Test func anUntrustedCertificateIsOneLineAndTheNextEntryPlays() throws {
+        let run = try MotetRun()
+        let (plain, _) = try NetworkPlaybackTests.served(run, seconds: 1, title: "Plain")
+        let secure = try FaultyHTTPServer(directory: plain.directory, tls: true)
+        let url = secure.url("song.ogg")
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", url, plain.url("song.ogg")])
+        #expect(r.stderr.contains("motet: \(url): the secure connection failed ("), "\(r.stderr)")
+        #expect(r.stderr.contains("certificate"), "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Plain (ok, completed)"), "\(r.stdout)")
+    }
+
+    @Test func anUnknownHostIsOneLine() throws {
+        let run = try MotetRun()
+        let url = "http://no-such-station.invalid/stream.ogg"
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", url], timeout: 60)
+        #expect(r.stderr.contains("motet: \(url): the host no-such-station.invalid was not found (DNS)"), "\(r.stderr)")
+    }
+
+    @Test func aTrickleShowsStalledThenGivesUpAndTheNextEntryPlays() throws {
+        let run = try MotetRun()
+        let (server, local) = try NetworkPlaybackTests.served(run, seconds: 20, title: "Trickling")
+        try Fixtures.oggVorbis(server.directory + "/next.ogg", seconds: 1, tags: .init(title: "Next One"))
+        let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int ?? 0
+        let url = server.url("song.ogg?trickle=\(size / 5)")
+        let started = Date()
+        let r = try run.run(
+            ["--output", "null", "--no-config", "--status", "events", "--network-timeout", "2", "--reconnect-for", "3", url, server.url("next.ogg")],
+            timeout: 90)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout
+        let stalled = try #require(out.range(of: "State: stalled"), "\(out)")
+        let next = try #require(out.range(of: "Playing: Next One"), "\(out)")
+        #expect(stalled.lowerBound < next.lowerBound)
+        #expect(out.contains("Finished: Next One (ok, completed)"), "\(out)")
+        #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long); reconnecting for up to 3 s"), "\(r.stderr)")
+        #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long) and did not come back within 3 s"), "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
+    @Test func quitAndSkipAreImmediateWhileBlockedOnTheNetwork() throws {
+        // Within 3 s (a sanitizer makes everything several times slower: 10 s); without the
+        // interruption, a blocked read would last until the network timeout (15 s).
+        let bound: Double = ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil ? 3 : 10
+        let run = try MotetRun()
+        let (server, local) = try NetworkPlaybackTests.served(run, seconds: 20, title: "Stuck")
+        try Fixtures.oggVorbis(server.directory + "/after.ogg", seconds: 30, tags: .init(title: "After"))
+        let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int ?? 0
+        // Stalls after a fifth: playback starts, then the decoder blocks in a read.
+        let stuck = server.url("song.ogg?stall=\(size / 5)")
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", stuck, server.url("after.ogg")], environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Stuck", timeout: 20), "\(term.screen())")
+        // A fifth of 20 s plays in about 4 s (plus the 3 s ring): then the decoder waits on the
+        // network (the trickle test shows the stalled state itself, in events).
+        Thread.sleep(forTimeInterval: 9)
+        #expect(server.requests().contains { $0.path.hasPrefix("/song.ogg?stall") && $0.range.isEmpty })
+        let skipped = Date()
+        try term.press("n")
+        #expect(try term.waitFor("After", timeout: 20), "\(term.screen())")
+        #expect(Date().timeIntervalSince(skipped) < bound, "skipping took \(Date().timeIntervalSince(skipped)) s")
+
+        // Blocked while opening (the server sends nothing after the header): quit is immediate.
+        let silent = server.url("song.ogg?stall=0")
+        let p = try SpawnedProcess([Paths.motet, "--output", "null", "--no-config", "--status", "quiet", silent], environment: run.environment)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(p.isRunning)
+        let quit = Date()
+        p.signal(SIGTERM)
+        #expect(try Shell.waitUntil(timeout: 10) { !p.isRunning })
+        #expect(Date().timeIntervalSince(quit) < bound, "quitting took \(Date().timeIntervalSince(quit)) s")
+    }
+
+    @Test func theHeardPositionStandsWhileTheNetworkIsLateAndGoesOnWithoutAJump() throws {
+        let run = try MotetRun()
+        let (server, local) = try NetworkPlaybackTests.served(run, seconds: 20, title: "Late")
+        let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int ?? 0
+        // A quarter of the file (about 5 s), then 7 s of nothing, then the rest.
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", server.url("song.ogg?pause=\(size / 4)&for=7")], environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Late", timeout: 20), "\(term.screen())")
+        var seconds: [Int] = []
+        var sawStalled = false
+        for _ in 0..<36 {
+            Thread.sleep(forTimeInterval: 0.5)
+            // The status line's stalled glyph (StatusLine.glyph).
+            if term.rows().contains(where: { $0.hasPrefix("⋯") }) { sawStalled = true }
+            // "▶ 0:07 / 0:20 Late — …": the elapsed time.
+            guard let line = term.rows().last(where: { $0.contains(" / 0:20") }),
+                let time = line.split(separator: " ").first(where: { $0.contains(":") })
+            else { continue }
+            let parts = time.split(separator: ":").compactMap { Int($0) }
+            if parts.count == 2 { seconds.append(parts[0] * 60 + parts[1]) }
+        }
+        let steps = zip(seconds, seconds.dropFirst()).map { $1 - $0 }
+        // Half-second samples see at most 1 s a step (2 on a loaded machine); a jump would be the gap (7 s).
+        #expect(steps.allSatisfy { $0 >= 0 && $0 <= 2 }, "the elapsed time jumped: \(seconds)")
+        // It stood for at least 2 s (the ring held about 3 s of the 7 s gap), then went on past it.
+        var longestStand = 0, standing = 0
+        for step in steps {
+            standing = step == 0 ? standing + 1 : 0
+            longestStand = max(longestStand, standing)
+        }
+        #expect(longestStand >= 4, "never stood while the network was late: \(seconds)")
+        #expect((seconds.last ?? 0) >= 10, "did not go on: \(seconds)")
+        #expect(sawStalled, "the status line never showed the stall")
+    }
+}

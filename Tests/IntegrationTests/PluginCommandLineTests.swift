@@ -1,0 +1,76 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// A plugin named on the command line that cannot start is a usage error (exit 64, nothing
+/// plays); the same plugin from the config file is a warning and playback goes on.
+@Suite struct PluginCommandLineTests {
+    private func track(_ run: MotetRun) throws -> String {
+        let f = run.path("song.ogg")
+        try Fixtures.oggVorbis(f, seconds: 0.3, tags: .init(title: "Song"))
+        return f
+    }
+
+    private let quick = ["--output", "null", "--untimed", "--status", "events"]
+
+    @Test func aMistypedPluginOnTheCommandLineExits64WithTheNamesThatExist() throws {
+        let run = try MotetRun()
+        let song = try track(run)
+        let r = try run.run(quick + ["--no-config", "--plugin", "jsn", song])
+        #expect(r.status == 64, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "one line: \(r.stderr)")
+        let line = lines.first ?? ""
+        // The near name suggested and the bundled plugins listed, then where it looked.
+        #expect(line.hasPrefix("motet: plugin jsn: not found (did you mean 'json'?); the plugins found are "), "\(line)")
+        #expect(line.contains("; looked for jsn.so or libmotet-jsn.so in: "), "\(line)")
+        for bundled in ["json", "log", "mpris", "notify"] { #expect(line.contains(bundled), "\(line)") }
+        #expect(line.hasSuffix("(from --plugin)"))
+        #expect(r.stdout.isEmpty, "nothing played: \(r.stdout)")
+    }
+
+    @Test func aPluginFileThatCannotLoadOrABadOptionExits64() throws {
+        let run = try MotetRun()
+        let song = try track(run)
+        let notELF = run.path("notes.so")
+        try "not a shared object\n".write(toFile: notELF, atomically: true, encoding: .utf8)
+        let file = try run.run(quick + ["--no-config", "--plugin", notELF, song])
+        #expect(file.status == 64, "\(file.stderr)")
+        #expect(file.stderr.contains("motet: plugin notes: \(notELF): not a shared object"), "\(file.stderr)")
+        #expect(file.stdout.isEmpty)
+        let option = try run.run(quick + ["--no-config", "--plugin", "json:pth=/tmp/x", song])
+        #expect(option.status == 64, "\(option.stderr)")
+        #expect(option.stderr.contains("unknown option 'pth'; did you mean 'path'?"), "\(option.stderr)")
+        #expect(option.stdout.isEmpty)
+    }
+
+    @Test func theSamePluginsFromTheConfigFileAreWarningsAndPlaybackGoesOn() throws {
+        let run = try MotetRun()
+        let song = try track(run)
+        try FileManager.default.createDirectory(atPath: run.home + "/config/motet", withIntermediateDirectories: true)
+        try "plugin = jsn\n[plugin json]\npth = /tmp/x\n".write(
+            toFile: run.home + "/config/motet/motet.conf", atomically: true, encoding: .utf8)
+        let r = try run.run(quick + [song])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("motet: plugin jsn: not found"), "\(r.stderr)")
+        #expect(r.stderr.contains("unknown option 'pth'"), "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Song (ok, completed)"), "\(r.stdout)")
+    }
+}
+
+/// A plugin file in /tmp (world-writable, sticky) is refused with advice to move it.
+@Suite struct PluginInTmpTests {
+    @Test func aPluginInTmpIsRefusedWithAdviceToMoveIt() throws {
+        let run = try MotetRun()
+        let song = run.path("song.ogg")
+        try Fixtures.oggVorbis(song, seconds: 0.2, tags: .init(title: "Song"))
+        let name = "motet-tmp-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).so"
+        let file = try ProbePlugin.build(in: "/tmp", fileName: name)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let r = try run.run(["--no-config", "--output", "null", "--untimed", "--plugin", file + ":out=" + run.path("p.out"), song])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("refused: directory /tmp lets anyone add files (mode 1777): keep plugins out of it"), "\(r.stderr)")
+        #expect(r.stderr.contains("mv \(file) ~/.local/share/motet/plugins/"), "\(r.stderr)")
+        #expect(!r.stderr.contains("chmod go-w /tmp"), "\(r.stderr)")
+    }
+}
