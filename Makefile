@@ -10,7 +10,7 @@ BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libpulse-dev l
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
 	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
-	pipewire pipewire-bin pipewire-pulse wireplumber
+	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
@@ -37,7 +37,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all deps deps-test deps-bench bench-wakeups deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
+.PHONY: all deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
 	test-asan install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
 
 all: build
@@ -189,6 +189,11 @@ bench-wakeups: deps-bench release
 # of the player and of the sound server (about 15 minutes); writes bench/out/servers.md.
 bench-servers: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/servers.sh
+
+# Internet radio (issue 13): an Icecast stream for 60 s on null and pulse, Motet against mpv, ogg123
+# and Motet on the same songs as local files, with libcurl's floor (bench/radio.sh).
+bench-radio: deps-bench release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/radio.sh
 
 # The soak (issue 6): 10,000 short tracks untimed with every bundled delegate and a chaos plugin
 # sending random commands from four threads; checks event order, RSS, descriptors and threads and

@@ -79,6 +79,8 @@ struct PlayerSnapshot {
             json.null()
         }
         json.key("file"); json.string(np?.filePath)
+        json.key("url"); json.string(np?.url)
+        json.key("station"); Self.writeStation(np, to: &json)
         json.key("trackId"); json.integer(np.map { Int64(truncatingIfNeeded: $0.trackID) })
         json.key("volume"); json.integer(volume.map { Int64($0) })
         json.key("lastError")
@@ -91,6 +93,18 @@ struct PlayerSnapshot {
         json.key("pidStartTime"); json.integer(process.startTime)
         json.key("startedAt"); json.seconds(micros: process.startedAtMicros)
         json.key("updatedAt"); json.seconds(micros: Clock.wallMicros())
+        json.endObject()
+    }
+
+    /// A stream's station (its icy-* headers) as an object, or null for a file or a silent station.
+    static func writeStation(_ np: NowPlayingInfo?, to json: inout JSONWriter) {
+        guard let np, np.station != nil || np.stationDescription != nil || np.stationGenre != nil || np.stationURL != nil
+        else { return json.null() }
+        json.beginObject()
+        json.key("name"); json.string(np.station)
+        json.key("description"); json.string(np.stationDescription)
+        json.key("genre"); json.string(np.stationGenre)
+        json.key("url"); json.string(np.stationURL)
         json.endObject()
     }
 

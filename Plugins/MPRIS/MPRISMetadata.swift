@@ -13,7 +13,7 @@ struct MPRISMetadata: Sendable, Equatable {
     /// `xesam:artist`, an array of strings.
     var artists: [String] = []
     var album: String? = nil
-    /// `xesam:url`, a file:// URI of the file playing.
+    /// `xesam:url`: a file:// URI of the file playing, or the http(s) URL of a stream.
     var url: String? = nil
     /// `xesam:userRating`: 1.0 liked, 0.0 disliked, absent otherwise.
     var userRating: Double? = nil

@@ -73,7 +73,7 @@ struct MPRISModel: Sendable {
     /// Takes in a playback-state event.
     mutating func apply(_ event: PlaybackStateInfo) {
         state = event.state
-        if let mapped = MPRISPlaybackStatus(event.state) { status = mapped }
+        if let mapped = MPRISPlaybackStatus(event.state, stalledReason: event.stalledReason) { status = mapped }
         volumePercent = min(max(event.volumePercent, 0), 100)
         shuffle = event.shuffle
         loopPlaylist = event.loop
@@ -100,10 +100,10 @@ struct MPRISModel: Sendable {
             trackID: MPRISTrack.objectPath(track.trackID),
             lengthMicros: track.durationMicros,
             artURL: track.artworkPath.map(FileURI.make),
-            title: track.title,
+            title: track.title ?? track.station,
             artists: track.artists,
             album: track.album,
-            url: track.filePath.map(FileURI.make),
+            url: track.url ?? track.filePath.map(FileURI.make),
             userRating: liked ? 1.0 : disliked ? 0.0 : nil)
     }
 
@@ -133,6 +133,9 @@ struct MPRISModel: Sendable {
         [("Liked", .bool(liked)), ("Disliked", .bool(disliked))]
     }
 
+    /// What OpenUri accepts: files, and Ogg Vorbis over HTTP(S).
+    static let uriSchemes = ["file", "http", "https"]
+
     /// The constant properties of `org.mpris.MediaPlayer2`.
     static let rootProperties: [(String, MPRISValue)] = [
         ("CanQuit", .bool(true)),
@@ -140,7 +143,7 @@ struct MPRISModel: Sendable {
         ("HasTrackList", .bool(false)),
         ("Identity", .string("Motet")),
         ("DesktopEntry", .string("motet")),
-        ("SupportedUriSchemes", .strings(["file"])),
+        ("SupportedUriSchemes", .strings(MPRISModel.uriSchemes)),
         ("SupportedMimeTypes", .strings(["audio/ogg", "audio/vorbis", "audio/x-vorbis+ogg"])),
     ]
 }
@@ -150,9 +153,13 @@ enum MPRISPlaybackStatus: String, Sendable {
     case playing = "Playing", paused = "Paused", stopped = "Stopped"
 
     /// nil for states that say nothing about it (loading, or a state from a newer host).
-    init?(_ state: PlaybackStateInfo.State?) {
+    /// Stalled while buffering (a stream waiting for the network) is Playing: the user asked to
+    /// play and it goes on by itself; stalled because the device is lost (or for a reason an
+    /// ABI 1.0 host cannot say) is Paused, as the sound stopped and nobody knows for how long.
+    init?(_ state: PlaybackStateInfo.State?, stalledReason: PlaybackStateInfo.StalledReason? = nil) {
         switch state {
         case .playing: self = .playing
+        case .stalled where stalledReason == .buffering: self = .playing
         case .paused, .interrupted, .stalled: self = .paused
         case .stopped, .complete: self = .stopped
         case .loading, nil: return nil

@@ -106,14 +106,15 @@ extension MPRISServer {
         return send(.previous, "Previous")
     }
 
-    /// OpenUri(uri): a `file://` URI (the one scheme in SupportedUriSchemes) is appended to the
-    /// queue and played; any other scheme is not supported.
+    /// OpenUri(uri): a URI of a scheme in SupportedUriSchemes (`file://`, `http://`, `https://`)
+    /// is appended to the queue and played; any other scheme is not supported.
     private func openURI(_ uri: String) -> Result<Void, MPRISRefusal> {
-        guard uri.hasPrefix("file://") else {
+        let scheme = uri.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        guard uri.lowercased().hasPrefix(scheme + "://"), MPRISModel.uriSchemes.contains(scheme) else {
             return .failure(
                 MPRISRefusal(
                     name: MPRISInterfaces.ErrorName.notSupported,
-                    message: "Motet opens file:// URIs only, not \(uri)"))
+                    message: "Motet opens file://, http:// and https:// URIs only, not \(uri)"))
         }
         return send(.openURI(uri), "OpenUri")
     }

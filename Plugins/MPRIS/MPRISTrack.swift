@@ -10,6 +10,10 @@ struct MPRISTrack: Sendable, Equatable {
     var durationMicros: Int64?
     var artworkPath: String?
     var filePath: String?
+    /// The URL of a track that comes over the network (a stream), else nil.
+    var url: String?
+    /// The station's name (icy-name) of a stream, else nil.
+    var station: String?
 
     init(_ info: NowPlayingInfo) {
         trackID = info.trackID
@@ -20,6 +24,8 @@ struct MPRISTrack: Sendable, Equatable {
         durationMicros = info.durationMicros.flatMap { $0 >= 0 ? $0 : nil }
         artworkPath = Self.nonEmpty(info.artwork?.path)
         filePath = Self.nonEmpty(info.filePath)
+        url = Self.nonEmpty(info.url)
+        station = Self.nonEmpty(info.station)
     }
 
     /// An empty tag or path is shown as absent.

@@ -17,9 +17,12 @@ struct BubbleContent: Equatable {
     /// `&`, `<` and `>` are escaped to show as themselves. `actions`: the server shows buttons.
     init(_ info: NowPlayingInfo, markup: Bool, actions withActions: Bool) {
         // The player names an untagged file's track after the file (the same title everywhere);
-        // only a track with neither has none.
-        summary = Self.visible(info.title ?? "Motet")
-        let parts = [info.artist, info.album].compactMap { $0 }.filter { !$0.isEmpty }
+        // a stream's song without a title shows the station, and the station stands in for a
+        // missing artist (where the song comes from).
+        let station = info.station.flatMap { $0.isEmpty ? nil : $0 }
+        summary = Self.visible(info.title ?? station ?? "Motet")
+        let artist = info.artist.flatMap { $0.isEmpty ? nil : $0 } ?? (info.title != nil ? station : nil)
+        let parts = [artist, info.album].compactMap { $0 }.filter { !$0.isEmpty }
         let plainBody = Self.visible(parts.joined(separator: " — "))
         body = markup ? Self.escapeMarkup(plainBody) : plainBody
         imageURI = info.artwork?.path.map(Self.fileURI)

@@ -20,8 +20,14 @@ public struct NowPlayingInfo: Sendable, Equatable {
     public var filePath: String?
     /// The URL being played (a stream), or nil for a local file (ABI 1.1).
     public var url: String?
-    /// The station's name, or nil (ABI 1.1).
+    /// The station's name (icy-name), or nil (ABI 1.1).
     public var station: String?
+    /// The station's icy-description, or nil (ABI 1.1).
+    public var stationDescription: String?
+    /// The station's icy-genre, or nil (ABI 1.1).
+    public var stationGenre: String?
+    /// The station's home page (icy-url; not the stream's URL), or nil (ABI 1.1).
+    public var stationURL: String?
     public var trackID: UInt64
     public var likeActive: Bool
     public var dislikeActive: Bool
@@ -53,6 +59,9 @@ public struct NowPlayingInfo: Sendable, Equatable {
         let v11 = p.struct_size >= MOTET_NOW_PLAYING_SIZE_1_1
         url = v11 ? MotetHost.string(p.url) : nil
         station = v11 ? MotetHost.string(p.station) : nil
+        stationDescription = v11 ? MotetHost.string(p.station_description) : nil
+        stationGenre = v11 ? MotetHost.string(p.station_genre) : nil
+        stationURL = v11 ? MotetHost.string(p.station_url) : nil
         trackID = p.track_id
         likeActive = p.flags & MOTET_NP_LIKE_ACTIVE != 0
         dislikeActive = p.flags & MOTET_NP_DISLIKE_ACTIVE != 0
@@ -162,8 +171,12 @@ public struct MotetTrack: Sendable, Equatable {
     public var filePath: String?
     /// The URL, or nil for a local file.
     public var url: String?
-    /// The station's name, or nil.
+    /// The station's name (icy-name), or nil.
     public var station: String?
+    /// The station's icy-description, icy-genre and home page (icy-url), or nil.
+    public var stationDescription: String?
+    public var stationGenre: String?
+    public var stationURL: String?
     public var artworkID: String?
 
     public init(_ t: UnsafePointer<motet_track>) {
@@ -178,6 +191,10 @@ public struct MotetTrack: Sendable, Equatable {
         url = MotetHost.string(p.url)
         station = MotetHost.string(p.station)
         artworkID = MotetHost.string(p.artwork_id)
+        let full = p.struct_size >= MOTET_TRACK_SIZE_1_1
+        stationDescription = full ? MotetHost.string(p.station_description) : nil
+        stationGenre = full ? MotetHost.string(p.station_genre) : nil
+        stationURL = full ? MotetHost.string(p.station_url) : nil
     }
 }
 

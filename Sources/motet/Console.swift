@@ -195,8 +195,8 @@ final class Console: Sendable {
     }
 
     static func describe(_ track: TrackInfo) -> String {
-        // The player names an untagged file's track after the file (TrackTitle).
-        let title = TerminalText.safe(track.title ?? "(untitled)")
+        // The player names an untagged file's track after the file (TrackTitle); a stream's by its URL.
+        let title = TerminalText.safe(track.title ?? track.url ?? "(untitled)")
         let artist = TerminalText.safe(track.joinedArtists ?? "Unknown artist")
         let album = TerminalText.safe(track.album ?? "Unknown album")
         return "\(title) — \(artist) — \(album)"

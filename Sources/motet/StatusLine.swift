@@ -4,6 +4,8 @@ import MotetCore
 /// survives a narrow window: the state glyph, elapsed / duration, the like mark and a short-lived
 /// notice (volume, like) first; then title — artist — album, shortened with "…"; then the volume,
 /// the key hint, the progress bar and the skip limit, each only when the title keeps its room.
+/// A stream shows its station's name right after the title, first of these, and its genre last; a
+/// live stream has no duration, so elapsed (from the start of the song) stands alone, with no bar.
 ///
 /// The last column stays empty: a line that fills the width leaves the cursor in the terminal's
 /// pending-wrap state, and the next `\r` redraw or a resize then wraps it onto a second row.
@@ -63,6 +65,8 @@ enum StatusLine {
     private static func optionalParts(_ display: PlayerDisplay, notice: String?) -> [(place: Int, text: String)] {
         let np = display.nowPlaying
         var parts: [(place: Int, text: String)] = []
+        let station = np.track?.station
+        if let name = station?.name { parts.append((-2, TerminalText.safe(name))) }
         let volume = "vol \(display.volume)%"
         if display.volume != 100 && notice != volume { parts.append((1, volume)) }
         parts.append((4, keyHint))
@@ -74,6 +78,7 @@ enum StatusLine {
         }
         if let left = display.skipsLeft { parts.append((2, "skips left: \(left)")) }
         if !np.nextEnabled { parts.append((3, "(no skip)")) }
+        if let genre = station?.genre { parts.append((-1, "(" + TerminalText.safe(genre) + ")")) }
         return parts
     }
 }

@@ -63,9 +63,12 @@ struct SpecComplianceTests {
         #expect(second.status == 0, "busctl OpenUri: \(second.stderr)")
         #expect(motet.waitForState { $0["title"] as? String == "Track 3" }, "\(motet.state() ?? [:])")
 
-        let http = try client.call(Self.player, "OpenUri", ["s", "http://127.0.0.1:9/radio.ogg"])
-        #expect(http.status != 0)
-        #expect(http.stderr.contains("file://"), "\(http.stderr)")
+        let ftp = try client.call(Self.player, "OpenUri", ["s", "ftp://127.0.0.1:9/radio.ogg"])
+        #expect(ftp.status != 0)
+        #expect(ftp.stderr.contains("file://, http:// and https://"), "\(ftp.stderr)")
+        #expect(client.playerctlValue(["metadata", "title"]) == "Track 3")
+        let schemes = try client.property("org.mpris.MediaPlayer2", "SupportedUriSchemes")
+        #expect(schemes["data"] as? [String] == ["file", "http", "https"], "\(schemes)")
     }
 
     @Test func everySeekIsAnnouncedHoweverSmall() throws {

@@ -23,13 +23,14 @@ import Testing
             "create abi=1.1 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
             "option out=\(harness.output("probe"))",
             "option color=blue",
-            "np size=160 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
+            "np size=184 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
                 + "elapsed=1500000 at=42 rate=1.00 art=100:image/png:c0ffee:/cache/c0ffee.png file=/music/Song.ogg track=17",
             "art-bytes 7 9",
             "state state=3 volume=100 shuffle=0 loop=1 seek=1 remote=1",
             "finished ok=0 reason=3 track=17 file=/music/Song.ogg title=Song",
             "finished-track heard=0 position=0 first=-1 id=17 title=Song artist=(null) artists= album=(null) duration=-1 "
-                + "file=/music/Song.ogg url=(null) station=(null) art=(null)",
+                + "file=/music/Song.ogg url=(null) station=(null) art=(null) "
+                + "desc=(null) genre=(null) home=(null)",
             "decode-error code=-3 message=hole in data file=/music/Song.ogg position=-1 track=17",
             "interruption-began reason=0",
             "interruption-ended reason=1",
@@ -47,7 +48,7 @@ import Testing
         harness.host.publish(.nowPlaying(.nothing(at: 99)))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         let last = try #require(ProbePlugin.lines(harness.output("probe")).last { $0.hasPrefix("np ") })
-        #expect(last == "np size=160 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
+        #expect(last == "np size=184 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
             + "elapsed=0 at=99 rate=0.00 art=0:(null):(null):(null) file=(null) track=0")
     }
 
@@ -63,8 +64,34 @@ import Testing
         harness.host.publish(.nowPlaying(bare))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).contains(
-            "np size=160 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
+            "np size=184 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
                 + "elapsed=0 at=5 rate=1.00 art=0:(null):(null):(null) file=(null) track=3"))
+    }
+
+    @Test func aStreamArrivesWithItsURLAndEveryStationHeaderAndNoFile() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory)
+        harness.load([harness.probeRequest("probe")])
+        let station = StationInfo(name: "Radio Ada", description: "All Ada, all day", genre: "Baroque", homepage: "https://ada.example/")
+        let url = "http://127.0.0.1:8000/radio.ogg"
+        harness.host.publish(.nowPlaying(NowPlaying(
+            track: TrackInfo(title: "Song", artists: ["Ada"], album: nil, durationMicros: nil, artwork: nil, filePath: nil,
+                             url: url, station: station),
+            trackID: 4, elapsedMicros: 0, elapsedAtMicros: 5, rate: 1, liked: false, disliked: false,
+            nextEnabled: false, previousEnabled: false)))
+        let track = TrackRecord(
+            trackID: 4, title: "Song", artists: ["Ada"], album: nil, durationMicros: nil, filePath: nil, url: url, station: station)
+        harness.host.publish(.trackStarted(TrackStarted(track: track, reason: .natural, startedAtUnixMicros: 1)))
+        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        let lines = ProbePlugin.lines(harness.output("probe"))
+        #expect(lines.contains(
+            "np-stream url=\(url) station=Radio Ada desc=All Ada, all day genre=Baroque home=https://ada.example/"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("np size=184 present=0x5 ") && $0.contains(" file=(null) ") }, "\(lines)")
+        #expect(lines.contains(
+            "started reason=0 at=1 id=4 title=Song artist=Ada artists=Ada album=(null) duration=-1 file=(null) "
+                + "url=\(url) station=Radio Ada art=(null) desc=All Ada, all day genre=Baroque home=https://ada.example/"),
+            "\(lines)")
     }
 
     @Test func pluginLogLinesArePrefixedAndTheirControlCharactersEscaped() throws {
@@ -94,7 +121,7 @@ import Testing
             heardMicros: 30_000_000, positionMicros: 72_000_000, firstHeardUnixMicros: 1_700_000_000_500_000)))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         let described = "id=9 title=Song artist=Ada, Bo artists=Ada|Bo album=The Album duration=180000000 "
-            + "file=/music/Song.ogg url=(null) station=(null) art=c0ffee"
+            + "file=/music/Song.ogg url=(null) station=(null) art=c0ffee desc=(null) genre=(null) home=(null)"
         #expect(Array(ProbePlugin.lines(harness.output("new")).dropFirst(2)) == [
             "started reason=2 at=1700000000000000 " + described,
             "seeked track=9 position=42000000",

@@ -47,19 +47,20 @@ public struct TrackInfo: Sendable, Equatable {
     /// Each ARTIST comment is one artist.
     public var artists: [String]
     public var album: String?
-    /// Total duration of the file (all links), in microseconds.
+    /// Duration of the track (for a link of a chained file or stream, the link's), in
+    /// microseconds; nil for a live stream.
     public var durationMicros: Int64?
     public var artwork: Artwork?
     /// The file being played.
     public var filePath: String?
     /// The URL being played (a stream), or nil for a local file.
     public var url: String?
-    /// The station's name (a stream's icy-name), or nil.
-    public var station: String?
+    /// What the station says about itself (a stream's icy-* headers), or nil.
+    public var station: StationInfo?
 
     public init(
         title: String?, artists: [String], album: String?, durationMicros: Int64?, artwork: Artwork?,
-        filePath: String?, url: String? = nil, station: String? = nil
+        filePath: String?, url: String? = nil, station: StationInfo? = nil
     ) {
         self.url = url
         self.station = station

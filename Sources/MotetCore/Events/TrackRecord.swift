@@ -12,14 +12,14 @@ public struct TrackRecord: Sendable, Equatable {
     public var filePath: String?
     /// The URL, or nil for a local file.
     public var url: String?
-    /// The station's name (a stream's icy-name), or nil.
-    public var station: String?
+    /// What the station says about itself (a stream's icy-* headers), or nil.
+    public var station: StationInfo?
     /// The artwork's stable id, or nil when the track has none.
     public var artworkID: String?
 
     public init(
         trackID: UInt64, title: String?, artists: [String], album: String?, durationMicros: Int64?,
-        filePath: String?, url: String? = nil, station: String? = nil, artworkID: String? = nil
+        filePath: String?, url: String? = nil, station: StationInfo? = nil, artworkID: String? = nil
     ) {
         self.trackID = trackID
         self.title = title

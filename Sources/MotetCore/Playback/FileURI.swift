@@ -27,6 +27,15 @@ enum FileURI {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// An `http://` or `https://` URL as it is (the network layer reads it); nil for anything else.
+    static func webAddress(_ uri: String) -> String? {
+        let lower = uri.prefix(8).lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), !uri.contains("\0"),
+            !uri.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+        else { return nil }
+        return uri
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

@@ -99,12 +99,14 @@ extension PlayerStateMachine {
         disliked = rating == .disliked
         let m = c.info.metadata
         do {
-            try feedback?.set(rating, path: c.info.path, title: m.title, artists: m.artists, album: m.album)
+            try feedback?.set(rating, path: c.info.filePath, title: m.title, artists: m.artists, album: m.album)
         } catch {
             out.message("motet: \(error)")
         }
         publishNowPlaying()
-        if command == .dislike, nextEnabled { next(from: source) }
+        // A dislike moves on only where that loses nothing but the song: in a live stream it rates
+        // the song on air and the station plays on.
+        if command == .dislike, nextEnabled, c.info.skipsWhenDisliked { next(from: source) }
     }
 
     private func setVolume(_ percent: Int) {
@@ -246,10 +248,10 @@ extension PlayerStateMachine {
         publishState()
     }
 
-    /// Appends the file a URI names to the queue and plays it.
+    /// Appends the file or the http(s) URL a URI names to the queue and plays it.
     private func open(_ uri: String, from source: CommandSource) {
-        guard let path = FileURI.path(uri) else {
-            out.message("motet: cannot open \(uri)\(who(source)): only file paths and file:// URIs can be opened")
+        guard let path = FileURI.path(uri) ?? FileURI.webAddress(uri) else {
+            out.message("motet: cannot open \(uri)\(who(source)): only file paths, file:// and http(s):// URIs can be opened")
             return
         }
         var position = 0

@@ -8,8 +8,9 @@ extension PlayerStateMachine {
         let m = c.info.metadata
         return NowPlaying(
             track: TrackInfo(
-                title: TrackTitle.shown(tag: m.title, filePath: c.info.path), artists: m.artists, album: m.album,
-                durationMicros: c.info.durationMicros, artwork: c.info.artwork, filePath: c.info.path),
+                title: TrackTitle.shown(tag: m.title, filePath: c.info.filePath), artists: m.artists, album: m.album,
+                durationMicros: c.info.publishedDuration, artwork: c.info.artwork, filePath: c.info.filePath,
+                url: c.info.url, station: c.info.publishedStation),
             trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
             rate: status == .playing ? 1 : 0, liked: liked, disliked: disliked, nextEnabled: nextEnabled,
             previousEnabled: queue.position(before: c.info.orderPosition) != nil)
@@ -27,7 +28,7 @@ extension PlayerStateMachine {
             interruption == .deviceLost ? .deviceLost : status == .stalled ? .buffering : .none
         let state = PlaybackState(
             status: status, volumePercent: volume, shuffle: queue.shuffled, loop: queue.loop,
-            canSeek: current?.info.canSeek ?? false, remoteCommands: configuration.remoteCommands,
+            canSeek: current.map { $0.info.canSeek && !$0.info.isLive } ?? false, remoteCommands: configuration.remoteCommands,
             stalledReason: stalled)
         guard state != lastStateEvent else { return }
         lastStateEvent = state
@@ -49,6 +50,15 @@ extension PlayerStateMachine {
         return left
     }
 
+    /// The track data the track events carry.
+    func record(_ info: SegmentInfo) -> TrackRecord {
+        let m = info.metadata
+        return TrackRecord(
+            trackID: info.trackID, title: TrackTitle.shown(tag: m.title, filePath: info.filePath), artists: m.artists, album: m.album,
+            durationMicros: info.publishedDuration, filePath: info.filePath, url: info.url,
+            station: info.publishedStation, artworkID: info.artwork?.id)
+    }
+
     /// Recomputes whether next is possible now; a change is published with the track.
     func refreshNextEnabled(publishing: Bool = true) {
         let left = skipsLeft() ?? Int.max
@@ -59,4 +69,18 @@ extension PlayerStateMachine {
         nextEnabled = enabled
         if publishing, current != nil { publishNowPlaying() }
     }
+}
+
+/// How a segment shows on the surfaces: a network track has its URL and no file; a live stream
+/// has no duration (each song is a chained link whose length nobody knows in advance).
+extension SegmentInfo {
+    /// The local file, or nil for a network track (`path` then holds the URL).
+    var filePath: String? { url == nil ? path : nil }
+    var publishedDuration: Int64? { isLive ? nil : durationMicros }
+    /// Whether a dislike (now, or one recorded earlier under `--skip-disliked`) leaves this track:
+    /// only a finite track. In a live stream the next song is on the same station, so leaving
+    /// would skip the station; the dislike is recorded for the song on air and playback goes on.
+    var skipsWhenDisliked: Bool { !isLive }
+    /// nil when the station said nothing about itself.
+    var publishedStation: StationInfo? { station.flatMap { $0.isEmpty ? nil : $0 } }
 }

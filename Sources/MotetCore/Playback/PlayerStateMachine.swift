@@ -278,7 +278,7 @@ final class PlayerStateMachine {
             startReason = .natural
             out.events(.trackStarted(TrackStarted(track: record(info), reason: reason, startedAtUnixMicros: wallNow())))
             let m = info.metadata
-            let rating = feedback?.rating(path: info.path, title: m.title, artists: m.artists, album: m.album)
+            let rating = feedback?.rating(path: info.filePath, title: m.title, artists: m.artists, album: m.album)
             liked = rating == .liked
             disliked = rating == .disliked
             for warning in m.warnings { out.message("motet: \(info.path): \(warning)") }
@@ -314,19 +314,11 @@ final class PlayerStateMachine {
         out.events(
             .trackFinished(
                 TrackFinished(
-                    trackID: info.trackID, filePath: info.path, title: track.title, successfully: ok,
+                    trackID: info.trackID, filePath: info.filePath, title: track.title, successfully: ok,
                     reason: ok ? reason : .failed, track: track, heardMicros: heardBefore + segmentHeardMicros(until: end),
                     positionMicros: position, firstHeardUnixMicros: firstHeardAt)))
         heardBefore = 0
         firstHeardAt = nil
-    }
-
-    /// The track data the track events carry.
-    func record(_ info: SegmentInfo) -> TrackRecord {
-        let m = info.metadata
-        return TrackRecord(
-            trackID: info.trackID, title: TrackTitle.shown(tag: m.title, filePath: info.path), artists: m.artists, album: m.album,
-            durationMicros: info.durationMicros, filePath: info.path, artworkID: info.artwork?.id)
     }
 
     /// What has been heard of the current segment, in microseconds: up to the heard position, but

@@ -127,7 +127,10 @@ enum PluginEventMapping {
         }
         t.file_path = strings.copy(record.filePath)
         t.url = strings.copy(record.url)
-        t.station = strings.copy(record.station)
+        t.station = strings.copy(record.station?.name)
+        t.station_description = strings.copy(record.station?.description)
+        t.station_genre = strings.copy(record.station?.genre)
+        t.station_url = strings.copy(record.station?.homepage)
         t.artwork_id = strings.copy(record.artworkID)
         let artists = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: max(record.artists.count, 1))
         defer { artists.deallocate() }
@@ -160,7 +163,10 @@ enum PluginEventMapping {
         e.album = strings.copy(track.album)
         e.file_path = strings.copy(track.filePath)
         e.url = strings.copy(track.url)
-        e.station = strings.copy(track.station)
+        e.station = strings.copy(track.station?.name)
+        e.station_description = strings.copy(track.station?.description)
+        e.station_genre = strings.copy(track.station?.genre)
+        e.station_url = strings.copy(track.station?.homepage)
         e.track_id = now.trackID
         if let duration = track.durationMicros {
             e.present |= MOTET_NP_HAS_DURATION

@@ -43,6 +43,19 @@ import Testing
         #expect(store.rating(path: music + "/x.ogg", title: "   ", artists: [], album: nil) == .disliked, "a blank title is no title")
     }
 
+    @Test func aSongFromAStreamIsKeyedByItsTagsAndNeverByTheURL() throws {
+        let dir = try Paths.temporaryDirectory("motet-feedback")
+        let store = FeedbackStore(directory: dir)
+        try store.set(.liked, path: nil, title: "On Air", artists: ["Ada"], album: nil)
+        let text = try String(contentsOfFile: dir + "/feedback", encoding: .utf8)
+        #expect(text.contains("liked\ttags:on air|ada|") && !text.contains("\tpath:"), "\(text)")
+        // The same song from a local file is the same song.
+        #expect(FeedbackStore(directory: dir).rating(path: "/m/on-air.ogg", title: "On Air", artists: ["Ada"], album: nil) == .liked)
+        // A song on air without a title cannot be told apart from the next one: not saved, one line why.
+        #expect(throws: FeedbackError.self) { try store.set(.disliked, path: nil, title: nil, artists: ["Ada"], album: nil) }
+        #expect(store.rating(path: nil, title: nil, artists: ["Ada"], album: nil) == nil)
+    }
+
     @Test func unlikeRemovesTheRating() throws {
         let dir = try Paths.temporaryDirectory("motet-feedback")
         let store = FeedbackStore(directory: dir)

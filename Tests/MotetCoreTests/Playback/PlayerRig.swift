@@ -23,14 +23,15 @@ final class PlayerRig {
     }
 
     init(
-        tracks: Int = 3, loop: Bool = false, skipLimit: (count: Int, minutes: Int)? = nil, volume: Int = 100,
-        displayIntervalMicros: Int64? = nil
+        files: [String]? = nil, tracks: Int = 3, loop: Bool = false, skipLimit: (count: Int, minutes: Int)? = nil, volume: Int = 100,
+        displayIntervalMicros: Int64? = nil, feedbackDirectory: String? = nil
     ) {
-        var c = PlayerConfiguration(files: (1...tracks).map { "/music/\($0).ogg" }, artworkCacheDirectory: "/nonexistent")
+        var c = PlayerConfiguration(files: files ?? (1...tracks).map { "/music/\($0).ogg" }, artworkCacheDirectory: "/nonexistent")
         c.loop = loop
         c.skipLimit = skipLimit
         c.volume = volume
         c.displayIntervalMicros = displayIntervalMicros
+        c.feedbackDirectory = feedbackDirectory
         configuration = c
         let clock = ManualClock()
         self.clock = clock
@@ -99,7 +100,10 @@ final class PlayerRig {
 
     /// The decoder opened play-order `position` (a seek reopens with the reused id, from `startMicros`).
     @discardableResult
-    func open(_ position: Int, startMicros: Int64 = 0, durationMicros: Int64 = 180_000_000, title: String? = nil) -> SegmentInfo {
+    func open(
+        _ position: Int, startMicros: Int64 = 0, durationMicros: Int64 = 180_000_000, title: String? = nil,
+        stream: StreamSegment? = nil
+    ) -> SegmentInfo {
         syncEpoch()
         let reuse = engine.repositions.last.flatMap { $0.position == position ? $0.reuseTrackID : nil }
         let trackID: UInt64
@@ -109,15 +113,25 @@ final class PlayerRig {
         }
         openedSinceReposition = true
         engine.lastDecoded = position
-        let info = SegmentInfo(
+        var info = SegmentInfo(
             segmentID: nextSegmentID, generation: engine.generation, trackID: trackID, orderPosition: position,
             path: configuration.files[position],
             metadata: TrackMetadata(title: title ?? "Track \(position + 1)", artists: ["Artist"], album: "Album"),
             artwork: nil, format: AudioFormat(sampleRate: Self.rate, channels: 2), fileStartMicros: startMicros,
-            durationMicros: durationMicros, canSeek: true)
+            durationMicros: stream?.live == true ? nil : durationMicros, canSeek: stream?.live != true)
+        if let stream {
+            info.url = configuration.files[position]
+            info.station = stream.station
+            info.isLive = stream.live
+        }
         nextSegmentID += 1
         machine.handle(inbox: [.decoder(.segmentOpened(info))], output: [])
         return info
+    }
+    /// What the network layer adds to a segment that comes over HTTP.
+    struct StreamSegment {
+        var station: StationInfo?
+        var live: Bool
     }
     private var openedSinceReposition = false
     private var repositionsSeen = 0

@@ -254,16 +254,19 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
 }
 
 #if MOTET_ABI_MINOR >= 1
-/* One line for a motet_track: "id=.. title=.. artists=A|B album=.. duration=.. file=.. url=.. station=.. art=..". */
+/* One line for a motet_track: "id=.. title=.. artists=A|B album=.. duration=.. file=.. url=.. station=.. art=..
+ * desc=.. genre=.. home=..". */
 static void describe_track(const motet_track *t, char *buffer, size_t size) {
     char artists[1024] = "";
     size_t used = 0;
     for (uint32_t i = 0; i < t->artist_count && used < sizeof artists - 1; i++)
         used += (size_t)snprintf(artists + used, sizeof artists - used, "%s%s", i ? "|" : "", t->artists[i]);
-    snprintf(buffer, size, "id=%llu title=%s artist=%s artists=%s album=%s duration=%lld file=%s url=%s station=%s art=%s",
+    snprintf(buffer, size,
+             "id=%llu title=%s artist=%s artists=%s album=%s duration=%lld file=%s url=%s station=%s art=%s "
+             "desc=%s genre=%s home=%s",
              (unsigned long long)t->track_id, s(t->title), s(t->artist), artists, s(t->album),
              (t->present & MOTET_TRACK_HAS_DURATION) ? (long long)t->duration_us : -1LL, s(t->file_path), s(t->url),
-             s(t->station), s(t->artwork_id));
+             s(t->station), s(t->artwork_id), s(t->station_description), s(t->station_genre), s(t->station_url));
 }
 #endif
 
@@ -291,6 +294,9 @@ static void probe_event(void *instance, const motet_event *event) {
         if (e->artwork_data && e->artwork_size >= 2)
             out(p, "art-bytes %u %u", e->artwork_data[0], e->artwork_data[e->artwork_size - 1]);
 #if MOTET_ABI_MINOR >= 1
+        if (e->struct_size >= MOTET_NOW_PLAYING_SIZE_1_1 && (e->url || e->station))
+            out(p, "np-stream url=%s station=%s desc=%s genre=%s home=%s", s(e->url), s(e->station),
+                s(e->station_description), s(e->station_genre), s(e->station_url));
         if (e->track_id != 0 && p->host->struct_size >= MOTET_HOST_SIZE_1_1) {
             if (p->like_stale && p->last_track != 0 && e->track_id != p->last_track)
                 out(p, "stale-like track=%llu answer=%d", (unsigned long long)p->last_track,

@@ -3,7 +3,9 @@
 ///
 /// With a title, the key is `tags:` + the normalized `TITLE|ARTIST;ARTIST|ALBUM` (lower case, blanks
 /// trimmed and collapsed, artists sorted, each field cut at 1024 characters, `\`, `|` and `;`
-/// escaped). Without a title it is `path:` + the canonical path.
+/// escaped). Without a title it is `path:` + the canonical path. A track that comes over the
+/// network is keyed by its tags only, never by its URL (a live stream's URL is the station, not
+/// the song); without a title it cannot be rated.
 enum FeedbackKey {
     /// Longest normalized field kept.
     static let fieldLimit = 1024

@@ -36,8 +36,9 @@ public final class FeedbackStore: Sendable {
         XDGDirectories(environment: environment).stateHome + "/motet"
     }
 
-    /// The rating of a track: by its tags when it has a title, then by its path.
-    public func rating(path: String, title: String?, artists: [String], album: String?) -> Rating? {
+    /// The rating of a track: by its tags when it has a title, then by its path. A network track
+    /// (`path` nil) is known by its tags only: a station's URL is not a song.
+    public func rating(path: String?, title: String?, artists: [String], album: String?) -> Rating? {
         let keys = Self.keys(path: path, title: title, artists: artists, album: album)
         return ratings.withLock { cache -> Rating? in
             if cache == nil { cache = (try? load()) ?? [:] }
@@ -53,8 +54,11 @@ public final class FeedbackStore: Sendable {
     /// The file is re-read and rewritten under an exclusive `flock` on the directory, so players
     /// running at once each keep their changes. If saving fails, the rating still holds for this
     /// run and the error says why it was not saved.
-    public func set(_ rating: Rating?, path: String, title: String?, artists: [String], album: String?) throws(FeedbackError) {
+    public func set(_ rating: Rating?, path: String?, title: String?, artists: [String], album: String?) throws(FeedbackError) {
         let keys = Self.keys(path: path, title: title, artists: artists, album: album)
+        guard !keys.isEmpty else {
+            throw FeedbackError("motet: the song on air has no TITLE, so its rating cannot be saved (it holds until the song changes).")
+        }
         try ratings.withLock { cache throws(FeedbackError) in
             var current = cache ?? [:]
             defer { cache = current }
@@ -75,11 +79,10 @@ public final class FeedbackStore: Sendable {
         }
     }
 
-    /// The primary key first (tags when there is a title), then the path key.
-    private static func keys(path: String, title: String?, artists: [String], album: String?) -> [String] {
-        let byPath = FeedbackKey.path(path)
-        if let byTags = FeedbackKey.tags(title: title, artists: artists, album: album) { return [byTags, byPath] }
-        return [byPath]
+    /// The primary key first (tags when there is a title), then the path key (none for a URL).
+    private static func keys(path: String?, title: String?, artists: [String], album: String?) -> [String] {
+        let byTags = FeedbackKey.tags(title: title, artists: artists, album: album)
+        return [byTags, path.map(FeedbackKey.path)].compactMap { $0 }
     }
 
     private func load() throws(FeedbackError) -> [String: Rating] {

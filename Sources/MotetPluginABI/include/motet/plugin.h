@@ -271,6 +271,9 @@ typedef struct motet_now_playing {
     /* ABI 1.1 (check struct_size >= MOTET_NOW_PLAYING_SIZE_1_1): */
     const char *url;               /**< the URL being played (a stream), or NULL for a local file. */
     const char *station;           /**< the station's name (a stream's icy-name), or NULL. */
+    const char *station_description; /**< the station's icy-description, or NULL. */
+    const char *station_genre;     /**< the station's icy-genre, or NULL. */
+    const char *station_url;       /**< the station's home page (icy-url; not the stream), or NULL. */
 } motet_now_playing;
 
 /* Values of motet_playback_state.state. */
@@ -333,8 +336,11 @@ typedef struct motet_track {
     int64_t duration_us;           /**< valid with MOTET_TRACK_HAS_DURATION. */
     const char *file_path;         /**< the file, or NULL for a stream. */
     const char *url;               /**< the URL, or NULL for a local file. */
-    const char *station;           /**< the station's name, or NULL. */
+    const char *station;           /**< the station's name (icy-name), or NULL. */
     const char *artwork_id;        /**< as in now-playing; NULL when the track has no artwork. */
+    const char *station_description; /**< the station's icy-description, or NULL. */
+    const char *station_genre;     /**< the station's icy-genre, or NULL. */
+    const char *station_url;       /**< the station's home page (icy-url; not the stream), or NULL. */
 } motet_track;
 
 /* Values of motet_track_started.reason (ABI 1.1). */
@@ -518,11 +524,11 @@ typedef const motet_plugin_descriptor *(*motet_plugin_entry_fn)(uint32_t host_ab
 #define MOTET_DESCRIPTOR_SIZE_1_0 72u
 /* ... and of ABI 1.1. */
 #define MOTET_HOST_SIZE_1_1 80u
-#define MOTET_NOW_PLAYING_SIZE_1_1 160u
+#define MOTET_NOW_PLAYING_SIZE_1_1 184u
 #define MOTET_PLAYBACK_STATE_SIZE_1_1 40u
 #define MOTET_TRACK_FINISHED_SIZE_1_1 72u
 #define MOTET_DESCRIPTOR_SIZE_1_1 96u
-#define MOTET_TRACK_SIZE_1_1 96u
+#define MOTET_TRACK_SIZE_1_1 120u
 #define MOTET_TRACK_STARTED_SIZE_1_1 32u
 #define MOTET_TRACKS_LOST_SIZE_1_1 16u
 #define MOTET_SEEKED_SIZE_1_1 24u

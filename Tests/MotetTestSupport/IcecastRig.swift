@@ -1,0 +1,205 @@
+import Foundation
+
+/// A real Internet radio station on 127.0.0.1: Debian's `icecast2` with a generated config on a
+/// free port, fed by `ices2` (Debian's Ogg Vorbis source client) from a playlist of fixture
+/// tracks, each with its own TITLE and ARTIST. Every song reaches a listener as a new chained
+/// Ogg link, in real time, with the station's `icy-name`, `icy-description`, `icy-genre` and
+/// `icy-url` headers (see RECIPES.md).
+///
+/// `stopServer()` kills icecast (listeners lose the stream, and ices2 gives up);
+/// `startServer()` brings it back on the same port, with a new ices2. `stop()` ends both (also on deinit).
+public final class IcecastRig: @unchecked Sendable {
+    /// What the fixture songs are: title, artist and length in seconds (played in this order, looping).
+    public struct Song: Sendable {
+        public var title: String
+        public var artist: String
+        public var seconds: Double
+        public init(title: String, artist: String, seconds: Double) {
+            self.title = title
+            self.artist = artist
+            self.seconds = seconds
+        }
+    }
+
+    public static let stationName = "Motet Test Radio"
+    public static let stationDescription = "Songs with distinct tags"
+    public static let stationGenre = "Test Tones"
+    public static let stationHomepage = "http://station.invalid/"
+
+    public let directory: String
+    public let port: Int
+    public let songs: [Song]
+    /// The fixture files, in playlist order.
+    public let files: [String]
+    private var icecast: SpawnedProcess?
+    private var ices: SpawnedProcess?
+    private let lock = NSLock()
+
+    /// The mount's URL.
+    public var url: String { "http://127.0.0.1:\(port)/radio.ogg" }
+
+    /// Makes the fixture songs and starts the station; returns once the mount is on air.
+    public init(songs: [Song], quality: Int = 3) throws {
+        directory = try Paths.temporaryDirectory("motet-icecast")
+        self.songs = songs
+        var made: [String] = []
+        for (i, song) in songs.enumerated() {
+            let path = directory + "/song\(i + 1).ogg"
+            try Fixtures.oggVorbis(
+                path, seconds: song.seconds, synth: ["sine", "\(330 + 110 * i)"],
+                tags: Fixtures.Tags(title: song.title, artists: [song.artist], album: "Radio Fixtures"), quality: quality)
+            made.append(path)
+        }
+        files = made
+        port = try Self.freePort()
+        try writeConfigs()
+        do {
+            try startServer()
+            guard try Shell.waitUntil(timeout: 20, { self.isOnAir }) else {
+                throw TestError.failed("the ices2 source never reached icecast2: \(log("ices.log"))")
+            }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// True while the mount sends Ogg pages (a source is connected and has sent its headers).
+    public var isOnAir: Bool {
+        let sample = directory + "/on-air.sample"
+        // The mount streams forever: curl ends at -m (status 28) with what it got by then.
+        let r = try? Shell.run(["curl", "-s", "-o", sample, "-m", "1.5", "-w", "%{http_code}", url], timeout: 10)
+        let head = FileManager.default.contents(atPath: sample).map { [UInt8]($0.prefix(4)) } ?? []
+        return r?.stdout.hasPrefix("200") == true && head == Array("OggS".utf8)
+    }
+
+    /// Starts icecast2 (again) on the same port; returns once it accepts connections.
+    public func startServer() throws {
+        let process = try SpawnedProcess(
+            ["icecast2", "-c", directory + "/icecast.xml"], stdout: directory + "/icecast.stdout",
+            appendOutput: true, stderr: directory + "/icecast.stderr")
+        lock.withLock { icecast = process }
+        let up = try Shell.waitUntil(timeout: 20) { self.accepts() || !process.isRunning }
+        guard up, process.isRunning else {
+            throw TestError.failed("icecast2 did not start on port \(port): \(log("error.log")) \(log("../icecast.stderr"))")
+        }
+        // ices2 gives up when its server goes away: the station's source starts again with it.
+        try lock.withLock {
+            if ices?.isRunning != true {
+                ices = try SpawnedProcess(["ices2", directory + "/ices.xml"], stderr: directory + "/ices2.stderr")
+            }
+        }
+    }
+
+    /// Kills icecast2 (SIGKILL: the listeners' connections drop at once, as when a server dies).
+    public func stopServer() {
+        let process = lock.withLock { () -> SpawnedProcess? in
+            defer { icecast = nil }
+            return icecast
+        }
+        guard let process else { return }
+        process.signal(SIGKILL)
+        _ = process.wait(timeout: 10)
+    }
+
+    /// Stops the source and the server. Safe to call twice.
+    public func stop() {
+        let source = lock.withLock { () -> SpawnedProcess? in
+            defer { ices = nil }
+            return ices
+        }
+        source?.stop()
+        stopServer()
+    }
+
+    /// A log of the station (icecast's `error.log`, `access.log`, ices2's `ices.log`).
+    public func log(_ name: String) -> String {
+        (try? String(contentsOfFile: directory + "/logs/" + name, encoding: .utf8)) ?? ""
+    }
+
+    private func accepts() -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = Self.loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    private func writeConfigs() throws {
+        let logs = directory + "/logs"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        // As root, icecast2 insists on changing to an unprivileged user, who must write the logs.
+        let asRoot = getuid() == 0
+        if asRoot {
+            try Shell.check(["chown", "nobody:nogroup", logs])
+            try Shell.check(["chmod", "755", directory])
+        }
+        let changeOwner = asRoot ? "<changeowner><user>nobody</user><group>nogroup</group></changeowner>" : ""
+        let icecast = """
+            <icecast>
+              <limits><clients>20</clients><sources>2</sources><queue-size>524288</queue-size>
+                <client-timeout>30</client-timeout><header-timeout>15</header-timeout>
+                <source-timeout>10</source-timeout><burst-size>65535</burst-size></limits>
+              <authentication><source-password>motet-source</source-password>
+                <admin-user>admin</admin-user><admin-password>motet-admin</admin-password></authentication>
+              <hostname>127.0.0.1</hostname>
+              <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
+              <paths><basedir>/usr/share/icecast2</basedir><webroot>/usr/share/icecast2/web</webroot>
+                <adminroot>/usr/share/icecast2/admin</adminroot><logdir>\(logs)</logdir></paths>
+              <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>3</loglevel></logging>
+              <security><chroot>0</chroot>\(changeOwner)</security>
+            </icecast>
+
+            """
+        try icecast.write(toFile: directory + "/icecast.xml", atomically: true, encoding: .utf8)
+        try (files.joined(separator: "\n") + "\n").write(toFile: directory + "/playlist.txt", atomically: true, encoding: .utf8)
+        let ices = """
+            <ices>
+              <background>0</background>
+              <logpath>\(logs)</logpath><logfile>ices.log</logfile><loglevel>4</loglevel><consolelog>0</consolelog>
+              <stream>
+                <metadata><name>\(Self.stationName)</name><genre>\(Self.stationGenre)</genre>
+                  <description>\(Self.stationDescription)</description><url>\(Self.stationHomepage)</url></metadata>
+                <input><module>playlist</module><param name="type">basic</param>
+                  <param name="file">\(directory)/playlist.txt</param><param name="random">0</param>
+                  <param name="once">0</param></input>
+                <instance><hostname>127.0.0.1</hostname><port>\(port)</port><password>motet-source</password>
+                  <mount>/radio.ogg</mount><reconnectdelay>1</reconnectdelay><reconnectattempts>-1</reconnectattempts></instance>
+              </stream>
+            </ices>
+
+            """
+        try ices.write(toFile: directory + "/ices.xml", atomically: true, encoding: .utf8)
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on now (the kernel's pick for port 0).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestError.failed("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw TestError.failed("bind: \(String(cString: strerror(errno)))") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
