@@ -1,0 +1,91 @@
+# bench/lib.sh: what the benchmark scripts share, sourced (`. "$here/lib.sh"`), never run.
+#
+# The one home of the private world a benchmark plays in: no desktop of the caller's (bench_isolate),
+# a private PulseAudio with a 44.1 kHz null sink (start_private_pulse), a private session bus
+# (start_private_bus) and a private PipeWire with WirePlumber and pipewire-pulse on that bus
+# (start_private_pipewire). Everything lives under the caller's scratch directory `$work`;
+# stop_private_servers ends what was started (call it from the caller's EXIT trap).
+#
+# Variables set: pulse_pid, pulse_server (unix:...), bus_pid, bus_address, pipewire_pids (array:
+# pipewire, wireplumber, pipewire-pulse), pipewire_server (unix:... of pipewire-pulse),
+# pipewire_runtime (its XDG_RUNTIME_DIR, for native PipeWire clients). PULSE_SERVER is not
+# exported: each script says which server a case plays to.
+
+pulse_pid= pulse_server= bus_pid= bus_address= pipewire_server= pipewire_runtime=
+pipewire_pids=()
+
+bench_lib_die() { echo "bench: $*" >&2; exit 1; }
+
+# bench_isolate: nothing of the caller's desktop (no session bus, no sound server, no config);
+# HOME and the XDG directories under $work.
+bench_isolate() {
+    unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER PULSE_SINK PULSE_RUNTIME_PATH PIPEWIRE_RUNTIME_DIR \
+        DISPLAY WAYLAND_DISPLAY MPD_HOST MPD_PORT
+    export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/xdg
+    mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR"
+    chmod 700 "$XDG_RUNTIME_DIR"
+}
+
+# wait_for_pulse_server SERVER: true once `pactl info` answers at SERVER (10 s at most).
+wait_for_pulse_server() {
+    local i
+    for i in $(seq 100); do PULSE_SERVER=$1 pactl info >/dev/null 2>&1 && return 0; sleep 0.1; done
+    return 1
+}
+
+# start_private_pulse: PulseAudio under $work/pulse, a 44.1 kHz stereo null sink and the native
+# protocol only; its log is $work/pulse/pa.log.
+start_private_pulse() {
+    local dir=$work/pulse
+    mkdir -p "$dir/run" "$dir/state"
+    PULSE_RUNTIME_PATH=$dir/run PULSE_STATE_PATH=$dir/state \
+        pulseaudio -n --daemonize=no --exit-idle-time=-1 --use-pid-file=no --log-target="file:$dir/pa.log" \
+        -L "module-null-sink sink_name=nullsink rate=44100 channels=2" -L module-native-protocol-unix &
+    pulse_pid=$!
+    pulse_server=unix:$dir/run/native
+    wait_for_pulse_server "$pulse_server" || bench_lib_die "PulseAudio did not start (see $dir/pa.log)"
+}
+
+# start_private_bus: a session bus (dbus-daemon --fork) that lets anyone own any name.
+start_private_bus() {
+    cat > "$work/bus.conf" <<'EOF'
+<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+<allow own="*"/></policy></busconfig>
+EOF
+    local lines
+    lines=$(dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 2>/dev/null)
+    bus_address=$(sed -n 1p <<<"$lines")
+    bus_pid=$(sed -n 2p <<<"$lines")
+    [ -n "$bus_pid" ] || bench_lib_die "dbus-daemon did not start"
+}
+
+# start_private_pipewire: pipewire, wireplumber and pipewire-pulse with their own runtime directory
+# ($work/pipewire) on the private bus (started here if need be), with PipeWire's defaults (a 48 kHz
+# graph driven by WirePlumber's dummy "auto_null" sink, as on a desktop without a card). Returns
+# once pipewire-pulse answers and a sink exists, plus 2 s for WirePlumber's start-up scripts.
+start_private_pipewire() {
+    [ -n "$bus_pid" ] || start_private_bus
+    pipewire_runtime=$work/pipewire
+    mkdir -p "$pipewire_runtime"
+    chmod 700 "$pipewire_runtime"
+    local name i
+    for name in pipewire wireplumber pipewire-pulse; do
+        XDG_RUNTIME_DIR=$pipewire_runtime DBUS_SESSION_BUS_ADDRESS=$bus_address "$name" >"$work/$name.log" 2>&1 &
+        pipewire_pids+=($!)
+        [ "$name" = pipewire ] && sleep 0.5
+    done
+    pipewire_server=unix:$pipewire_runtime/pulse/native
+    wait_for_pulse_server "$pipewire_server" || bench_lib_die "pipewire-pulse did not start (see $work/pipewire-pulse.log)"
+    for i in $(seq 100); do PULSE_SERVER=$pipewire_server pactl list short sinks 2>/dev/null | grep -q . && break; sleep 0.1; done
+    sleep 2
+}
+
+# stop_private_servers: ends whatever the functions above started.
+stop_private_servers() {
+    local p
+    for p in "${pipewire_pids[@]}" $pulse_pid; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+    [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
+    pipewire_pids=() pulse_pid= bus_pid=
+    return 0
+}
