@@ -170,6 +170,7 @@ SignalWatcher.start { event in
     case .resume:
         terminalMode.resume()
         console.resume()
+        keyboard.recheck()
     case .resize:
         console.resize()
     }

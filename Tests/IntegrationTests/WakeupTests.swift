@@ -52,4 +52,28 @@ import Testing
         #expect(rate("motet-pulse") <= 11, "libpulse's loop thread woke \(rate("motet-pulse")) times a second")
         #expect(rate("motet-sink") <= 3, "the sink thread woke \(rate("motet-sink")) times a second")
     }
+
+    /// In a terminal, in the foreground, with no key pressed, the keyboard reader sleeps: it
+    /// used to look every 500 ms (2 wake-ups a second) for a move to the background.
+    @Test func theKeyboardReaderSleepsUntilAKeyIsPressed() throws {
+        let run = try MotetRun()
+        let ogg = run.path("tone.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 20, synth: ["sine", "440"], tags: .init(title: "Tone"))
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", "--status", "line", ogg], environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Tone"), "\(term.screen())")
+        let pid = try #require(
+            Int32(try Shell.run(["pgrep", "-n", "-f", "^\(Paths.motet) .*\(ogg)"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = switches(pid)["motet-keys"]
+        Thread.sleep(forTimeInterval: 4)
+        let after = switches(pid)["motet-keys"]
+        let woke = try #require(after, "no motet-keys thread: \(switches(pid))") - (before ?? 0)
+        print("keyboard reader: \(woke) wake-ups in 4 s")
+        #expect(woke <= 1, "the keyboard reader woke \(woke) times in 4 s without a key")
+        // It still reads keys at once.
+        try term.press("q")
+        #expect(try Shell.waitUntil(timeout: 5) { kill(pid, 0) != 0 }, "q did not quit")
+    }
 }
