@@ -5,14 +5,14 @@ import Testing
 
 /// How often Motet's threads wake while it plays headless (#16), counted as powertop does: the
 /// voluntary context switches of each thread (/proc/PID/task/*/status), by thread name. The
-/// server is `PulseRig`'s real-time pipe sink, which asks for audio every `minreq` (0.25 s), as
+/// server is `PulseRig`'s real-time pipe sink, which asks for audio every `minreq` (0.5 s), as
 /// PipeWire does: the worst case for a player that refills rarely.
 ///
 /// What must hold: libpulse's loop thread wakes only for the server's messages (two per request
-/// on this sink: about 8 a second), not also for each of our writes and for its lock (15.5 a
-/// second before the staging ring, 5a0e629), and the sink thread wakes for a refill of half its
-/// staging ring (1.25 s; about 1.4 a second with the waits for the loop's lock), not for each
-/// request (5.9 a second before). The bounds sit between the two, with room for a busy machine.
+/// on this sink), not also for each of our writes and for its lock (15.5 a second before the
+/// staging ring, at 5a0e629 with requests every 0.25 s; 8.5 with the ring and the same requests),
+/// and the sink thread wakes for a refill of half its staging ring (1.5 s), not for each request
+/// (5.9 a second before; 1.4 with the ring). The bounds sit between, with room for a busy machine.
 @Suite(.serialized) struct WakeupTests {
     /// Voluntary context switches so far, by thread name.
     private func switches(_ pid: pid_t) -> [String: Int] {

@@ -12,8 +12,41 @@ import MotetEvents
 /// per refill (`strace -f`, bench/RESULTS.md). Written from the write callback, the data goes out
 /// in the same wake-up as the server's request, and the sink thread is woken only when the ring
 /// has room worth topping up (`topUpFrames`), not for each request (PipeWire asks every `minreq`).
-/// Everything here runs with the main loop's lock held.
+/// Everything here but `write` runs with the main loop's lock held.
 extension PulseDevice {
+    /// Converts to S16 (outside the main loop's lock) into the staging ring and hands libpulse
+    /// at once what the server is waiting for (`+Staging`).
+    public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
+        guard let source = frames.baseAddress else { return 0 }
+        pa_threaded_mainloop_lock(mainloop)
+        guard let format, let staging, !lost, !closed, !corked, let stream, pa_stream_get_state(stream) == PA_STREAM_READY
+        else {
+            pa_threaded_mainloop_unlock(mainloop)
+            return 0
+        }
+        let room = stagingFrames - pendingFrames
+        let at = (pendingStart + pendingFrames) % stagingFrames
+        pa_threaded_mainloop_unlock(mainloop)
+        let channels = format.channels
+        let n = min(room, frames.count / channels)
+        guard n > 0 else { return 0 }
+        // The free part of the ring is ours alone: the loop thread only reads the pending part.
+        let first = min(n, stagingFrames - at)
+        SampleConversion.int16(from: source, to: staging + at * channels, count: first * channels)
+        if n > first {
+            SampleConversion.int16(from: source + first * channels, to: staging, count: (n - first) * channels)
+        }
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        // Lost, replaced or reset meanwhile (the loop thread): nothing was taken.
+        guard !lost, !closed, stream == self.stream, pa_stream_get_state(stream) == PA_STREAM_READY,
+            at == (pendingStart + pendingFrames) % stagingFrames
+        else { return 0 }
+        pendingFrames += n
+        sendPending()
+        return n
+    }
+
     /// The room in the ring worth waking the sink thread for: half of it.
     var topUpFrames: Int { max(1, stagingFrames / 2) }
 
@@ -49,10 +82,14 @@ extension PulseDevice {
         }
     }
 
-    /// The ring's room when it is worth writing (at least `topUpFrames`), else 0: between
-    /// refills the sink thread sleeps instead of adding a trickle after each server request.
+    /// The ring's room when it is worth writing, else 0: from the moment it reaches
+    /// `topUpFrames` until the ring is full again (a top-up often takes two writes: the sample
+    /// ring wraps), so that the next request finds a full ring; between top-ups the sink thread
+    /// sleeps instead of adding a trickle after each server request.
     func stagingRoomWorthWriting() -> Int {
         let room = stagingFrames - pendingFrames
-        return room >= topUpFrames ? room : 0
+        if room >= topUpFrames { toppingUp = true }
+        if room == 0 { toppingUp = false }
+        return toppingUp ? room : 0
     }
 }

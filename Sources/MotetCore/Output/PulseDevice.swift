@@ -10,9 +10,9 @@ import Synchronization
 /// the server's write requests, state changes, a timer and `wakeup` signal, so no thread polls.
 /// The stream has role `music`, S16LE samples rounded as `ov_read` does and the WAVE-EX channel map.
 ///
-/// Power: the stream asks for a long buffer (`bufferMicros`, 2.5 s) that the server refills in
-/// large requests (`refillMicros`), so the server, its sink and we all sleep for up to 2 s at a
-/// time (bench/wakeups.sh). Writes are converted into a staging ring (`+Staging`) that the main
+/// Power: the stream asks for a long buffer (`bufferMicros`, 3 s) that the server refills in
+/// large requests (at least `refillMicros`, 0.5 s), so the server, its sink and we all sleep for
+/// up to 2 s at a time (bench/wakeups.sh). Writes are converted into a staging ring (`+Staging`) that the main
 /// loop's thread hands to the server when it asks: a refill then wakes that thread once (for the
 /// server's request) and the sink thread once (to top the ring up), with no wake-up of the loop
 /// for each write and no wait for its lock. The long buffer costs no responsiveness: pause corks the stream and
@@ -50,6 +50,8 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var stagingFrames = 0
     var pendingStart = 0
     var pendingFrames = 0
+    /// The sink thread is filling the ring up (see `stagingRoomWorthWriting`).
+    var toppingUp = false
     /// Paused by `setPaused`: the stream is (or will be created) corked.
     var corked = false
     /// The server is gone; the reconnect timer is running.
@@ -73,12 +75,14 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var handler: (@Sendable (SinkEvent) -> Void)?
     /// The buffer the server holds for us (tlength), in microseconds: long, so that everyone
     /// sleeps; cork and flush keep pause and seek fast.
-    static let bufferMicros: UInt64 = 2_500_000
+    static let bufferMicros: UInt64 = 3_000_000
     /// How much must be free before the server asks for more (minreq). Without
     /// PA_STREAM_ADJUST_LATENCY the sink's own latency may grow to tlength - 2 × minreq = 2 s (as
     /// with PulseAudio's defaults, which mpd uses): a sink that sleeps as long as it may (the null
-    /// sink; a card with timer-based scheduling) takes, and asks us for, 2 s at a time.
-    static let refillMicros: UInt64 = 250_000
+    /// sink; a card with timer-based scheduling) takes, and asks us for, 2 s at a time. A server
+    /// that plays in small steps (PipeWire's pipewire-pulse, a pipe sink) asks every minreq: 0.5 s
+    /// rather than 0.25 s halves those requests (bench/RESULTS.md).
+    static let refillMicros: UInt64 = 500_000
     /// How much must be buffered before a new or flushed stream starts playing (prebuf): small,
     /// so that a seek is heard as soon as the first samples are there.
     static let startMicros: UInt64 = 100_000
@@ -216,39 +220,6 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             }
         }
         if let failure { throw failure }
-    }
-
-    /// Converts to S16 (outside the main loop's lock) into the staging ring and hands libpulse
-    /// at once what the server is waiting for (`+Staging`).
-    public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
-        guard let source = frames.baseAddress else { return 0 }
-        pa_threaded_mainloop_lock(mainloop)
-        guard let format, let staging, !lost, !closed, !corked, let stream, pa_stream_get_state(stream) == PA_STREAM_READY
-        else {
-            pa_threaded_mainloop_unlock(mainloop)
-            return 0
-        }
-        let room = stagingFrames - pendingFrames
-        let at = (pendingStart + pendingFrames) % stagingFrames
-        pa_threaded_mainloop_unlock(mainloop)
-        let channels = format.channels
-        let n = min(room, frames.count / channels)
-        guard n > 0 else { return 0 }
-        // The free part of the ring is ours alone: the loop thread only reads the pending part.
-        let first = min(n, stagingFrames - at)
-        SampleConversion.int16(from: source, to: staging + at * channels, count: first * channels)
-        if n > first {
-            SampleConversion.int16(from: source + first * channels, to: staging, count: (n - first) * channels)
-        }
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
-        // Lost, replaced or reset meanwhile (the loop thread): nothing was taken.
-        guard !lost, !closed, stream == self.stream, pa_stream_get_state(stream) == PA_STREAM_READY,
-            at == (pendingStart + pendingFrames) % stagingFrames
-        else { return 0 }
-        pendingFrames += n
-        sendPending()
-        return n
     }
 
     /// Free space in the staging ring (0 below `topUpFrames` while the server has all it asked

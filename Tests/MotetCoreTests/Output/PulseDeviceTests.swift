@@ -169,7 +169,7 @@ import Testing
         let rig = try PulseRig()
         defer { rig.stop() }
         let device = try makeDevice(rig)
-        // Longer than what the device buffers (2.5 s in the server, 2.5 s staged), so that the
+        // Longer than what the device buffers (3 s in the server, 3 s staged), so that the
         // four samples below are taken while it plays.
         let tone = try TestSignal(seconds: 8, synth: ["sine", "440"])
         try device.open(tone.format)
