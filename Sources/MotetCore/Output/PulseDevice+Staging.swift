@@ -54,7 +54,25 @@ extension PulseDevice {
     /// wake the sink thread when the ring is worth topping up (or ran empty).
     func serverAsked() {
         sendPending()
-        if pendingFrames == 0 || stagingFrames - pendingFrames >= topUpFrames { signal() }
+        if pendingFrames == 0 || stagingFrames - pendingFrames >= topUpFrames { signalAfterSending() }
+    }
+
+    /// Signals the sink thread from a deferred event, run after libpulse's own (which sends what
+    /// `sendPending` wrote): woken earlier, the sink thread would find the loop's lock still held
+    /// and sleep once more for it.
+    func signalAfterSending() {
+        let api = pa_threaded_mainloop_get_api(mainloop)!
+        if let signalEvent {
+            api.pointee.defer_enable(signalEvent, 1)
+            return
+        }
+        signalEvent = api.pointee.defer_new(
+            api,
+            { api, event, ud in
+                api?.pointee.defer_enable(event, 0)
+                PulseDevice.device(ud).signal()
+            }, userdata)
+        if signalEvent == nil { signal() }
     }
 
     /// Hands libpulse as much of the staged audio as the server is waiting for (at most two

@@ -52,6 +52,8 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var pendingFrames = 0
     /// The sink thread is filling the ring up (see `stagingRoomWorthWriting`).
     var toppingUp = false
+    /// Wakes the sink thread after libpulse has sent what a request took (`+Staging`).
+    var signalEvent: OpaquePointer?
     /// Paused by `setPaused`: the stream is (or will be created) corked.
     var corked = false
     /// The server is gone; the reconnect timer is running.
@@ -340,6 +342,10 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
                 api.time_free(waitTimer)
                 self.waitTimer = nil
                 waitTimerDue = nil
+            }
+            if let signalEvent {
+                api.defer_free(signalEvent)
+                self.signalEvent = nil
             }
             dropContext()
             closed = true
