@@ -205,7 +205,9 @@ measure() {
     fi
     sleep "$warmup"
     if ! kill -0 "$player_pid" 2>/dev/null; then
-        fail "$name" "$run" "ended during the warm-up: $(tail -1 "$work/stderr")"
+        local status=0
+        wait "$player_pid" 2>/dev/null || status=$?
+        fail "$name" "$run" "ended during the warm-up (status $status): $(tail -1 "$work/stderr")"
         return 0
     fi
     if [ -n "$uses_pulse" ] && ! playing_stream "$player_pid"; then
@@ -247,7 +249,9 @@ fail() {
     echo "wakeups: $1 (run $2) failed: $3" >&2
     printf -- '- %s (run %s): %s\n' "$1" "$2" "$3" >> "$failures"
     if [ -n "$player_pid" ]; then
-        kill "$player_pid" 2>/dev/null; wait "$player_pid" 2>/dev/null || true
+        # A player that ended by itself is gone already: kill fails, and must not end the script.
+        kill "$player_pid" 2>/dev/null || true
+        wait "$player_pid" 2>/dev/null || true
         player_pid=
     fi
 }
