@@ -54,19 +54,14 @@ gcc -O2 -Wall -Wextra -Werror -o "$out/vorbis_loop" "$here/vorbis_loop.c" \
     $(pkg-config --cflags --libs vorbisfile)
 
 work=$(mktemp -d /tmp/motet-bench.XXXXXX)
-pulse_pid=
-bus_pid=
+. "$here/lib.sh"
 cleanup() {
-    [ -n "$pulse_pid" ] && kill "$pulse_pid" 2>/dev/null && wait "$pulse_pid" 2>/dev/null
-    [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
+    stop_private_servers
     rm -rf "$work"
 }
 trap cleanup EXIT
 # Nothing of the caller's desktop: no session bus, no sound server, no config, unless started here.
-unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER PULSE_SINK DISPLAY WAYLAND_DISPLAY
-export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/xdg
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR"
-chmod 700 "$XDG_RUNTIME_DIR"
+bench_isolate
 
 ticks=$(getconf CLK_TCK)
 # CPU seconds (user+sys) a running process has used so far, from /proc/PID/stat.
@@ -116,31 +111,6 @@ delegates=(--plugin-dir "$bin" --plugin log:path=/dev/null --plugin "json:path=$
     --plugin notify --plugin mpris)
 mpv_flags=(--no-config --really-quiet --no-video --no-terminal)
 
-start_pulse() {
-    local dir=$work/pulse
-    mkdir -p "$dir/run" "$dir/state"
-    PULSE_RUNTIME_PATH=$dir/run PULSE_STATE_PATH=$dir/state \
-        pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-target="file:$dir/pa.log" \
-        -L "module-null-sink sink_name=nullsink rate=44100 channels=2" -L module-native-protocol-unix &
-    pulse_pid=$!
-    export PULSE_SERVER=unix:$dir/run/native
-    local i
-    for i in $(seq 100); do pactl info >/dev/null 2>&1 && return 0; sleep 0.1; done
-    die "PulseAudio did not start (see $dir/pa.log)"
-}
-
-start_bus() {
-    cat > "$work/bus.conf" <<'EOF'
-<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-<allow own="*"/></policy></busconfig>
-EOF
-    local lines
-    lines=$(dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 2>/dev/null)
-    bus_address=$(sed -n 1p <<<"$lines")
-    bus_pid=$(sed -n 2p <<<"$lines")
-}
-
 if [ "$only" != realtime ]; then
     echo "Untimed: ${long_seconds} s of audio, $runs runs each (interleaved)"
     for run in $(seq "$runs"); do
@@ -154,8 +124,9 @@ if [ "$only" != realtime ]; then
 fi
 
 if [ "$only" != untimed ]; then
-    start_pulse
-    start_bus
+    start_private_pulse
+    export PULSE_SERVER=$pulse_server
+    start_private_bus
     echo "Real time: ${minute_seconds} s of audio, $rt_runs runs each (interleaved; PulseAudio null sink at $PULSE_SERVER)"
     min=$((minute_seconds - 1))
     for run in $(seq "$rt_runs"); do

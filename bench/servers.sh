@@ -48,19 +48,13 @@ minute=$out/one-minute.ogg
 seconds=60
 
 work=$(mktemp -d /tmp/motet-bench-servers.XXXXXX)
-pids=()
-bus_pid=
+. "$here/lib.sh"
 cleanup() {
-    local p
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-    [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
+    stop_private_servers
     rm -rf "$work"
 }
 trap cleanup EXIT
-unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER PULSE_SINK PULSE_RUNTIME_PATH PIPEWIRE_RUNTIME_DIR DISPLAY WAYLAND_DISPLAY
-export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/xdg
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR"
-chmod 700 "$XDG_RUNTIME_DIR"
+bench_isolate
 
 ticks=$(getconf CLK_TCK)
 # CPU seconds (user+sys, all threads) the processes have used so far.
@@ -77,44 +71,11 @@ wakeups_of() {
     for p in "$@"; do cat /proc/"$p"/task/*/status 2>/dev/null || true; done | awk '/^voluntary_ctxt_switches/ { s += $2 } END { print s + 0 }'
 }
 
-# PulseAudio: a null sink at the file's rate.
-pa_dir=$work/pulse
-mkdir -p "$pa_dir/run" "$pa_dir/state"
-PULSE_RUNTIME_PATH=$pa_dir/run PULSE_STATE_PATH=$pa_dir/state \
-    pulseaudio -n --daemonize=no --exit-idle-time=-1 --use-pid-file=no --log-target="file:$pa_dir/pa.log" \
-    -L "module-null-sink sink_name=nullsink rate=44100 channels=2" -L module-native-protocol-unix &
-pa_pid=$!
-pids+=("$pa_pid")
-pa_server=unix:$pa_dir/run/native
-
-# PipeWire: its own runtime directory and a private session bus for WirePlumber.
-cat > "$work/bus.conf" <<'EOF'
-<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-<allow own="*"/></policy></busconfig>
-EOF
-lines=$(dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 2>/dev/null)
-bus_pid=$(sed -n 2p <<<"$lines")
-pw_run=$work/pipewire
-mkdir -p "$pw_run"
-chmod 700 "$pw_run"
-pw_pids=()
-for name in pipewire wireplumber pipewire-pulse; do
-    XDG_RUNTIME_DIR=$pw_run DBUS_SESSION_BUS_ADDRESS=$(sed -n 1p <<<"$lines") "$name" >"$work/$name.log" 2>&1 &
-    pw_pids+=($!)
-    pids+=($!)
-    [ "$name" = pipewire ] && sleep 0.5
-done
-pw_server=unix:$pw_run/pulse/native
-
-for i in $(seq 100); do
-    PULSE_SERVER=$pa_server pactl info >/dev/null 2>&1 && PULSE_SERVER=$pw_server pactl info >/dev/null 2>&1 && break
-    sleep 0.1
-done
-PULSE_SERVER=$pa_server pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $pa_dir/pa.log)"
-PULSE_SERVER=$pw_server pactl info >/dev/null 2>&1 || die "pipewire-pulse did not start"
-for i in $(seq 100); do PULSE_SERVER=$pw_server pactl list short sinks | grep -q . && break; sleep 0.1; done
-sleep 2  # let both servers settle (WirePlumber's start-up scripts)
+# Both servers side by side for the whole run (bench/lib.sh).
+start_private_pulse
+start_private_pipewire
+pa_pid=$pulse_pid pa_server=$pulse_server pw_server=$pipewire_server pw_run=$pipewire_runtime
+pw_pids=("${pipewire_pids[@]}")
 
 raw=$out/servers-raw.tsv
 printf 'case\trun\twall_s\tplayer_cpu_s\tplayer_wakeups\tserver_cpu_s\tserver_wakeups\n' > "$raw"

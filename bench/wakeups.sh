@@ -23,7 +23,12 @@
 #                         127.0.0.1), driven with mpc add / mpc play
 #   mpv-pulse             mpv --ao=pulse
 #   ogg123-pulse          ogg123 -d pulse
-# PipeWire (pipewire-pulse) rows are not measured yet.
+#   motet-pipewire, motet-pipewire-headless, mpd-pipewire, mpv-pipewire
+#                         the same players through PipeWire's pipewire-pulse (PipeWire's defaults:
+#                         a 48 kHz graph on WirePlumber's dummy sink); the server columns are
+#                         pipewire + wireplumber + pipewire-pulse. Left out when PipeWire is not
+#                         installed.
+# The private servers and bus are started by bench/lib.sh.
 #
 # A case fails (and the script exits 1 after the others) when the player ends early, or when the
 # server shows no uncorked stream of its process at the start or at the end of the window.
@@ -31,8 +36,9 @@
 # Environment: MOTET_BUILD_DIR (default: the release bin dir), MOTET_ALT (a motet binary; its
 # delegates are taken from MOTET_BUILD_DIR), WAKE_SECONDS (60), WAKE_WARMUP (5), WAKE_RUNS (1),
 # WAKE_CASES (a space-separated subset of the case names above).
-# Writes bench/out/wakeups.tsv (one line per run) and bench/out/wakeups.md (medians, ratios,
-# goals, the machine), and prints the latter.
+# Writes bench/out/wakeups.tsv (one line per run), bench/out/wakeups-threads.tsv (the player's
+# context switches per thread, by thread name, for each run) and bench/out/wakeups.md (medians,
+# ratios, goals, the machine, the per-thread table of the motet cases), and prints the latter.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,6 +66,13 @@ alt=${MOTET_ALT:-}
 all_cases="motet-pulse motet-pulse-headless motet-null"
 [ -n "$alt" ] && all_cases="$all_cases alt-pulse alt-pulse-headless alt-null"
 all_cases="$all_cases mpd mpv-pulse ogg123-pulse"
+have_pipewire=yes
+for tool in pipewire wireplumber pipewire-pulse; do command -v "$tool" >/dev/null 2>&1 || have_pipewire=; done
+if [ -n "$have_pipewire" ]; then
+    all_cases="$all_cases motet-pipewire motet-pipewire-headless mpd-pipewire mpv-pipewire"
+else
+    echo "wakeups: PipeWire (pipewire, wireplumber, pipewire-pulse) not installed: no PipeWire rows" >&2
+fi
 cases=${WAKE_CASES:-$all_cases}
 
 mkdir -p "$out"
@@ -67,36 +80,44 @@ mkdir -p "$out"
 long=$out/ten-minutes.ogg
 
 work=$(mktemp -d /tmp/motet-wakeups.XXXXXX)
-pulse_pid= bus_pid= player_pid=
+. "$here/lib.sh"
+player_pid=
 cleanup() {
     [ -n "$player_pid" ] && kill "$player_pid" 2>/dev/null && wait "$player_pid" 2>/dev/null
-    [ -n "$pulse_pid" ] && kill "$pulse_pid" 2>/dev/null && wait "$pulse_pid" 2>/dev/null
-    [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
+    stop_private_servers
     rm -rf "$work"
 }
 trap cleanup EXIT
-unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER PULSE_SINK DISPLAY WAYLAND_DISPLAY MPD_HOST MPD_PORT
-export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/xdg
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR"
-chmod 700 "$XDG_RUNTIME_DIR"
+bench_isolate
 ticks=$(getconf CLK_TCK)
 
-# threads PID: "TID VOLUNTARY INVOLUNTARY CPU_NS" per thread.
+# threads PID...: "TID VOLUNTARY INVOLUNTARY CPU_NS NAME" per thread of the processes (NAME:
+# /proc/PID/task/TID/comm, spaces as _).
 threads() {
-    local t
-    for t in /proc/"$1"/task/*; do
-        { awk -v tid="${t##*/}" '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
-              END { printf "%s %s %s ", tid, v, n }' "$t/status" && awk '{ print $1 }' "$t/schedstat"; } 2>/dev/null || true
+    local p t
+    for p in "$@"; do
+        for t in /proc/"$p"/task/*; do
+            { awk -v tid="${t##*/}" '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
+                  END { printf "%s %s %s ", tid, v, n }' "$t/status" && awk '{ printf "%s ", $1 }' "$t/schedstat" &&
+                  tr ' ' _ < "$t/comm"; } 2>/dev/null || true
+        done
     done
 }
 # grown BEFORE AFTER: "VOLUNTARY INVOLUNTARY CPU_SECONDS" between two `threads` samples (a thread
 # born in between counts in full).
 grown() {
     awk 'NR == FNR { v[$1] = $2; n[$1] = $3; c[$1] = $4; next }
-         NF == 4 { dv += $2 - v[$1]; dn += $3 - n[$1]; dc += $4 - c[$1] }
+         NF >= 4 { dv += $2 - v[$1]; dn += $3 - n[$1]; dc += $4 - c[$1] }
          END { printf "%d %d %.4f\n", dv, dn, dc / 1e9 }' "$1" "$2"
 }
-# playing_stream PID: true when the server has an uncorked stream from process PID.
+# per_thread CASE RUN SECONDS BEFORE AFTER: "CASE RUN NAME VOLUNTARY/S INVOLUNTARY/S" per thread
+# name (threads of one name summed) between two `threads` samples.
+per_thread() {
+    awk -v c="$1" -v r="$2" -v s="$3" 'NR == FNR { v[$1] = $2; n[$1] = $3; next }
+         NF >= 5 { dv[$5] += $2 - v[$1]; dn[$5] += $3 - n[$1] }
+         END { for (t in dv) printf "%s\t%s\t%s\t%.2f\t%.2f\n", c, r, t, dv[t] / s, dn[t] / s }' "$4" "$5"
+}
+# playing_stream PID: true when the server (PULSE_SERVER) has an uncorked stream from process PID.
 playing_stream() {
     pactl list sink-inputs 2>/dev/null | awk -v pid="$1" '
         /^Sink Input #/ { corked = ""; mine = 0 }
@@ -104,32 +125,6 @@ playing_stream() {
         /application.process.id = / { gsub(/"/, "", $3); if ($3 == pid) mine = 1 }
         /^$/ { if (mine && corked == "no") found = 1 }
         END { if (mine && corked == "no") found = 1; exit !found }'
-}
-
-start_pulse() {
-    local dir=$work/pulse
-    mkdir -p "$dir/run" "$dir/state"
-    PULSE_RUNTIME_PATH=$dir/run PULSE_STATE_PATH=$dir/state \
-        pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-target="file:$dir/pa.log" \
-        -L "module-null-sink sink_name=nullsink rate=44100 channels=2" -L module-native-protocol-unix &
-    pulse_pid=$!
-    export PULSE_SERVER=unix:$dir/run/native
-    local i
-    for i in $(seq 100); do pactl info >/dev/null 2>&1 && return 0; sleep 0.1; done
-    die "PulseAudio did not start (see $dir/pa.log)"
-}
-
-start_bus() {
-    cat > "$work/bus.conf" <<'EOF'
-<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-<allow own="*"/></policy></busconfig>
-EOF
-    local lines
-    lines=$(dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 2>/dev/null)
-    bus_address=$(sed -n 1p <<<"$lines")
-    bus_pid=$(sed -n 2p <<<"$lines")
-    [ -n "$bus_pid" ] || die "dbus-daemon did not start"
 }
 
 mpd_port=
@@ -162,12 +157,20 @@ EOF
         && mpc -q -h 127.0.0.1 -p "$mpd_port" play || return 1
 }
 
-# start CASE: starts the player of CASE in the background, its PID in player_pid.
+# start CASE: starts the player of CASE in the background (to PULSE_SERVER), its PID in player_pid.
 start() {
     local quiet=(--no-config --status quiet) delegates=(--plugin-dir "$bin" --plugin "json:path=$work/state.json" --plugin mpris)
     local m=$motet
     case $1 in alt-*) m=$alt ;; esac
+    # The PipeWire cases are the PulseAudio ones through pipewire-pulse.
+    local player=$1
     case $1 in
+        motet-pipewire) player=motet-pulse ;;
+        motet-pipewire-headless) player=motet-pulse-headless ;;
+        mpd-pipewire) player=mpd ;;
+        mpv-pipewire) player=mpv-pulse ;;
+    esac
+    case $player in
         motet-pulse | alt-pulse) "$m" "${quiet[@]}" --output pulse "$long" >"$work/stdout" 2>"$work/stderr" & ;;
         motet-pulse-headless | alt-pulse-headless)
             DBUS_SESSION_BUS_ADDRESS=$bus_address "$m" "${quiet[@]}" --output pulse "${delegates[@]}" "$long" \
@@ -185,29 +188,39 @@ raw=$out/wakeups.tsv
 failures=$out/wakeups-failures.md
 : > "$failures"
 printf 'case\trun\tseconds\tplayer_cpu_s\tplayer_voluntary\tplayer_involuntary\tserver_cpu_s\tserver_voluntary\tserver_involuntary\tpeak_rss_kib\n' > "$raw"
+thread_raw=$out/wakeups-threads.tsv
+printf 'case\trun\tthread\tvoluntary_per_s\tinvoluntary_per_s\n' > "$thread_raw"
 
 # measure CASE RUN
 measure() {
-    local name=$1 run=$2 uses_pulse=yes
-    case $name in *-null) uses_pulse= ;; esac
+    local name=$1 run=$2 uses_pulse=yes server_pids=$pulse_pid
+    case $name in
+        *-null) uses_pulse= server_pids=$pulse_pid ;;
+        *-pipewire*) server_pids="${pipewire_pids[*]}" ;;
+    esac
+    case $name in *-pipewire*) export PULSE_SERVER=$pipewire_server ;; *) export PULSE_SERVER=$pulse_server ;; esac
     if ! start "$name"; then
         fail "$name" "$run" "did not start: $(tail -1 "$work/stderr")"
         return 0
     fi
     sleep "$warmup"
     if ! kill -0 "$player_pid" 2>/dev/null; then
-        fail "$name" "$run" "ended during the warm-up: $(tail -1 "$work/stderr")"
+        local status=0
+        wait "$player_pid" 2>/dev/null || status=$?
+        fail "$name" "$run" "ended during the warm-up (status $status): $(tail -1 "$work/stderr")"
         return 0
     fi
     if [ -n "$uses_pulse" ] && ! playing_stream "$player_pid"; then
         fail "$name" "$run" "no uncorked stream of PID $player_pid on the server after ${warmup} s"
         return 0
     fi
-    threads "$player_pid" > "$work/p0"; threads "$pulse_pid" > "$work/s0"
+    # shellcheck disable=SC2086
+    threads "$player_pid" > "$work/p0"; threads $server_pids > "$work/s0"
     local t0 t1
     t0=$(date +%s.%N)
     sleep "$seconds"
-    threads "$player_pid" > "$work/p1" || true; threads "$pulse_pid" > "$work/s1"
+    # shellcheck disable=SC2086
+    threads "$player_pid" > "$work/p1" || true; threads $server_pids > "$work/s1"
     t1=$(date +%s.%N)
     if ! kill -0 "$player_pid" 2>/dev/null; then
         fail "$name" "$run" "ended during the measurement: $(tail -1 "$work/stderr")"
@@ -227,6 +240,7 @@ measure() {
     row=$(printf '%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
         "$pc" "$pv" "$pn" "$sc" "$sv" "$sn" "$rss")
     echo "$row" >> "$raw"
+    per_thread "$name" "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$work/p0" "$work/p1" >> "$thread_raw"
     awk -F'\t' '{ printf "  %-22s run %s: player %5.1f wake-ups/s (%.1f + %.1f), %.3f CPU-s/min; server %5.1f wake-ups/s, %.3f CPU-s/min; %d KiB\n",
         $1, $2, ($5 + $6) / $3, $5 / $3, $6 / $3, $4 * 60 / $3, ($8 + $9) / $3, $7 * 60 / $3, $10 }' <<<"$row"
 }
@@ -235,14 +249,17 @@ fail() {
     echo "wakeups: $1 (run $2) failed: $3" >&2
     printf -- '- %s (run %s): %s\n' "$1" "$2" "$3" >> "$failures"
     if [ -n "$player_pid" ]; then
-        kill "$player_pid" 2>/dev/null; wait "$player_pid" 2>/dev/null || true
+        # A player that ended by itself is gone already: kill fails, and must not end the script.
+        kill "$player_pid" 2>/dev/null || true
+        wait "$player_pid" 2>/dev/null || true
         player_pid=
     fi
 }
 
-start_pulse
-start_bus
-echo "Wake-ups: ${seconds} s of real-time playback after ${warmup} s, $runs run(s) each, into a PulseAudio null sink at $PULSE_SERVER"
+start_private_pulse
+start_private_bus
+case " $cases " in *-pipewire*) start_private_pipewire ;; esac
+echo "Wake-ups: ${seconds} s of real-time playback after ${warmup} s, $runs run(s) each, into a PulseAudio null sink at $pulse_server${pipewire_server:+ and PipeWire at $pipewire_server}"
 for run in $(seq "$runs"); do
     for c in $cases; do measure "$c" "$run"; done
 done
@@ -278,6 +295,10 @@ done
         label["mpd"] = "mpd (pulse audio_output, defaults), mpc add + play"
         label["mpv-pulse"] = "mpv --ao=pulse"
         label["ogg123-pulse"] = "ogg123 -d pulse"
+        label["motet-pipewire"] = "motet --output pulse --status quiet, PipeWire (pipewire-pulse)"
+        label["motet-pipewire-headless"] = "motet --output pulse --status quiet, json + mpris, PipeWire (pipewire-pulse)"
+        label["mpd-pipewire"] = "mpd (pulse audio_output), PipeWire (pipewire-pulse)"
+        label["mpv-pipewire"] = "mpv --ao=pulse, PipeWire (pipewire-pulse)"
         for (i = 1; i <= n; i++) {
             c = order[i]; PW[c] = median(pw[c]); PV[c] = median(pv[c]); PI[c] = median(pi[c]); PC[c] = median(pc[c])
             SW[c] = median(sw[c]); SC[c] = median(sc[c]); R[c] = median(rss[c])
@@ -286,14 +307,16 @@ done
         print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
         for (i = 1; i <= n; i++) {
             c = order[i]
-            vsm = ("mpd" in SC && SC["mpd"] > 0 && c !~ /null/) ? sprintf("%.2f", SC[c] / SC["mpd"]) : "-"
-            pvm = ("mpd" in PC && PC["mpd"] > 0) ? sprintf("%.2f", PC[c] / PC["mpd"]) : "-"
-            pvv = ("mpv-pulse" in PC && PC["mpv-pulse"] > 0) ? sprintf("%.2f", PC[c] / PC["mpv-pulse"]) : "-"
+            # Against mpd and mpv on the same server.
+            m = c ~ /pipewire/ ? "mpd-pipewire" : "mpd"; v = c ~ /pipewire/ ? "mpv-pipewire" : "mpv-pulse"
+            vsm = (m in SC && SC[m] > 0 && c !~ /null/) ? sprintf("%.2f", SC[c] / SC[m]) : "-"
+            pvm = (m in PC && PC[m] > 0) ? sprintf("%.2f", PC[c] / PC[m]) : "-"
+            pvv = (v in PC && PC[v] > 0) ? sprintf("%.2f", PC[c] / PC[v]) : "-"
             srvw = c ~ /null/ ? "-" : sprintf("%.1f", SW[c]); srvc = c ~ /null/ ? "-" : sprintf("%.3f", SC[c])
             printf "| %s | %.1f (%.1f + %.1f) | %.3f | %s | %s | %s | %s | %s | %.1f |\n", (c in label ? label[c] : c), PW[c], PV[c], PI[c], PC[c], srvw, srvc, vsm, pvm, pvv, R[c]
         }
         print ""
-        print "The server columns of a null row are the idle server (no stream), not shown."
+        print "The server columns of a null row are the idle server (no stream), not shown. The PipeWire rows are compared with mpd and mpv on PipeWire."
         if ("motet-pulse-headless" in PW && "mpd" in SC && "mpv-pulse" in PC) {
             print ""
             print "Goals (#16):"
@@ -303,6 +326,23 @@ done
         }
     }' "$raw"
 } > "$out/wakeups.md"
+{
+    echo
+    echo "Motet's context switches per second by thread (medians over runs; threads of one name summed):"
+    echo
+    echo "| case | thread | voluntary/s | involuntary/s |"
+    echo "|---|---|---:|---:|"
+    awk -F'\t' '
+    function median(list,    n, a, i, j, t) {
+        n = split(list, a, " ")
+        for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    NR == 1 || $1 !~ /^(motet|alt)/ { next }
+    { k = $1 "\t" $3; if (!(k in seen)) { order[++n] = k; seen[k] = 1 }; v[k] = v[k] " " $4; i[k] = i[k] " " $5 }
+    END { for (j = 1; j <= n; j++) { split(order[j], p, "\t"); printf "| %s | %s | %.2f | %.2f |\n", p[1], p[2], median(v[order[j]]), median(i[order[j]]) } }
+    ' "$thread_raw"
+} >> "$out/wakeups.md"
 if [ -s "$failures" ]; then
     { echo; echo "## Runs that failed (not in the medians)"; echo; cat "$failures"; } >> "$out/wakeups.md"
 fi

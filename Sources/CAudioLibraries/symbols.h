@@ -66,7 +66,19 @@
     X(snd_pcm_delay) \
     X(snd_pcm_drain) \
     X(snd_pcm_drop) \
-    X(snd_pcm_get_params) \
+    X(snd_pcm_hw_params) \
+    X(snd_pcm_hw_params_any) \
+    X(snd_pcm_hw_params_free) \
+    X(snd_pcm_hw_params_get_buffer_size) \
+    X(snd_pcm_hw_params_get_period_size) \
+    X(snd_pcm_hw_params_malloc) \
+    X(snd_pcm_hw_params_set_access) \
+    X(snd_pcm_hw_params_set_buffer_time_near) \
+    X(snd_pcm_hw_params_set_channels) \
+    X(snd_pcm_hw_params_set_format) \
+    X(snd_pcm_hw_params_set_period_time_near) \
+    X(snd_pcm_hw_params_set_rate) \
+    X(snd_pcm_hw_params_set_rate_resample) \
     X(snd_pcm_nonblock) \
     X(snd_pcm_open) \
     X(snd_pcm_pause) \
@@ -75,8 +87,13 @@
     X(snd_pcm_poll_descriptors_revents) \
     X(snd_pcm_prepare) \
     X(snd_pcm_recover) \
-    X(snd_pcm_set_params) \
     X(snd_pcm_state) \
+    X(snd_pcm_sw_params) \
+    X(snd_pcm_sw_params_current) \
+    X(snd_pcm_sw_params_free) \
+    X(snd_pcm_sw_params_malloc) \
+    X(snd_pcm_sw_params_set_avail_min) \
+    X(snd_pcm_sw_params_set_start_threshold) \
     X(snd_pcm_wait) \
     X(snd_pcm_writei) \
     X(snd_strerror) \

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MotetConfiguration
 import MotetCore
+import MotetOutput
 
 /// Reads keys from the terminal and turns them into player commands (see `keys`), or into what
 /// the console does itself: `?`/`h` list the keys, Ctrl-L redraws.
@@ -12,7 +13,15 @@ import MotetCore
 /// races a move to the background fails with EIO instead, and the reader waits. It also notices
 /// when Motet comes back to the foreground (`fg` of a running job sends no SIGCONT) and says so
 /// through `foreground`, so that raw mode and the status line come back.
+///
+/// In the foreground it sleeps in `poll` on stdin and a wake-up pipe, with no timeout: a
+/// foreground job leaves the foreground only by being stopped (Ctrl-Z), and the SIGCONT that
+/// continues it calls `recheck`, which ends the poll. In the background it looks every 200 ms
+/// (`fg` of a running job sends no signal). It runs only for the status line (`--status line`,
+/// a terminal), never headless.
 final class KeyboardInput: Sendable {
+    private let wake = WakeupPipe()
+
     /// What a key asks of the console rather than of the player.
     enum ConsoleKey: Sendable { case help, redraw }
 
@@ -27,7 +36,7 @@ final class KeyboardInput: Sendable {
     ) {
         guard isatty(0) == 1 else { return }
         var thread = pthread_t()
-        let box = Unmanaged.passRetained(Reader(send: send, console: console, foreground: foreground)).toOpaque()
+        let box = Unmanaged.passRetained(Reader(send: send, console: console, foreground: foreground, wake: wake)).toOpaque()
         pthread_create(&thread, nil, { raw in
             Unmanaged<Reader>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
@@ -35,38 +44,53 @@ final class KeyboardInput: Sendable {
         pthread_detach(thread)
     }
 
+    /// The process was continued (SIGCONT: `fg` or `bg` after a stop): the reader looks again at
+    /// whether it is in the foreground. Any thread.
+    func recheck() { wake.signal() }
+
     private final class Reader {
         let send: @Sendable (PlayerCommand) -> Void
         let console: @Sendable (ConsoleKey) -> Void
         let foreground: @Sendable () -> Void
+        let wake: WakeupPipe
         var escape: [UInt8] = []
 
         init(
             send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
-            foreground: @escaping @Sendable () -> Void
+            foreground: @escaping @Sendable () -> Void, wake: WakeupPipe
         ) {
             self.send = send
             self.console = console
             self.foreground = foreground
+            self.wake = wake
         }
 
         func run() {
+            PosixThread.nameThisThread("motet-keys")
             var bytes = [UInt8](repeating: 0, count: 64)
             var wasInForeground = TerminalMode.isForeground(0)
             while true {
                 guard TerminalMode.isForeground(0) else {
                     wasInForeground = false
-                    usleep(200_000)
+                    wake.sleep(until: MonotonicClock.now() + 200_000_000)
                     continue
                 }
                 if !wasInForeground {
                     wasInForeground = true
                     foreground()
                 }
-                var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-                // A timeout, so that a move to the background is noticed without a key.
-                guard poll(&input, 1, 500) > 0 else { continue }
-                guard TerminalMode.isForeground(0) else { continue }
+                var fds = [
+                    pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: wake.pollDescriptor, events: Int16(POLLIN), revents: 0),
+                ]
+                // No timeout: leaving the foreground takes a stop, and the SIGCONT after it
+                // signals `wake`.
+                guard poll(&fds, 2, -1) > 0 else { continue }
+                if fds[1].revents != 0 {
+                    _ = wake.take()
+                    continue
+                }
+                guard fds[0].revents != 0, TerminalMode.isForeground(0) else { continue }
                 let n = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
                 if n == 0 { return }  // the terminal is gone
                 if n < 0 {

@@ -216,6 +216,7 @@ SignalWatcher.start { event in
     case .resume:
         terminalMode.resume()
         console.resume()
+        keyboard.recheck()
     case .resize:
         console.resize()
     }

@@ -10,13 +10,19 @@
  *     S16_LE). Frames given to the device and dropped unplayed (prepare, drop) are NOT captured:
  *     the capture is what a listener would have heard, without the silences;
  *   - its poll descriptor is a timerfd ticking once per period, so waiting costs one wake-up per
- *     period, as with a sound card's period interrupt.
+ *     period, as with a sound card's period interrupt (alsa-lib does not look at avail_min for
+ *     an I/O plugin: the application sees POLLOUT every period);
+ *   - like a driver that stops the stream on a glitch, a suspend or a disconnect (which wakes
+ *     whoever polls at once), the descriptor also fires when the next xrun, suspend or unplug cue
+ *     is due, so a fault is seen when it happens, not up to a period later.
  *
  * Faults, each at a frame count of the whole run (frames played since the device was first
  * opened, across reopens of this process); each fires once:
  *   stall_at N    an application that was late: the next write after frame N sleeps stall_ms
- *                 (default: the buffer time + 150) inside alsa-lib, while the clock runs on, so the buffer runs dry and
- *                 the device underruns by itself. Nothing written is dropped.
+ *                 (default: the buffer time + 150) inside alsa-lib, while the clock runs on, so
+ *                 the buffer runs dry and the device underruns by itself; that write is then
+ *                 refused (-EPIPE), as the kernel refuses writes to a stopped stream. Nothing
+ *                 written is dropped.
  *   xrun_at N     a device that reports an underrun with data still queued (a DMA/USB glitch):
  *                 state XRUN at once; prepare then drops what was queued (logged as dropped).
  *   suspend_at N  a system suspend: state SUSPENDED, the clock stops. With `resume yes` the device
@@ -187,6 +193,34 @@ static void fire(fault_t *f, int kind)
 	}
 }
 
+/* While the clock runs: makes the poll descriptor fire when the next xrun, suspend or unplug cue
+ * is reached (if the queued frames reach it), unless a period tick comes first. With the lock. */
+static void arm_for_next_cue(fault_t *f)
+{
+	snd_pcm_state_t state = f->io.state;
+	if (!f->clock_running || (state != SND_PCM_STATE_RUNNING && state != SND_PCM_STATE_DRAINING))
+		return;
+	uint64_t cue_at = UINT64_MAX;
+	for (int k = XRUN; k < FAULTS; k++) {
+		int i = -1;
+		uint64_t c = next_cue(f, k, &i);
+		if (c < cue_at)
+			cue_at = c;
+	}
+	if (cue_at == UINT64_MAX || cue_at < run_total || cue_at - run_total > f->written - f->played)
+		return;
+	/* 1 ms late, so that the pointer has surely reached the cue when the poller looks. */
+	int64_t due = (int64_t)((cue_at - run_total) * 1e9 / f->io.rate) + 1000000;
+	struct itimerspec current;
+	if (timerfd_gettime(f->io.poll_fd, &current) < 0)
+		return;
+	int64_t left = (int64_t)current.it_value.tv_sec * 1000000000 + current.it_value.tv_nsec;
+	if (left != 0 && left <= due)
+		return;
+	struct itimerspec at = { current.it_interval, { due / 1000000000, due % 1000000000 } };
+	timerfd_settime(f->io.poll_fd, 0, &at, NULL);
+}
+
 /* Moves the hardware pointer to now; fires faults whose frame is reached. Called with the lock. */
 static void advance(fault_t *f)
 {
@@ -231,6 +265,7 @@ static void advance(fault_t *f)
 			}
 			/* DRAINING: all played; alsa-lib stops the stream when avail reaches the buffer. */
 		}
+		arm_for_next_cue(f);
 		return;
 	}
 }
@@ -245,6 +280,7 @@ static int f_start(snd_pcm_ioplug_t *io)
 	else {
 		clock_rebase(f, 1);
 		log_event(f, "start", "queued=%llu", (unsigned long long)(f->written - f->played));
+		arm_for_next_cue(f);
 	}
 	pthread_mutex_unlock(&f->lock);
 	return err;
@@ -285,9 +321,16 @@ static snd_pcm_sframes_t f_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_
 							 : f->stall_ms * 1000);  /* the application is late; the device clock runs on */
 
 	pthread_mutex_lock(&f->lock);
-	if (f->unplugged) {
+	/* As the kernel's write does: a stream that has stopped (an underrun, possibly during the
+	 * stall, a glitch, a suspend, an unplug) takes nothing more, even within one snd_pcm_writei
+	 * that alsa-lib splits into several transfers. */
+	advance(f);
+	int refused = f->unplugged ? -ENODEV
+		: io->state == SND_PCM_STATE_XRUN ? -EPIPE
+		: io->state == SND_PCM_STATE_SUSPENDED ? -ESTRPIPE : 0;
+	if (refused) {
 		pthread_mutex_unlock(&f->lock);
-		return -ENODEV;
+		return refused;
 	}
 	const unsigned char *src = (const unsigned char *)areas[0].addr +
 		(areas[0].first + offset * areas[0].step) / 8;
@@ -303,6 +346,7 @@ static snd_pcm_sframes_t f_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_
 		f->written += chunk;
 		done += chunk;
 	}
+	arm_for_next_cue(f);
 	pthread_mutex_unlock(&f->lock);
 	return (snd_pcm_sframes_t)size;
 }
@@ -331,6 +375,7 @@ static int f_pause(snd_pcm_ioplug_t *io, int enable)
 	advance(f);
 	clock_rebase(f, !enable);
 	log_event(f, enable ? "pause" : "unpause", NULL);
+	arm_for_next_cue(f);
 	pthread_mutex_unlock(&f->lock);
 	return 0;
 }
@@ -345,6 +390,7 @@ static int f_resume(snd_pcm_ioplug_t *io)
 		clock_rebase(f, back == SND_PCM_STATE_RUNNING || back == SND_PCM_STATE_DRAINING);
 		log_event(f, "resume", "state=%s queued=%llu", snd_pcm_state_name(back),
 			  (unsigned long long)(f->written - f->played));
+		arm_for_next_cue(f);
 	}
 	pthread_mutex_unlock(&f->lock);
 	return 0;

@@ -67,10 +67,17 @@ extension ALSADevice {
         }
     }
 
-    /// The device failed beyond recovery: tell the owner, once; `wait` reopens it.
+    /// The device failed beyond recovery: tell the owner, once; `wait` reopens it. Its delay is
+    /// what was measured last, less what it has played since then (a gone device cannot say, and
+    /// with a long buffer the last measurement may be a second old).
     func deviceLost() {
-        lastReopenAttempt = MonotonicClock.now()
+        let now = MonotonicClock.now()
+        lastReopenAttempt = now
         if !lost {
+            if lastDelayRunning, let format {
+                lastDelay = max(0, lastDelay - (now - lastDelayAt) * Int64(format.sampleRate) / 1_000_000_000)
+                lastDelayRunning = false
+            }
             lost = true
             onEvent?(.lost)
         }

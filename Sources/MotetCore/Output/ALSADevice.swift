@@ -3,14 +3,15 @@ import CALSA
 import Glibc
 import MotetEvents
 
-/// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a ~200 ms buffer
-/// refilled a period at a time, recovery from underruns and suspend. (A longer buffer would cost
-/// no responsiveness — pause is `snd_pcm_pause` or a drop that keeps what was dropped, seek drops —
-/// but the recovery below and its fault-injection tests are built around this one; see
-/// bench/RESULTS.md, #16.)
+/// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a buffer of up to 2 s
+/// (what the device allows, ALSADevice+Setup.swift) refilled when 1.5 s of it are free, recovery
+/// from underruns and suspend. The long buffer costs no responsiveness: pause is `snd_pcm_pause`
+/// (or a drop that keeps what was dropped), seek and skip drop (`reset`), and a prepared device
+/// starts after 100 ms are written.
 ///
-/// The PCM is non-blocking; `wait` sleeps in one `poll` on the PCM's descriptors and the wake-up
-/// pipe, so it wakes once per period and `wakeup` is seen at once. Channels beyond stereo are
+/// The PCM is non-blocking; `wait` sleeps in one `poll` on the PCM's descriptors (the software
+/// `avail_min` is the refill size, so a sound card wakes it once per refill) and the wake-up pipe,
+/// so `wakeup` is seen at once. Channels beyond stereo are
 /// reordered from WAV order to ALSA's default (FL FR RL RR FC LFE SL SR).
 ///
 /// Recovery (tested against a fault-injecting ioplug device, Tests/ALSAFault):
@@ -34,6 +35,9 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
     var format: AudioFormat?
     var periodFrames = 1024
     var deviceBufferFrames = 0
+    /// Free frames worth a refill while the device runs (its `avail_min`); below that, `state`
+    /// says 0 and `wait` sleeps on.
+    var refillFrames = 1024
     var buffer: UnsafeMutablePointer<Int16>?
     var bufferFrames = 0
     var order: UnsafeMutablePointer<Int>?
@@ -54,14 +58,16 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
     var droppedForPause: Int?
     /// The device's delay when last measured; kept while it is lost.
     var lastDelay: Int64 = 0
+    /// When `lastDelay` was measured (monotonic ns) and whether the device was playing then: a
+    /// device that disappears can no longer say its delay, so it is worked out from these.
+    var lastDelayAt: Int64 = 0
+    var lastDelayRunning = false
     /// Frames that lost devices took away unheard, since the last open or reset.
     var lostDelay: Int64 = 0
     let wakeups = WakeupPipe()
     /// `poll` descriptors: the PCM's, then the wake-up pipe's (sized when the PCM is set up).
     var pollDescriptors: UnsafeMutablePointer<pollfd>?
     var pcmDescriptorCount = 0
-    /// Target buffer length in microseconds.
-    static let latencyMicros: UInt32 = 200_000
     /// How often a lost device is tried again, in nanoseconds.
     static let reopenNanos: Int64 = 1_000_000_000
 
@@ -104,18 +110,11 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
     /// Sets `handle` up for `format` and sizes the conversion and history buffers for its period
     /// and buffer. Returns alsa-lib's status.
     func configure(_ handle: OpaquePointer, for format: AudioFormat) -> Int32 {
-        let rc = Self.quietly {
-            snd_pcm_set_params(
-                handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channels),
-                UInt32(format.sampleRate), 1, Self.latencyMicros)
-        }
-        guard rc >= 0 else { return rc }
-        var bufferSize: snd_pcm_uframes_t = 0
-        var periodSize: snd_pcm_uframes_t = 0
-        if snd_pcm_get_params(handle, &bufferSize, &periodSize) >= 0, periodSize > 0 {
-            periodFrames = Int(periodSize)
-            deviceBufferFrames = Int(bufferSize)
-        }
+        let (rc, setup) = Self.quietly { Self.setUp(handle, for: format) }
+        guard rc >= 0, let setup else { return rc }
+        periodFrames = setup.periodFrames
+        deviceBufferFrames = setup.bufferFrames
+        refillFrames = setup.refillFrames
         let frames = max(periodFrames, 1024)
         if buffer == nil || frames != bufferFrames || format.channels != self.format?.channels {
             buffer?.deallocate()
@@ -167,9 +166,8 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         return done
     }
 
-    /// Free space from `snd_pcm_avail_update` (0 below a period while the device runs: a prepared
-    /// device starts only when its buffer is full, so it is filled to the last frame), the delay
-    /// from `snd_pcm_delay`.
+    /// Free space from `snd_pcm_avail_update` (0 below a refill while the device runs; a prepared
+    /// device takes all it has room for), the delay from `snd_pcm_delay`.
     public func state() -> DeviceState {
         guard !lost, let pcm else {
             return DeviceState(freeFrames: 0, delayFrames: lostDelay + lastDelay, playing: false, lost: lost)
@@ -178,15 +176,19 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         if avail < 0 && recover(Int32(avail)) { avail = snd_pcm_avail_update(pcm) }
         guard !lost else { return state() }
         var delay: snd_pcm_sframes_t = 0
-        if snd_pcm_delay(pcm, &delay) >= 0 { lastDelay = Int64(max(0, delay)) }
         let running = snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING
+        if snd_pcm_delay(pcm, &delay) >= 0 {
+            lastDelay = Int64(max(0, delay))
+            lastDelayAt = MonotonicClock.now()
+            lastDelayRunning = running && !paused
+        }
         var free = max(0, Int(avail))
-        if paused || isHeld || (running && free < periodFrames) { free = 0 }
+        if paused || isHeld || (running && free < refillFrames) { free = 0 }
         return DeviceState(freeFrames: free, delayFrames: lostDelay + lastDelay, playing: running && !paused)
     }
 
-    /// In one `poll` until a period is free or `wakeup`; while lost or held, asleep until the next
-    /// reopen attempt (which it makes) or the end of the hold.
+    /// In one `poll` until a refill is free or `wakeup`; while lost or held, asleep until the
+    /// next reopen attempt (which it makes) or the end of the hold.
     public func wait(timeoutNanos: Int64) {
         let now = MonotonicClock.now()
         let deadline = now + max(0, timeoutNanos)
@@ -203,7 +205,9 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         }
         fds[pcmDescriptorCount] = pollfd(fd: wakeups.pollDescriptor, events: Int16(POLLIN), revents: 0)
         // As `snd_pcm_wait` does, but watching the wake-up pipe too: a descriptor that is ready
-        // while the device says nothing (a plugin's) is polled again until the deadline.
+        // while the device says nothing (a plugin's), or says there is room when less than a
+        // refill is free (a plugin that wakes every period whatever `avail_min` says), is polled
+        // again until the deadline.
         while true {
             let millis = Int32(clamping: (max(0, deadline - MonotonicClock.now()) + 999_999) / 1_000_000)
             guard poll(fds, nfds_t(pcmDescriptorCount + 1), millis) > 0 else { return }
@@ -219,17 +223,23 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
                 }
                 return
             }
-            if revents & UInt16(POLLOUT) != 0 || MonotonicClock.now() >= deadline { return }
+            if MonotonicClock.now() >= deadline { return }
+            if revents & UInt16(POLLOUT) != 0 {
+                let avail = snd_pcm_avail_update(pcm)
+                guard avail >= 0, avail < refillFrames, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else { return }
+            }
             fds[pcmDescriptorCount].revents = 0
         }
     }
 
     /// Plays out what the device holds, recovering from an underrun or a suspend on the way like
-    /// `write` does, and seeing `wakeup` within 25 ms.
+    /// `write` does (it looks every 25 ms), and seeing `wakeup` at once (it sleeps on the
+    /// wake-up pipe).
     ///
-    /// `snd_pcm_drain` is called only for the last period (or to start a device that never
-    /// filled its buffer): alsa-lib 1.2.8's ioplug drain blocks even on a non-blocking PCM and
-    /// drops what is left when the device faults meanwhile, so the rest is waited for here.
+    /// `snd_pcm_drain` is called only for the last 50 ms (or the last period, when shorter; or to
+    /// start a device that never reached its start threshold): alsa-lib 1.2.8's ioplug drain
+    /// blocks even on a non-blocking PCM and drops what is left when the device faults meanwhile,
+    /// so the rest is waited for here.
     @discardableResult
     public func drain() -> Bool {
         if paused { return false }
@@ -237,6 +247,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
         let rate = Int64(format.sampleRate)
         let deadline = MonotonicClock.now() + 3_000_000_000 + 2 * Int64(deviceBufferFrames) * 1_000_000_000 / rate
         var drainCalls = 0
+        let drainFrames = min(periodFrames, format.sampleRate / 20)
         draining: while true {
             if lost { return true }
             // Woken: what is left stays buffered (the owner resets it when it means to drop it).
@@ -255,9 +266,9 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
             switch snd_pcm_state(pcm) {
             case SND_PCM_STATE_SETUP:
                 break draining
-            case SND_PCM_STATE_RUNNING where left > periodFrames:
-                let micros = Int64(left - periodFrames) * 1_000_000 / rate
-                usleep(UInt32(min(25_000, max(1_000, micros))))
+            case SND_PCM_STATE_RUNNING where left > drainFrames:
+                let nanos = Int64(left - drainFrames) * 1_000_000_000 / rate
+                if wakeups.sleep(until: MonotonicClock.now() + min(25_000_000, max(1_000_000, nanos))) { return false }
             case SND_PCM_STATE_PREPARED, SND_PCM_STATE_RUNNING:
                 // Starts a prepared device (and flushes what a plugin such as `file` keeps back,
                 // even when the device says it holds nothing). Non-blocking on a kernel device

@@ -40,8 +40,11 @@ public protocol AudioDevice: AnyObject, Sendable {
     func wait(timeoutNanos: Int64)
 
     /// Plays out what was written. Blocks until all of it has been heard and returns true (true
-    /// too when it never can be: the device is lost or closed), or returns false soon (within
-    /// 50 ms) after `wakeup()`, or at once when the device is paused; what is buffered stays.
+    /// too when it never can be: the device is closed, or lost for a device that cannot come
+    /// back with it; PulseAudio instead waits while the server is gone with audio unheard, for
+    /// the owner to go back to what was heard once `.restored` comes), or returns false soon
+    /// (within 50 ms) after `wakeup()`, or at once when the device is paused; what is buffered
+    /// stays.
     /// [sink thread]
     @discardableResult
     func drain() -> Bool

@@ -82,7 +82,7 @@ extension PulseDevice {
         timingStale = true
         timingPending = false
         pa_stream_set_state_callback(stream, { s, ud in PulseDevice.device(ud).streamStateChanged(s) }, userdata)
-        pa_stream_set_write_callback(stream, { _, _, ud in PulseDevice.device(ud).signal() }, userdata)
+        pa_stream_set_write_callback(stream, { _, _, ud in PulseDevice.device(ud).serverAsked() }, userdata)
         pa_stream_set_event_callback(stream, { _, name, _, ud in PulseDevice.device(ud).streamEvent(name) }, userdata)
         // Playback (re)started after prebuffering: the moment the position needs fresh timing.
         pa_stream_set_started_callback(stream, { _, ud in PulseDevice.device(ud).requestTiming() }, userdata)
@@ -270,11 +270,30 @@ extension PulseDevice {
         }
     }
 
-    /// Blocks until the server has played everything written (true; also when the server is lost
-    /// or the device closed), or until the stream is corked or `wakeup` is called (false).
+    /// Blocks until the server has played everything written (true; also when the device is
+    /// closed), or until the stream is corked or `wakeup` is called (false). While the server is
+    /// lost with audio unheard (in the lost stream or still staged), nothing was played out: it
+    /// waits (for the owner, told `.restored`, to go back to what was heard, which wakes it), so
+    /// that a track all written before the loss resumes instead of ending unheard.
     func drainLocked() -> Bool {
-        if corked { return false }
-        guard let stream, !lost, pa_stream_get_state(stream) == PA_STREAM_READY else { return true }
+        while true {
+            if corked { return false }
+            if closed { return true }
+            if woken {
+                woken = false
+                return false
+            }
+            if lost || lostDelay > 0 {
+                pa_threaded_mainloop_wait(mainloop)
+                continue
+            }
+            guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return true }
+            // What waits in the staging ring goes first, as the server asks for it.
+            sendPending()
+            if pendingFrames == 0 { break }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        guard let stream else { return true }
         guard let operation = pa_stream_drain(stream, { _, _, ud in PulseDevice.device(ud).signal() }, userdata) else {
             return true
         }
@@ -287,6 +306,7 @@ extension PulseDevice {
             }
             pa_threaded_mainloop_wait(mainloop)
         }
+        if lost && !closed { return drainLocked() }  // lost while draining: wait as above
         if pa_operation_get_state(operation) == PA_OPERATION_DONE {
             streamDelay = 0
             drained = true

@@ -10,9 +10,12 @@ import Synchronization
 /// the server's write requests, state changes, a timer and `wakeup` signal, so no thread polls.
 /// The stream has role `music`, S16LE samples rounded as `ov_read` does and the WAVE-EX channel map.
 ///
-/// Power: the stream asks for a long buffer (`bufferMicros`, 2.5 s) that the server refills in
-/// large requests (`refillMicros`), so the server, its sink and we all sleep for up to 2 s at a
-/// time (bench/wakeups.sh). The long buffer costs no responsiveness: pause corks the stream and
+/// Power: the stream asks for a long buffer (`bufferMicros`, 3 s) that the server refills in
+/// large requests (at least `refillMicros`, 0.5 s), so the server, its sink and we all sleep for
+/// up to 2 s at a time (bench/wakeups.sh). Writes are converted into a staging ring (`+Staging`) that the main
+/// loop's thread hands to the server when it asks: a refill then wakes that thread once (for the
+/// server's request) and the sink thread once (to top the ring up), with no wake-up of the loop
+/// for each write and no wait for its lock. The long buffer costs no responsiveness: pause corks the stream and
 /// seek, skip and stop flush it, and both act on the server at once. Timing is asked for only
 /// when the position needs it (a new, flushed or uncorked stream, and every `timingRefreshNanos`
 /// with a write), not on libpulse's automatic timer.
@@ -38,11 +41,19 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var waitTimer: OpaquePointer?
     var format: AudioFormat?
     var frameBytes = 4
-    /// Samples converted to S16 before they are handed to libpulse (one buffer's worth, made by
-    /// `open`; touched by the sink thread only).
+    /// Samples converted to S16 and not yet handed to libpulse: a ring of `stagingFrames` frames
+    /// (one buffer's worth, made by `open`). The frames `[pendingStart, pendingStart +
+    /// pendingFrames)` (mod `stagingFrames`) are the main loop's to send; the rest is the sink
+    /// thread's to fill, outside the lock (`+Staging`).
     var staging: UnsafeMutablePointer<Int16>?
     var stagingCapacity = 0
     var stagingFrames = 0
+    var pendingStart = 0
+    var pendingFrames = 0
+    /// The sink thread is filling the ring up (see `stagingRoomWorthWriting`).
+    var toppingUp = false
+    /// Wakes the sink thread after libpulse has sent what a request took (`+Staging`).
+    var signalEvent: OpaquePointer?
     /// Paused by `setPaused`: the stream is (or will be created) corked.
     var corked = false
     /// The server is gone; the reconnect timer is running.
@@ -66,12 +77,14 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     var handler: (@Sendable (SinkEvent) -> Void)?
     /// The buffer the server holds for us (tlength), in microseconds: long, so that everyone
     /// sleeps; cork and flush keep pause and seek fast.
-    static let bufferMicros: UInt64 = 2_500_000
+    static let bufferMicros: UInt64 = 3_000_000
     /// How much must be free before the server asks for more (minreq). Without
     /// PA_STREAM_ADJUST_LATENCY the sink's own latency may grow to tlength - 2 × minreq = 2 s (as
     /// with PulseAudio's defaults, which mpd uses): a sink that sleeps as long as it may (the null
-    /// sink; a card with timer-based scheduling) takes, and asks us for, 2 s at a time.
-    static let refillMicros: UInt64 = 250_000
+    /// sink; a card with timer-based scheduling) takes, and asks us for, 2 s at a time. A server
+    /// that plays in small steps (PipeWire's pipewire-pulse, a pipe sink) asks every minreq: 0.5 s
+    /// rather than 0.25 s halves those requests (bench/RESULTS.md).
+    static let refillMicros: UInt64 = 500_000
     /// How much must be buffered before a new or flushed stream starts playing (prebuf): small,
     /// so that a seek is heard as soon as the first samples are there.
     static let startMicros: UInt64 = 100_000
@@ -181,6 +194,8 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
                 staging = .allocate(capacity: stagingCapacity)
             }
             stagingFrames = frames
+            pendingStart = 0
+            pendingFrames = 0
             streamWritten = 0
             corkedHeard = corked ? 0 : nil
             streamDelay = 0
@@ -209,45 +224,16 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// Converts to S16 (outside the main loop's lock) and hands libpulse as much as the server
-    /// asks for in one `pa_stream_write`.
-    public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
-        guard let source = frames.baseAddress else { return 0 }
-        // Converted outside the lock, into `staging`: libpulse wakes its loop thread at the first
-        // write, and that thread would otherwise wait for the lock while the rest is converted.
-        pa_threaded_mainloop_lock(mainloop)
-        guard let format, let staging, !lost, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
-            pa_threaded_mainloop_unlock(mainloop)
-            return 0
-        }
-        let writable = pa_stream_writable_size(stream)
-        pa_threaded_mainloop_unlock(mainloop)
-        let channels = format.channels
-        guard writable > 0, writable != -1 else { return 0 }
-        let n = min(writable / frameBytes, frames.count / channels, stagingFrames)
-        guard n > 0 else { return 0 }
-        SampleConversion.int16(from: source, to: staging, count: n * channels)
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
-        // Lost or replaced meanwhile (the loop thread): nothing was taken.
-        guard !lost, !closed, stream == self.stream, pa_stream_get_state(stream) == PA_STREAM_READY,
-            pa_stream_write(stream, staging, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0
-        else { return 0 }
-        streamWritten += Int64(n)
-        drained = false
-        if timingStale || MonotonicClock.now() - timingAskedAt >= Self.timingRefreshNanos {
-            requestTiming()
-        }
-        return n
-    }
-
-    /// Free space from `pa_stream_writable_size`, the delay from the stream's interpolated
-    /// latency (never more than the stream was given), plus what lost streams took away.
+    /// Free space in the staging ring (0 below `topUpFrames` while the server has all it asked
+    /// for, so that the sink thread sleeps between refills), the delay from the stream's
+    /// interpolated latency (never more than the stream was given) plus what waits in the ring
+    /// and what lost streams took away.
     public func state() -> DeviceState {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let stream, let format, !lost, !closed, pa_stream_get_state(stream) == PA_STREAM_READY else {
-            return DeviceState(freeFrames: 0, delayFrames: lostDelay + streamDelay, playing: false, lost: lost)
+            return DeviceState(
+                freeFrames: 0, delayFrames: lostDelay + streamDelay + Int64(pendingFrames), playing: false, lost: lost)
         }
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
@@ -261,11 +247,10 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
         } else {
             streamDelay = streamWritten  // no timing yet: nothing has been heard
         }
-        let writable = pa_stream_writable_size(stream)
         let playing = !corked && (pa_stream_get_timing_info(stream)?.pointee.playing ?? 0) != 0
         return DeviceState(
-            freeFrames: writable == -1 ? 0 : writable / frameBytes, delayFrames: lostDelay + streamDelay,
-            playing: playing && streamDelay > 0)
+            freeFrames: corked ? 0 : stagingRoomWorthWriting(),
+            delayFrames: lostDelay + streamDelay + Int64(pendingFrames), playing: playing && streamDelay > 0)
     }
 
     /// Sleeps on the main loop's condition until it is signalled (room, a state change, `wakeup`)
@@ -316,6 +301,8 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             woken = false
             drained = false
             if let stream, !lost { pa_operation_unref(pa_stream_flush(stream, nil, nil)) }
+            pendingStart = 0
+            pendingFrames = 0
             timingStale = true
             streamWritten = 0
             corkedHeard = corked ? 0 : nil
@@ -355,6 +342,10 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
                 api.time_free(waitTimer)
                 self.waitTimer = nil
                 waitTimerDue = nil
+            }
+            if let signalEvent {
+                api.defer_free(signalEvent)
+                self.signalEvent = nil
             }
             dropContext()
             closed = true

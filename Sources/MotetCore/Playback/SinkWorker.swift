@@ -61,8 +61,9 @@ final class SinkWorker: @unchecked Sendable {
     static let starvingNanos: Int64 = 100_000_000
     /// The longest the sink thread sleeps on the device before it looks at its state again. Only
     /// a safety net: devices wake the worker when there is room or news, and a device that keeps
-    /// seconds of audio is refilled about once a second (bench/wakeups.sh).
-    static let waitNanos: Int64 = 10_000_000_000
+    /// seconds of audio is refilled every second or two (bench/wakeups.sh). Long, because each
+    /// time it runs out it costs wake-ups (PulseAudio's timer fires, and is armed again).
+    static let waitNanos: Int64 = 60_000_000_000
     /// The longest the sink thread sleeps while paused, ended or waiting for the decoder with
     /// nothing to watch; every reason to go on (a sample batch, a marker, play, park, quit)
     /// posts `dataReady`.

@@ -6,7 +6,7 @@ import MotetOutput
 import Synchronization
 
 /// A joinable POSIX thread running a closure. Foundation's Thread is not used (memory budget).
-final class PosixThread: @unchecked Sendable {
+package final class PosixThread: @unchecked Sendable {
     // Written once in start(), read in join() on the same owning thread.
     private var handle = pthread_t()
 
@@ -26,7 +26,7 @@ final class PosixThread: @unchecked Sendable {
     /// Names the calling thread (15 bytes at most), so that top -H, perf and
     /// /proc/PID/task/*/comm say which thread wakes. `pthread_setname_np` is not in Swift's Glibc
     /// module; writing /proc/thread-self/comm does the same.
-    private static func nameThisThread(_ name: String) {
+    package static func nameThisThread(_ name: String) {
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         var bytes = Array(name.utf8.prefix(15))

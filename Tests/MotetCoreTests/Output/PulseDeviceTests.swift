@@ -169,7 +169,9 @@ import Testing
         let rig = try PulseRig()
         defer { rig.stop() }
         let device = try makeDevice(rig)
-        let tone = try TestSignal(seconds: 3, synth: ["sine", "440"])
+        // Longer than what the device buffers (3 s in the server, 3 s staged), so that the
+        // four samples below are taken while it plays.
+        let tone = try TestSignal(seconds: 8, synth: ["sine", "440"])
         try device.open(tone.format)
         let driver = DeviceDriver(device, channels: 2)
         #expect(driver.heard == 0)

@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+import MotetTestSupport
+import Testing
+
+/// How often Motet's threads wake while it plays headless (#16), counted as powertop does: the
+/// voluntary context switches of each thread (/proc/PID/task/*/status), by thread name. The
+/// server is `PulseRig`'s real-time pipe sink, which asks for audio every `minreq` (0.5 s), as
+/// PipeWire does: the worst case for a player that refills rarely.
+///
+/// What must hold: libpulse's loop thread wakes only for the server's messages (two per request
+/// on this sink), not also for each of our writes and for its lock (15.5 a second before the
+/// staging ring, at 5a0e629 with requests every 0.25 s; 8.5 with the ring and the same requests),
+/// and the sink thread wakes for a refill of half its staging ring (1.5 s), not for each request
+/// (5.9 a second before; 1.4 with the ring). The bounds sit between, with room for a busy machine.
+@Suite(.serialized) struct WakeupTests {
+    /// Voluntary context switches so far, by thread name.
+    private func switches(_ pid: pid_t) -> [String: Int] {
+        var byName: [String: Int] = [:]
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return [:] }
+        for tid in tasks {
+            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
+                let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches") }),
+                let count = Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
+            else { continue }
+            byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += count
+        }
+        return byName
+    }
+
+    @Test func onAPulseAudioThatAsksEveryQuarterSecondTheThreadsWakeRarely() throws {
+        let pulse = try PulseRig()
+        defer { pulse.stop() }
+        let run = try MotetRun()
+        let ogg = run.path("tone.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 30, synth: ["sine", "440"])
+        let motet = try SpawnedProcess(
+            [Paths.motet, "--output", "pulse", "--no-config", "--status", "quiet", ogg],
+            environment: run.environment.merging(pulse.environment) { $1 }, stdout: run.path("out.txt"),
+            stderr: run.path("err.txt"))
+        defer { motet.stop() }
+        #expect(try Shell.waitUntil(timeout: 15) { pulse.capturedBytes().contains { $0 != 0 } }, "no sound reached the sink")
+        Thread.sleep(forTimeInterval: 3)  // past the first fills
+        let before = switches(motet.pid)
+        let window = 8.0
+        Thread.sleep(forTimeInterval: window)
+        let after = switches(motet.pid)
+        #expect(motet.isRunning)
+        func rate(_ name: String) -> Double { Double((after[name] ?? 0) - (before[name] ?? 0)) / window }
+        print("voluntary wake-ups per second: " + after.keys.sorted().map { "\($0) \(String(format: "%.2f", rate($0)))" }.joined(separator: ", "))
+        #expect(rate("motet-pulse") <= 11, "libpulse's loop thread woke \(rate("motet-pulse")) times a second")
+        #expect(rate("motet-sink") <= 3, "the sink thread woke \(rate("motet-sink")) times a second")
+    }
+
+    /// In a terminal, in the foreground, with no key pressed, the keyboard reader sleeps: it
+    /// used to look every 500 ms (2 wake-ups a second) for a move to the background.
+    @Test func theKeyboardReaderSleepsUntilAKeyIsPressed() throws {
+        let run = try MotetRun()
+        let ogg = run.path("tone.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 20, synth: ["sine", "440"], tags: .init(title: "Tone"))
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", "--status", "line", ogg], environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("Tone"), "\(term.screen())")
+        let pid = try #require(
+            Int32(try Shell.run(["pgrep", "-n", "-f", "^\(Paths.motet) .*\(ogg)"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = switches(pid)["motet-keys"]
+        Thread.sleep(forTimeInterval: 4)
+        let after = switches(pid)["motet-keys"]
+        let woke = try #require(after, "no motet-keys thread: \(switches(pid))") - (before ?? 0)
+        print("keyboard reader: \(woke) wake-ups in 4 s")
+        #expect(woke <= 1, "the keyboard reader woke \(woke) times in 4 s without a key")
+        // It still reads keys at once.
+        try term.press("q")
+        #expect(try Shell.waitUntil(timeout: 5) { kill(pid, 0) != 0 }, "q did not quit")
+    }
+}
