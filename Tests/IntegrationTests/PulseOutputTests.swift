@@ -10,6 +10,27 @@ import Testing
         try SoundServerChecks.expectBitExactPlayback(through: pulse)
     }
 
+    /// PulseAudio's null sink renders up to 2 s ahead: a stream that started after 100 ms underran
+    /// at once, every later write ended an underrun with a rewind, and the null sink counted 20 s
+    /// of audio as played in about 2 s (the player ended early, on no other sink). Two runs,
+    /// since it did not happen every time.
+    @Test func theNullSinkPlaysInRealTime() throws {
+        let pulse = try PulseRig()
+        defer { pulse.stop() }
+        let run = try MotetRun()
+        let ogg = run.path("ten.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 10, synth: ["sine", "300-900"])
+        var environment = pulse.environment
+        environment["PULSE_SINK"] = "nullsink"
+        for attempt in 1...2 {
+            let start = Date()
+            let r = try run.run(["--output", "pulse", "--no-config", "--status", "quiet", ogg], extraEnvironment: environment)
+            let wall = Date().timeIntervalSince(start)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(wall >= 9.5, "run \(attempt): 10 s of audio took \(wall) s on the null sink")
+        }
+    }
+
     /// module-role-cork corks us, and the device sees the call too: still one interruption.
     @Test func aPhoneCallInterruptsAndPlaybackResumes() throws {
         let pulse = try PulseRig(roleCork: true)

@@ -85,9 +85,13 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     /// that plays in small steps (PipeWire's pipewire-pulse, a pipe sink) asks every minreq: 0.5 s
     /// rather than 0.25 s halves those requests (bench/RESULTS.md).
     static let refillMicros: UInt64 = 500_000
-    /// How much must be buffered before a new or flushed stream starts playing (prebuf): small,
-    /// so that a seek is heard as soon as the first samples are there.
-    static let startMicros: UInt64 = 100_000
+    /// How much must be buffered before a new, flushed or underrun stream starts playing
+    /// (prebuf): just over what the sink may take ahead of time (tlength - 2 × minreq = 2 s). With
+    /// less, a sink that renders 2 s ahead (the null sink, timer-scheduled cards) underruns at once
+    /// and every later write ends an underrun with a rewind: PulseAudio 16's null sink then counted
+    /// 20 s of audio as played in 2 s (the player ended early; PulseOutputTests.nullSinkPlaysInRealTime).
+    /// Writing 2.1 s from the ring takes milliseconds, so a seek is still heard at once.
+    static let startMicros: UInt64 = 2_100_000
     /// Timing information older than this is refreshed with the next write (drift between the
     /// sound card's clock and ours).
     static let timingRefreshNanos: Int64 = 30_000_000_000
