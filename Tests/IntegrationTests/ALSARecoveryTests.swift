@@ -269,7 +269,11 @@ import Testing
         let rest = Array(captured.dropFirst(head))
         let resumedAt = r.reference.count - rest.count
         print("device back: resumed at frame \(resumedAt / Self.frameBytes) (unplugged at \(at))")
-        #expect(abs(resumedAt / Self.frameBytes - at) <= Self.rate / 5, "resumed at frame \(resumedAt / Self.frameBytes)")
+        // What was heard is worked out from the time since the device was last measured: the
+        // error is how late the loss was noticed (the poll wakes at the unplug). Under a sanitizer
+        // on a loaded machine that took a second.
+        let slack = ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil ? Self.rate / 5 : Self.rate * 3 / 2
+        #expect(abs(resumedAt / Self.frameBytes - at) <= slack, "resumed at frame \(resumedAt / Self.frameBytes)")
         #expect(resumedAt >= 0 && rest == Array(r.reference.suffix(rest.count)), "after the device came back, the audio is not the rest of the file")
     }
 }
