@@ -23,16 +23,8 @@ package final class PosixThread: @unchecked Sendable {
 
     func join() { pthread_join(handle, nil) }
 
-    /// Names the calling thread (15 bytes at most), so that top -H, perf and
-    /// /proc/PID/task/*/comm say which thread wakes. `pthread_setname_np` is not in Swift's Glibc
-    /// module; writing /proc/thread-self/comm does the same.
-    package static func nameThisThread(_ name: String) {
-        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        var bytes = Array(name.utf8.prefix(15))
-        _ = write(fd, &bytes, bytes.count)
-        close(fd)
-    }
+    /// Names the calling thread (`DetachedThread.nameThisThread`).
+    package static func nameThisThread(_ name: String) { DetachedThread.nameThisThread(name) }
 
     private final class Body {
         let run: @Sendable () -> Void
