@@ -10,15 +10,18 @@ import MotetOutput
 ///
 /// It reads only while Motet is the terminal's foreground job: a read from the background would
 /// take the shell's input (or stop the process with SIGTTIN). SIGTTIN is blocked, so a read that
-/// races a move to the background fails with EIO instead, and the reader waits. It also notices
-/// when Motet comes back to the foreground (`fg` of a running job sends no SIGCONT) and says so
-/// through `foreground`, so that raw mode and the status line come back.
+/// races a move to the background fails with EIO instead, and the reader waits. It says when
+/// Motet moves to the background (`background`, also at the start of `motet FILE &`) and when it
+/// comes back (`foreground`), so that the status line stops and raw mode and the line come back.
 ///
 /// In the foreground it sleeps in `poll` on stdin and a wake-up pipe, with no timeout: a
 /// foreground job leaves the foreground only by being stopped (Ctrl-Z), and the SIGCONT that
-/// continues it calls `recheck`, which ends the poll. In the background it looks every 200 ms
-/// (`fg` of a running job sends no signal). It runs only for the status line (`--status line`,
-/// a terminal), never headless.
+/// continues it calls `recheck`, which ends the poll. In the background it looks once a second
+/// (`backgroundCheckNanos`): bash's `fg` of a running job only hands it the terminal, with no
+/// SIGCONT (bash sends one only to a stopped job), and the kernel tells no one when a terminal's
+/// foreground group changes, so looking is the only way; once a second brings the status line
+/// back as soon as its own pace would. It runs only for the status line (`--status line`, a
+/// terminal), never headless.
 final class KeyboardInput: Sendable {
     private let wake = WakeupPipe()
 
@@ -29,14 +32,18 @@ final class KeyboardInput: Sendable {
     /// lock); Esc alone does nothing, since it also starts the arrow keys' sequences.
     static let keys = KeyTable.oneLine
 
+    /// How often a background reader looks whether it is the foreground job again.
+    static let backgroundCheckNanos: Int64 = 1_000_000_000
+
     /// Starts the reader thread when stdin is a terminal.
     func start(
         send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
-        foreground: @escaping @Sendable () -> Void
+        foreground: @escaping @Sendable () -> Void, background: @escaping @Sendable () -> Void
     ) {
         guard isatty(0) == 1 else { return }
         var thread = pthread_t()
-        let box = Unmanaged.passRetained(Reader(send: send, console: console, foreground: foreground, wake: wake)).toOpaque()
+        let reader = Reader(send: send, console: console, foreground: foreground, background: background, wake: wake)
+        let box = Unmanaged.passRetained(reader).toOpaque()
         pthread_create(&thread, nil, { raw in
             Unmanaged<Reader>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
@@ -52,16 +59,18 @@ final class KeyboardInput: Sendable {
         let send: @Sendable (PlayerCommand) -> Void
         let console: @Sendable (ConsoleKey) -> Void
         let foreground: @Sendable () -> Void
+        let background: @Sendable () -> Void
         let wake: WakeupPipe
         var escape: [UInt8] = []
 
         init(
             send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
-            foreground: @escaping @Sendable () -> Void, wake: WakeupPipe
+            foreground: @escaping @Sendable () -> Void, background: @escaping @Sendable () -> Void, wake: WakeupPipe
         ) {
             self.send = send
             self.console = console
             self.foreground = foreground
+            self.background = background
             self.wake = wake
         }
 
@@ -69,10 +78,14 @@ final class KeyboardInput: Sendable {
             PosixThread.nameThisThread("motet-keys")
             var bytes = [UInt8](repeating: 0, count: 64)
             var wasInForeground = TerminalMode.isForeground(0)
+            if !wasInForeground { background() }
             while true {
                 guard TerminalMode.isForeground(0) else {
-                    wasInForeground = false
-                    wake.sleep(until: MonotonicClock.now() + 200_000_000)
+                    if wasInForeground {
+                        wasInForeground = false
+                        background()
+                    }
+                    wake.sleep(until: MonotonicClock.now() + KeyboardInput.backgroundCheckNanos)
                     continue
                 }
                 if !wasInForeground {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotetCore
 
 /// The one home of signal handling: every signal Motet cares about is blocked in all threads and
 /// taken by one thread of its own (sigwait), so that each is an ordinary call, never code run
@@ -40,6 +41,7 @@ enum SignalWatcher {
         let box = Unmanaged.passRetained(Handler(handler)).toOpaque()
         var thread = pthread_t()
         pthread_create(&thread, nil, { raw in
+            PosixThread.nameThisThread("motet-signals")
             let handler = Unmanaged<Handler>.fromOpaque(raw!).takeRetainedValue()
             var set = SignalWatcher.signalSet(SignalWatcher.handledSignals)
             var stops = 0

@@ -234,7 +234,10 @@ if consoleMode == .line {
         foreground: {
             terminalMode.resume()
             console.resume()
-        })
+            player.setDisplayShown(true)
+        },
+        // A background job's status line is on no screen: nothing redraws it, nothing wakes for it.
+        background: { player.setDisplayShown(false) })
 }
 
 let outcome = player.run()

@@ -76,4 +76,45 @@ import Testing
         try term.press("q")
         #expect(try Shell.waitUntil(timeout: 5) { kill(pid, 0) != 0 }, "q did not quit")
     }
+    /// A background job (`motet FILE &` in an interactive bash) draws nothing, so nothing wakes
+    /// for the status line: the control thread's redraw every second stops, and the keyboard
+    /// reader looks only once a second whether it is the foreground job again (bash's `fg` of a
+    /// running job sends no SIGCONT, so it has to look; it looked every 200 ms, 20 times in 4 s).
+    /// After `fg` the status line is back at once and advances.
+    @Test func inTheBackgroundNothingWakesForTheStatusLine() throws {
+        let run = try MotetRun()
+        let ogg = run.path("tone.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 30, synth: ["sine", "440"], tags: .init(title: "Tone"))
+        let term = try PlayerTerminal(
+            command: ["bash", "--norc", "-i"], environment: run.environment.merging(["PS1": "$ "]) { $1 }, columns: 100, rows: 20)
+        defer { term.close() }
+        #expect(try term.waitFor("$"), "\(term.screen())")
+        try term.type("\(Paths.motet) --output null --no-config \(ogg) &")
+        var pid: Int32 = 0
+        #expect(
+            try Shell.waitUntil(timeout: 10) {
+                pid = Int32((try? Shell.run(["pgrep", "-n", "-f", "^\(Paths.motet) .*\(ogg)"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? "") ?? 0
+                return pid > 0 && switches(pid)["motet-keys"] != nil
+            }, "no player with a keyboard reader\n\(term.screen())")
+        Thread.sleep(forTimeInterval: 1.5)  // past the start
+        let before = switches(pid)
+        Thread.sleep(forTimeInterval: 4)
+        let after = switches(pid)
+        func woke(_ name: String) -> Int { (after[name] ?? 0) - (before[name] ?? 0) }
+        print("in the background, wake-ups in 4 s: " + after.keys.sorted().map { "\($0) \(woke($0))" }.joined(separator: ", "))
+        #expect(!term.screen().contains("▶"), "the background player drew on the shell's screen\n\(term.screen())")
+        // The control thread ("motet", the main thread) has nothing to do on null in 4 s of a 30 s
+        // track; it woke 4 times for the redraws.
+        #expect(woke("motet") <= 2, "the control thread woke \(woke("motet")) times in 4 s in the background")
+        #expect(woke("motet-keys") <= 6, "the keyboard reader woke \(woke("motet-keys")) times in 4 s in the background")
+
+        try term.type("fg")
+        #expect(try Shell.waitUntil(timeout: 5) { term.cursor().row.hasPrefix("▶ 0:") }, "no status line after fg\n\(term.screen())")
+        let first = term.cursor().row.prefix(6)
+        #expect(
+            try Shell.waitUntil(timeout: 5) { term.cursor().row.hasPrefix("▶ 0:") && term.cursor().row.prefix(6) != first },
+            "the status line stood still at \(first) after fg\n\(term.screen())")
+        try term.press("q")
+        #expect(try Shell.waitUntil(timeout: 5) { kill(pid, 0) != 0 }, "q did not quit after fg")
+    }
 }

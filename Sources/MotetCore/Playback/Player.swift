@@ -59,6 +59,13 @@ public final class Player: Sendable {
         return inbox.post(command, from: source, track: track)
     }
 
+    /// Whether a screen shows the status line now: the periodic refresh (and the control thread's
+    /// wake-up for it) stops while it is hidden, e.g. while Motet is a background job, and when it
+    /// is shown again the status is sent at once. Any thread; shown until said otherwise.
+    public func setDisplayShown(_ shown: Bool) {
+        inbox.post(displayShown: shown)
+    }
+
     /// Plays the queue to its end or until `quit`, on the calling thread.
     public func run() -> Outcome {
         let queue = PlayQueue(files: configuration.files, shuffle: configuration.shuffle, loop: configuration.loop)

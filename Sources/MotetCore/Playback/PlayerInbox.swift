@@ -19,6 +19,8 @@ final class PlayerInbox: Sendable {
 
     private struct State {
         var reports: [DecoderReport] = []
+        /// The last word on whether the status line is shown, not yet taken.
+        var displayShown: Bool?
         /// Lanes in the order their sources first sent something.
         var lanes: [(source: CommandSource, commands: [(command: PlayerCommand, track: UInt64)])] = []
     }
@@ -56,11 +58,21 @@ final class PlayerInbox: Sendable {
         wakeup.signal()
     }
 
-    /// Control thread: every report, then up to `perTurn` commands of each lane taken in turns.
-    /// `more` is true when commands are left for the next turn.
+    /// Any thread (the terminal's keyboard reader): the status line is now shown, or no longer;
+    /// only the last word counts.
+    func post(displayShown shown: Bool) {
+        state.withLock { $0.displayShown = shown }
+        wakeup.signal()
+    }
+
+    /// Control thread: whether the status line is shown (if that was said), every report, then up
+    /// to `perTurn` commands of each lane taken in turns. `more` is true when commands are left
+    /// for the next turn.
     func take() -> (messages: [PlayerMessage], more: Bool) {
         state.withLock { s in
-            var messages = s.reports.map(PlayerMessage.decoder)
+            var messages: [PlayerMessage] = s.displayShown.map { [.display(shown: $0)] } ?? []
+            s.displayShown = nil
+            messages += s.reports.map(PlayerMessage.decoder)
             s.reports.removeAll(keepingCapacity: true)
             for round in 0..<Self.perTurn {
                 for i in s.lanes.indices where round < s.lanes[i].commands.count {

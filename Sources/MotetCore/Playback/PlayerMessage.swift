@@ -10,4 +10,7 @@ enum PlayerMessage: Sendable {
     case decoder(DecoderReport)
     /// The output side: a segment reached the device, the ring ran dry, the device did something.
     case output(OutputEvent)
+    /// Whether a screen shows the status line now (Motet is the terminal's foreground job): its
+    /// refresh every `displayIntervalMicros` runs only while one does.
+    case display(shown: Bool)
 }

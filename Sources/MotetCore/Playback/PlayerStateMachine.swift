@@ -72,6 +72,8 @@ final class PlayerStateMachine {
     var lastStateEvent: PlaybackState?
     /// The elapsed time the status line last showed, in whole display intervals (seconds).
     var lastDisplayedTick: Int64?
+    /// A screen shows the status line (see `Player.setDisplayShown`).
+    var displayShown = true
     var nextEnabled = false
     /// Why the next track to become current does: set by what repositions.
     var startReason: StartReason = .natural
@@ -131,6 +133,10 @@ final class PlayerStateMachine {
         case .command(let command, let source, let track): handle(command, from: source, track: track)
         case .decoder(let report): handle(report)
         case .output(let event): handle(event)
+        case .display(let shown):
+            guard shown != displayShown else { return }
+            displayShown = shown
+            if shown { showDisplay() }  // at once, not at the next second
         }
     }
 
@@ -201,12 +207,15 @@ final class PlayerStateMachine {
             showDisplay()  // the status line shows the stall at once, not at the next second
         }
         refreshNextEnabled()
-        if let interval = configuration.displayIntervalMicros, status == .playing,
+        if let interval = displayInterval, status == .playing,
             let elapsed = elapsedMicros(), elapsed / interval != lastDisplayedTick
         {
             showDisplay()
         }
     }
+
+    /// How often the status line is refreshed now: never while no screen shows it.
+    private var displayInterval: Int64? { displayShown ? configuration.displayIntervalMicros : nil }
 
     /// When `tick()` next has something to do (monotonic µs), or nil: only a message can change
     /// anything.
@@ -214,7 +223,7 @@ final class PlayerStateMachine {
         let t = now()
         var deadlines: [Int64] = []
         if let since = starvingSince, status == .playing { deadlines.append(since + Self.stallMicros) }
-        if let interval = configuration.displayIntervalMicros, status == .playing, let elapsed = elapsedMicros() {
+        if let interval = displayInterval, status == .playing, let elapsed = elapsedMicros() {
             // Just after the elapsed time reaches its next whole second: the clock ticks evenly.
             deadlines.append(t + interval - elapsed % interval + Self.displayLateMicros)
         }

@@ -84,6 +84,23 @@ import Testing
         #expect(rig.allDisplays.last?.nowPlaying.elapsedMicros == 1_000_000)
     }
 
+    /// A background job's status line is on no screen: nothing is due for it, nothing is sent,
+    /// and when it is shown again the status goes out at once with the elapsed time of now.
+    @Test func aHiddenStatusLineIsNotRefreshedAndIsSentAtOnceWhenShownAgain() {
+        let rig = PlayerRig(displayIntervalMicros: 1_000_000)
+        rig.play(0)
+        rig.machine.handle(inbox: [.display(shown: false)], output: [])
+        let shown = rig.allDisplays.count
+        #expect(rig.machine.nextDeadline() == nil, "the control thread would wake for a hidden line")
+        rig.advance(micros: 1_500_000)
+        rig.hear(66149)  // with the first frame: 1.5 s
+        #expect(rig.allDisplays.count == shown, "a hidden line was refreshed")
+        rig.machine.handle(inbox: [.display(shown: true)], output: [])
+        #expect(rig.allDisplays.count == shown + 1)
+        #expect(rig.allDisplays.last?.nowPlaying.elapsedMicros == 1_500_000)
+        #expect(rig.machine.nextDeadline() != nil, "the refresh did not come back")
+    }
+
     @Test func aPendingBoundaryIsDueWhenTheOutputWillHaveHeardIt() {
         let rig = PlayerRig()
         rig.play(0)
