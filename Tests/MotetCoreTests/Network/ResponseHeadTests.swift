@@ -73,8 +73,12 @@ import Testing
 
     @Test func theBackOffDoublesFromOneSecondUpToThirty() {
         #expect((0..<8).map(NetworkOptions.backoffSeconds) == [1, 2, 4, 8, 16, 30, 30, 30])
-        #expect(NetworkURL.isURL("HTTPS://x/y") && NetworkURL.isURL("http://x") && !NetworkURL.isURL("httpx://a") && !NetworkURL.isURL("/http://"))
-        #expect(NetworkURL.host(of: "http://user@Radio.example:8000/live") == "Radio.example")
-        #expect(NetworkURL.host(of: "http://[::1]:8000/live") == "::1")
+    }
+
+    @Test func whatIsFetchedOverTheNetworkIsAnHTTPOrHTTPSURL() {
+        #expect(WebAddress.isRemote("HTTPS://x/y") && WebAddress.isRemote("http://x"))
+        #expect(!WebAddress.isRemote("httpx://a") && !WebAddress.isRemote("/http://") && !WebAddress.isRemote("file:///a.ogg"))
+        #expect(!WebAddress.isRemote("http:song.ogg") && !WebAddress.isRemote("notes: a.ogg"))
+        #expect(WebAddress("http://user@Radio.example:8000/live")?.host == "radio.example")
     }
 }
