@@ -49,6 +49,9 @@ import Testing
         #expect(ContentCheck.rejectType("audio/aacp") == .otherFormat("an AAC stream", contentType: "audio/aacp"))
         #expect(ContentCheck.rejectType("audio/ogg; codecs=opus") == .otherFormat("an Opus stream", contentType: "audio/ogg; codecs=opus"))
         #expect(ContentCheck.rejectType("text/html; charset=utf-8") == .webPage(contentType: "text/html"))
+        #expect(ContentCheck.rejectType("audio/x-scpls") == .playlist(.pls, contentType: "audio/x-scpls"))
+        #expect(ContentCheck.rejectType("Audio/X-MpegURL; charset=utf-8") == .playlist(.m3u, contentType: "audio/x-mpegurl"))
+        #expect(ContentCheck.rejectType("application/xspf+xml") == .playlist(.xspf, contentType: "application/xspf+xml"))
         for fine in [nil, "audio/ogg", "application/ogg", "audio/vorbis", "application/octet-stream"] {
             #expect(ContentCheck.rejectType(fine) == nil, "\(fine ?? "nil")")
         }
