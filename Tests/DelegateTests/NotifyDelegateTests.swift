@@ -50,6 +50,27 @@ import Testing
         #expect(!stderr.contains("notify"), "no complaint from notify: \(stderr)")
     }
 
+    @Test func aStationsSongWithoutAnArtistNamesTheStationInTheBubble() throws {
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        let dunst = try DunstRig(bus: bus)
+        defer { dunst.stop() }
+        let box = try PlayerSandbox()
+        let songs = box.path("station")
+        try FileManager.default.createDirectory(atPath: songs, withIntermediateDirectories: true)
+        try Fixtures.oggVorbis(songs + "/night.ogg", seconds: 20, tags: .init(title: "Night Air"))
+        let server = try FaultyHTTPServer(directory: songs)
+        defer { server.stop() }
+        let motet = try startPlayer(box, bus: bus, ["--output", "null", "--plugin", "notify", server.url("live?files=night.ogg&name=Motet%20FM")])
+        defer { motet.stop() }
+        let stderr = { (try? String(contentsOfFile: box.path("stderr.txt"), encoding: .utf8)) ?? "" }
+        #expect(try Shell.waitUntil(timeout: 30) { (try? dunst.displayedCount()) == 1 }, "\(stderr())")
+        motet.stop()
+        let bubble = try #require(try dunst.history().first, "\(stderr())")
+        #expect(bubble.summary == "Night Air", "\(bubble)")
+        #expect(bubble.body == "Motet FM", "the station stands in for the missing artist: \(bubble)")
+    }
+
     @Test func buttonsPressedInDunstReachThePlayer() throws {
         let bus = try DBusRig()
         defer { bus.stop() }

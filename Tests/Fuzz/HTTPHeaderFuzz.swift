@@ -15,6 +15,6 @@ public func fuzzHTTPHeader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
     if let type = head.contentType { precondition(type.count <= ResponseHead.maximumFieldLength) }
     _ = ContentCheck.rejectType(head.contentType)?.line(url: "http://x/")
     _ = ContentCheck.describeRefused(bytes, contentType: head.contentType).line(url: "http://x/")
-    _ = NetworkURL.host(of: String(decoding: bytes, as: UTF8.self))
+    _ = WebAddress(String(decoding: bytes, as: UTF8.self))?.host
     return 0
 }

@@ -39,6 +39,12 @@ struct RadioStationTests {
 
         func stop() { process.stop() }
 
+        /// The decode errors reported so far (the json delegate's decode-error events).
+        func decodeErrors() -> [String] {
+            let events = (try? JSONDelegateFiles.events(eventsFile)) ?? []
+            return events.filter { $0["event"] as? String == "decode-error" }.map { "\($0["error"] ?? "")" }
+        }
+
         var state: [String: Any] { JSONDelegateFiles.state(stateFile) ?? [:] }
         var stderr: String { (try? String(contentsOfFile: run.path("stderr.txt"), encoding: .utf8)) ?? "" }
 
@@ -137,6 +143,10 @@ struct RadioStationTests {
         // Each song's elapsed counts from the start of the song, not of the station.
         let elapsed = first.state["elapsed"] as? Double ?? -1
         #expect(elapsed >= 0 && elapsed < 7, "elapsed \(elapsed) in a 6 s song")
+
+        // Joining mid-stream and each new song are not damage: no decode error on either listener.
+        #expect(first.decodeErrors().isEmpty && first.state["lastError"] is NSNull, "\(first.decodeErrors())")
+        #expect(second.decodeErrors().isEmpty && second.state["lastError"] is NSNull, "\(second.decodeErrors())")
     }
 
     @Test func theStatusLineShowsTheStationAndItsGenreAndNoDurationOrBar() throws {
@@ -201,6 +211,8 @@ struct RadioStationTests {
         #expect(try Shell.waitUntil(timeout: 30) { listener.titles().count > before }, "no new song after the reconnect")
         let states = listener.states()
         #expect(states.contains("stalled") && states.last == "playing", "\(states)")
+        // Nor is the reconnection's first page.
+        #expect(listener.decodeErrors().isEmpty && listener.state["lastError"] is NSNull, "\(listener.decodeErrors())")
     }
 }
 

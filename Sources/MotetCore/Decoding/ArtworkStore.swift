@@ -37,7 +37,7 @@ public struct ArtworkStore: Sendable {
             return store(bytes: embedded.bytes, mime: embedded.mime)
         }
         // A URL has no folder to look in (and a local folder named like it is not its cover).
-        if !NetworkURL.isURL(trackPath), let beside = coverSearch.cover(beside: trackPath), let image = Self.readImage(beside) {
+        if !WebAddress.isRemote(trackPath), let beside = coverSearch.cover(beside: trackPath), let image = Self.readImage(beside) {
             return store(bytes: image.bytes, mime: image.mime)
         }
         if let defaultArtwork, let image = Self.readImage(defaultArtwork) {

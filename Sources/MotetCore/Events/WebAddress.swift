@@ -118,6 +118,10 @@ public struct WebAddress: Sendable, Hashable, CustomStringConvertible {
     /// True for http and https.
     public var isRemote: Bool { scheme != .file }
 
+    /// True when `text` is an http or https URL: what is fetched over the network rather than
+    /// opened as a file.
+    public static func isRemote(_ text: String) -> Bool { WebAddress(text)?.isRemote == true }
+
     /// The last segment of the path, percent-decoded and lowercased, for telling a playlist by its
     /// name ("" when the path ends in "/").
     public var lowercasedFileName: String {

@@ -1,3 +1,5 @@
+import MotetEvents
+
 /// Tells Ogg Vorbis from what else a server may send: by the declared content type (before any
 /// byte is read) and by the first bytes (when the type says nothing useful). Pure.
 public enum ContentCheck {
@@ -5,6 +7,7 @@ public enum ContentCheck {
     public static func rejectType(_ contentType: String?) -> NetworkError? {
         guard let full = contentType?.lowercased() else { return nil }
         let type = full.split(separator: ";").first.map { $0.trimmingSpaces } ?? ""
+        if let playlist = PlaylistContentType(type) { return .playlist(playlist, contentType: type) }
         switch type {
         case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/mpa":
             return .otherFormat("an MP3 stream", contentType: type)

@@ -23,6 +23,9 @@ public enum NetworkError: Error, Sendable, Equatable {
     case webPage(contentType: String)
     /// The bytes are neither Ogg nor a known format.
     case notOgg
+    /// A playlist (by its content type) where a stream was expected: its address has no
+    /// playlist name, so the inputs did not read it as one.
+    case playlist(PlaylistContentType, contentType: String)
     /// The headers before the first sound (a comment packet, pictures) exceed the limit.
     case headersTooLarge(limit: Int)
     /// A document fetched with `NetworkFetch.get` is longer than its limit.
@@ -64,6 +67,9 @@ public enum NetworkError: Error, Sendable, Equatable {
             "this is a web page (\(type)), not an audio stream — give the stream's own address"
         case .notOgg:
             "not an Ogg stream (unknown data) — Motet plays Ogg Vorbis; check the address"
+        case .playlist(let format, let type):
+            "this is \(format.name) playlist (\(type)), not a stream — save it as a file ending in \(format.suffix) "
+                + "(curl -o list\(format.suffix) URL) and play that, or play the stream address it lists"
         case .headersTooLarge(let limit):
             "the stream's headers (tags, pictures) exceed \(limit / (1024 * 1024)) MiB — the stream is damaged or hostile; skipping it"
         case .documentTooLarge(let limit):

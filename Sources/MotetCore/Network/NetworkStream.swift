@@ -285,6 +285,7 @@ public final class NetworkStream: @unchecked Sendable {
         var firstResponse = true
         var received = 0
         let enough = monitor.withLock { threshold }
+        var lowWater = 1
         let curl = CurlTransfer(
             onHead: { [self] head in
                 if head.status >= 400 { return .httpStatus(head.status, head.reason) }
@@ -310,18 +311,25 @@ public final class NetworkStream: @unchecked Sendable {
             onBody: { [self] bytes in
                 received += bytes.count
                 if received >= enough { recovered() }
-                return write(bytes, generation: current)
+                return write(bytes, generation: current, lowWater: &lowWater)
             },
-            cancelled: { [self] in monitor.withLock { interrupted || generation != current } })
+            cancelled: { [self] in monitor.withLock { interrupted || generation != current } },
+            lowWater: { lowWater })
         let error = curl.perform(url: url, offset: offset, options: options)
         if monitor.withLock({ interrupted || generation != current }) { return .superseded }
         return error.map { .failed($0) } ?? .complete
     }
 
+    /// The most bytes the socket gathers before the network thread wakes: a quarter of the
+    /// pre-buffer, so that a refill is late by at most that, and within libcurl's 16 KiB reads.
+    static let maximumLowWater = 16 * 1024
+
     /// Copies a piece of the body into the buffer, waiting for room; false when the transfer must
-    /// stop (interrupted or superseded by a seek).
-    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> Bool {
+    /// stop (interrupted or superseded by a seek). `lowWater` gets how many bytes the socket may
+    /// gather before the next wake-up.
+    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int, lowWater: inout Int) -> Bool {
         monitor.withLock {
+            lowWater = min(Self.maximumLowWater, max(1, threshold / 4))
             var done = 0
             if bufferOffset == 0, firstBytes.count < 64, count == 0 || firstBytes.count == count {
                 firstBytes.append(contentsOf: bytes.prefix(64 - firstBytes.count))

@@ -194,7 +194,7 @@ final class DecodeWorker: @unchecked Sendable {
 
     /// Opens a local file, or a URL over the network (interruptible by a park or quit).
     private func open(_ path: String) throws(DecoderError) -> VorbisDecoder {
-        guard NetworkURL.isURL(path) else {
+        guard WebAddress.isRemote(path) else {
             blockingStream.withLock { $0 = nil }
             return try VorbisDecoder(path: path)
         }

@@ -250,7 +250,10 @@ extension PlayerStateMachine {
 
     /// Appends the file or the http(s) URL a URI names to the queue and plays it.
     private func open(_ uri: String, from source: CommandSource) {
-        guard let path = FileURI.path(uri) ?? FileURI.webAddress(uri) else {
+        // An absolute path as it is; a file:// URI as its path; an http(s) URL as it is fetched.
+        let address = uri.hasPrefix("/") ? nil : WebAddress(uri)
+        guard let path = uri.hasPrefix("/") ? (uri.contains("\0") ? nil : uri) : address?.filePath ?? address.flatMap({ $0.isRemote ? $0.text : nil })
+        else {
             out.message("motet: cannot open \(uri)\(who(source)): only file paths, file:// and http(s):// URIs can be opened")
             return
         }

@@ -49,6 +49,9 @@ import Testing
         #expect(ContentCheck.rejectType("audio/aacp") == .otherFormat("an AAC stream", contentType: "audio/aacp"))
         #expect(ContentCheck.rejectType("audio/ogg; codecs=opus") == .otherFormat("an Opus stream", contentType: "audio/ogg; codecs=opus"))
         #expect(ContentCheck.rejectType("text/html; charset=utf-8") == .webPage(contentType: "text/html"))
+        #expect(ContentCheck.rejectType("audio/x-scpls") == .playlist(.pls, contentType: "audio/x-scpls"))
+        #expect(ContentCheck.rejectType("Audio/X-MpegURL; charset=utf-8") == .playlist(.m3u, contentType: "audio/x-mpegurl"))
+        #expect(ContentCheck.rejectType("application/xspf+xml") == .playlist(.xspf, contentType: "application/xspf+xml"))
         for fine in [nil, "audio/ogg", "application/ogg", "audio/vorbis", "application/octet-stream"] {
             #expect(ContentCheck.rejectType(fine) == nil, "\(fine ?? "nil")")
         }
@@ -73,8 +76,12 @@ import Testing
 
     @Test func theBackOffDoublesFromOneSecondUpToThirty() {
         #expect((0..<8).map(NetworkOptions.backoffSeconds) == [1, 2, 4, 8, 16, 30, 30, 30])
-        #expect(NetworkURL.isURL("HTTPS://x/y") && NetworkURL.isURL("http://x") && !NetworkURL.isURL("httpx://a") && !NetworkURL.isURL("/http://"))
-        #expect(NetworkURL.host(of: "http://user@Radio.example:8000/live") == "Radio.example")
-        #expect(NetworkURL.host(of: "http://[::1]:8000/live") == "::1")
+    }
+
+    @Test func whatIsFetchedOverTheNetworkIsAnHTTPOrHTTPSURL() {
+        #expect(WebAddress.isRemote("HTTPS://x/y") && WebAddress.isRemote("http://x"))
+        #expect(!WebAddress.isRemote("httpx://a") && !WebAddress.isRemote("/http://") && !WebAddress.isRemote("file:///a.ogg"))
+        #expect(!WebAddress.isRemote("http:song.ogg") && !WebAddress.isRemote("notes: a.ogg"))
+        #expect(WebAddress("http://user@Radio.example:8000/live")?.host == "radio.example")
     }
 }

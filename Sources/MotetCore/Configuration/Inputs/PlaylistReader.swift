@@ -52,17 +52,11 @@ enum PlaylistReader {
         /// By an HTTP `Content-Type` (parameters and case ignored); nil for anything else,
         /// `text/plain` included (servers send it for every kind of file).
         init?(contentType: String) {
-            let type = contentType.split(separator: ";", maxSplits: 1).first.map { PlaylistReader.trimmed($0).lowercased() } ?? ""
-            switch type {
-            case "audio/x-mpegurl", "audio/mpegurl", "application/x-mpegurl", "application/vnd.apple.mpegurl",
-                "application/mpegurl", "audio/x-mpequrl":
-                self = .m3u
-            case "audio/x-scpls", "audio/scpls", "application/pls+xml", "application/pls":
-                self = .pls
-            case "application/xspf+xml":
-                self = .xspf
-            default:
-                return nil
+            switch PlaylistContentType(contentType) {
+            case .m3u: self = .m3u
+            case .pls: self = .pls
+            case .xspf: self = .xspf
+            case nil: return nil
             }
         }
 
