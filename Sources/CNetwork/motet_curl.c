@@ -4,7 +4,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <sys/socket.h>
 
 static struct {
     CURLcode (*global_init)(long);
@@ -77,17 +76,3 @@ CURLcode motet_curl_setopt_xferinfo_function(CURL *h, curl_xferinfo_callback f) 
 CURLcode motet_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return lib.easy_getinfo(h, i, v); }
 CURLcode motet_curl_getinfo_string(CURL *h, CURLINFO i, const char **v) { return lib.easy_getinfo(h, i, v); }
 CURLcode motet_curl_getinfo_offset(CURL *h, CURLINFO i, curl_off_t *v) { return lib.easy_getinfo(h, i, v); }
-
-static int record_socket(void *clientp, curl_socket_t socket, curlsocktype purpose) {
-    if (purpose == CURLSOCKTYPE_IPCXN) *(int *)clientp = (int)socket;
-    return CURL_SOCKOPT_OK;
-}
-
-CURLcode motet_curl_record_socket(CURL *h, int *socket) {
-    CURLcode code = lib.easy_setopt(h, CURLOPT_SOCKOPTFUNCTION, record_socket);
-    return code == CURLE_OK ? lib.easy_setopt(h, CURLOPT_SOCKOPTDATA, (void *)socket) : code;
-}
-
-int motet_set_receive_low_water(int socket, int bytes) {
-    return socket < 0 ? -1 : setsockopt(socket, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof bytes);
-}

@@ -36,10 +36,5 @@ CURLcode motet_curl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callbac
 CURLcode motet_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode motet_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode motet_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);
-/* Keeps in *socket the descriptor of each connection the transfer opens (CURLOPT_SOCKOPTFUNCTION). */
-CURLcode motet_curl_record_socket(CURL *handle, int *socket);
-/* Sets SO_RCVLOWAT: poll (and so libcurl's loop) wakes once `bytes` have arrived, not per TCP
- * segment (an end of stream or an error still wakes it). 0 on success. */
-int motet_set_receive_low_water(int socket, int bytes);
 
 #endif

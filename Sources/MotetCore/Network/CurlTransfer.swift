@@ -23,27 +23,15 @@ final class CurlTransfer {
     private let onHead: (ResponseHead) -> NetworkError?
     private let onBody: (UnsafeRawBufferPointer) -> Bool
     private let cancelled: () -> Bool
-    private let lowWater: () -> Int
-    /// The transfer's socket while `perform` runs (-1 before it connects).
-    private let socket = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-    /// The socket's receive low-water mark now (1: the kernel's default).
-    private var appliedLowWater = 1
 
-    /// `lowWater`, asked after each piece of the body: how many bytes the socket gathers before
-    /// libcurl's poll wakes (SO_RCVLOWAT; 1 wakes per TCP segment). A stream at a few KiB a second
-    /// otherwise wakes its thread for every segment the server sends.
     init(
         onHead: @escaping (ResponseHead) -> NetworkError?, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
-        cancelled: @escaping () -> Bool, lowWater: @escaping () -> Int = { 1 }
+        cancelled: @escaping () -> Bool
     ) {
         self.onHead = onHead
         self.onBody = onBody
         self.cancelled = cancelled
-        self.lowWater = lowWater
-        socket.initialize(to: -1)
     }
-
-    deinit { socket.deallocate() }
 
     /// Loads libcurl (once); the error when it cannot be.
     static func load() -> NetworkError? {
@@ -56,9 +44,6 @@ final class CurlTransfer {
         if let missing = Self.load() { return missing }
         guard let handle = motet_curl_easy_init() else { return .transfer("libcurl cannot start a transfer") }
         defer { motet_curl_easy_cleanup(handle) }
-        socket.pointee = -1
-        appliedLowWater = 1
-        _ = motet_curl_record_socket(handle, socket)
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
@@ -138,12 +123,7 @@ final class CurlTransfer {
             }
             accepted = true
         }
-        guard onBody(bytes) else { return false }
-        let wanted = max(1, lowWater())
-        if wanted != appliedLowWater, motet_set_receive_low_water(socket.pointee, Int32(wanted)) == 0 {
-            appliedLowWater = wanted
-        }
-        return true
+        return onBody(bytes)
     }
 
     /// libcurl's result code in Motet's words.

@@ -23,7 +23,7 @@ public final class NetworkStream: @unchecked Sendable {
     /// The most bytes read before the decoder has its headers (`headersDone`).
     public static let headerLimit = 4 * 1024 * 1024
     private let notice: @Sendable (String) -> Void
-    private let monitor = Monitor()
+    private let monitor = ConditionLock()
     private let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: NetworkStream.capacity)
     private var start = 0
     private var count = 0
@@ -50,10 +50,14 @@ public final class NetworkStream: @unchecked Sendable {
         self.options = options
         self.notice = notice
         threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: 160_000)
-        Monitor.detach(name: "motet-net") { [self] in run() }
+        let started = DetachedThread.start(name: "motet-net") { [self] in run() }
+        precondition(started, "motet: cannot start the network thread")
     }
 
     deinit { storage.deallocate() }
+
+    /// Monotonic seconds.
+    private static func now() -> Double { Double(MonotonicClock.now()) / 1e9 }
 
     /// The URL for messages: without any `user:password@`.
     private var shownURL: String { WebAddress(url)?.displayText ?? url }
@@ -248,7 +252,7 @@ public final class NetworkStream: @unchecked Sendable {
                 waitWhileSettled(generation: current) { failure = problem }
                 continue
             }
-            let now = Monitor.now()
+            let now = Self.now()
             if lostSince == nil {
                 lostSince = now
                 lostReason = Self.reason(problem)
@@ -263,8 +267,8 @@ public final class NetworkStream: @unchecked Sendable {
             let delay = min(Double(NetworkOptions.backoffSeconds(attempt: attempt)), Double(options.reconnectSeconds) - elapsed)
             attempt += 1
             monitor.withLock {
-                let until = Monitor.now() + delay
-                while !interrupted, generation == current, Monitor.now() < until { monitor.wait(seconds: until - Monitor.now()) }
+                let until = Self.now() + delay
+                while !interrupted, generation == current, Self.now() < until { monitor.wait(seconds: until - Self.now()) }
                 if generation == current { reconnected = true }
             }
         }
@@ -285,7 +289,6 @@ public final class NetworkStream: @unchecked Sendable {
         var firstResponse = true
         var received = 0
         let enough = monitor.withLock { threshold }
-        var lowWater = 1
         let curl = CurlTransfer(
             onHead: { [self] head in
                 if head.status >= 400 { return .httpStatus(head.status, head.reason) }
@@ -311,25 +314,18 @@ public final class NetworkStream: @unchecked Sendable {
             onBody: { [self] bytes in
                 received += bytes.count
                 if received >= enough { recovered() }
-                return write(bytes, generation: current, lowWater: &lowWater)
+                return write(bytes, generation: current)
             },
-            cancelled: { [self] in monitor.withLock { interrupted || generation != current } },
-            lowWater: { lowWater })
+            cancelled: { [self] in monitor.withLock { interrupted || generation != current } })
         let error = curl.perform(url: url, offset: offset, options: options)
         if monitor.withLock({ interrupted || generation != current }) { return .superseded }
         return error.map { .failed($0) } ?? .complete
     }
 
-    /// The most bytes the socket gathers before the network thread wakes: a quarter of the
-    /// pre-buffer, so that a refill is late by at most that, and within libcurl's 16 KiB reads.
-    static let maximumLowWater = 16 * 1024
-
     /// Copies a piece of the body into the buffer, waiting for room; false when the transfer must
-    /// stop (interrupted or superseded by a seek). `lowWater` gets how many bytes the socket may
-    /// gather before the next wake-up.
-    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int, lowWater: inout Int) -> Bool {
+    /// stop (interrupted or superseded by a seek).
+    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> Bool {
         monitor.withLock {
-            lowWater = min(Self.maximumLowWater, max(1, threshold / 4))
             var done = 0
             if bufferOffset == 0, firstBytes.count < 64, count == 0 || firstBytes.count == count {
                 firstBytes.append(contentsOf: bytes.prefix(64 - firstBytes.count))
