@@ -105,7 +105,11 @@ import Testing
         #expect(!term.screen().contains("▶"), "the background player drew on the shell's screen\n\(term.screen())")
         // The control thread ("motet", the main thread) has nothing to do on null in 4 s of a 30 s
         // track; it woke 4 times for the redraws.
-        #expect(woke("motet") <= 2, "the control thread woke \(woke("motet")) times in 4 s in the background")
+        // ThreadSanitizer's own background thread inherits the main thread's name and wakes ten
+        // times a second: the control thread cannot be told apart under it.
+        if ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil {
+            #expect(woke("motet") <= 2, "the control thread woke \(woke("motet")) times in 4 s in the background")
+        }
         #expect(woke("motet-keys") <= 6, "the keyboard reader woke \(woke("motet-keys")) times in 4 s in the background")
 
         try term.type("fg")

@@ -26,7 +26,8 @@ final class DecodeWorker: @unchecked Sendable {
     private let replayGain: ReplayGainMode
     private let network: NetworkOptions
     /// The network stream being opened or read, if any: a park or quit interrupts its blocked read.
-    private let blockingStream = Mutex<NetworkStream?>(nil)
+    /// `Locked`, not `Mutex`: ThreadSanitizer cannot see the latter (false races, see Locked).
+    private let blockingStream = Locked<NetworkStream?>(nil)
 
     private let gate = WorkerGate()
     /// Set by the control thread while parked: close the open file before going on.
