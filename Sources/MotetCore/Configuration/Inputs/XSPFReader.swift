@@ -106,7 +106,13 @@ enum XSPFReader {
 
         /// `<!DOCTYPE …>` (with an internal subset in `[…]`) or `<?…?>`: skipped.
         mutating func skipDeclaration() {
-            var k = i + 2
+            i = min(closingBracket(from: i + 2, subsets: true) + 1, b.count)
+        }
+
+        /// Where the `>` that ends a tag or declaration starting before `offset` is (`b.count` when
+        /// there is none): quoted values are skipped, and with `subsets` so are `[…]` sections.
+        func closingBracket(from offset: Int, subsets: Bool) -> Int {
+            var k = offset
             var bracket = 0
             var quote: UInt8?
             while k < b.count {
@@ -115,16 +121,16 @@ enum XSPFReader {
                     if c == q { quote = nil }
                 } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                     quote = c
-                } else if c == UInt8(ascii: "[") {
+                } else if subsets && c == UInt8(ascii: "[") {
                     bracket += 1
-                } else if c == UInt8(ascii: "]") {
+                } else if subsets && c == UInt8(ascii: "]") {
                     bracket = max(0, bracket - 1)
                 } else if c == UInt8(ascii: ">") && bracket == 0 {
                     break
                 }
                 k += 1
             }
-            i = min(k + 1, b.count)
+            return k
         }
 
         /// The local name (lowercased, prefix dropped) of the tag starting at `offset`, and where it ends.
@@ -144,19 +150,7 @@ enum XSPFReader {
         mutating func open() -> Bool {
             let tagLine = lineOf(i)
             let (name, nameEnd) = tagName(from: i + 1)
-            var k = nameEnd
-            var quote: UInt8?
-            while k < b.count {
-                let c = b[k]
-                if let q = quote {
-                    if c == q { quote = nil }
-                } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                    quote = c
-                } else if c == UInt8(ascii: ">") {
-                    break
-                }
-                k += 1
-            }
+            let k = closingBracket(from: nameEnd, subsets: false)
             let selfClosing = k < b.count && k > nameEnd && b[k - 1] == UInt8(ascii: "/")
             i = min(k + 1, b.count)
             guard !name.isEmpty, !selfClosing else {
