@@ -121,4 +121,39 @@ import Testing
         try term.press("q")
         #expect(try Shell.waitUntil(timeout: 5) { kill(pid, 0) != 0 }, "q did not quit after fg")
     }
+
+    /// At the live edge of a real station (icecast2 + ices2, which sends each ~3 KiB Ogg page on
+    /// its own, several a second), the network thread naps while the listener has seconds ahead
+    /// and the socket gathers the pages, so it, the decoder and the sink wake about once a second
+    /// (1.0 each here). Before, the network thread and the decoder woke for every page (5.1 a
+    /// second each on this station).
+    @Test func atTheLiveEdgeOfAStationTheNetworkAndDecoderThreadsWakeAboutOnceASecond() throws {
+        // Noise at -q 6: about 16 KiB a second, a page every 0.25 s or so, as a 128 kbit/s station.
+        let station = try IcecastRig(
+            songs: [
+                .init(title: "Pacing One", artist: "Wake Counter", seconds: 8, synth: ["pinknoise"]),
+                .init(title: "Pacing Two", artist: "Wake Counter", seconds: 8, synth: ["brownnoise"]),
+            ], quality: 6)
+        defer { station.stop() }
+        // A station on air for a while has its burst (64 KiB, 4 s here) ready for a new listener,
+        // who then has 4 s ahead; one that just started has less, and the naps are shorter.
+        Thread.sleep(forTimeInterval: 4)
+        let run = try MotetRun()
+        let motet = try SpawnedProcess(
+            [Paths.motet, "--output", "null", "--no-config", "--status", "quiet", station.url],
+            environment: run.environment, stdout: run.path("out.txt"), stderr: run.path("err.txt"))
+        defer { motet.stop() }
+        #expect(try Shell.waitUntil(timeout: 15) { switches(motet.pid)["motet-decode"] != nil }, "no decoder thread")
+        Thread.sleep(forTimeInterval: 4)  // past the burst and the first fills
+        let before = switches(motet.pid)
+        let window = 8.0
+        Thread.sleep(forTimeInterval: window)
+        let after = switches(motet.pid)
+        #expect(motet.isRunning, "\((try? String(contentsOfFile: run.path("err.txt"), encoding: .utf8)) ?? "")")
+        func rate(_ name: String) -> Double { Double((after[name] ?? 0) - (before[name] ?? 0)) / window }
+        print("live station, voluntary wake-ups per second: " + after.keys.sorted().map { "\($0) \(String(format: "%.2f", rate($0)))" }.joined(separator: ", "))
+        #expect(rate("motet-net") <= 2.5, "the network thread woke \(rate("motet-net")) times a second")
+        #expect(rate("motet-decode") <= 2.5, "the decoder woke \(rate("motet-decode")) times a second")
+        #expect(rate("motet-sink") <= 2.5, "the sink thread woke \(rate("motet-sink")) times a second")
+    }
 }

@@ -9,15 +9,19 @@ import Foundation
 /// `stopServer()` kills icecast (listeners lose the stream, and ices2 gives up);
 /// `startServer()` brings it back on the same port, with a new ices2. `stop()` ends both (also on deinit).
 public final class IcecastRig: @unchecked Sendable {
-    /// What the fixture songs are: title, artist and length in seconds (played in this order, looping).
+    /// What the fixture songs are: title, artist and length in seconds (played in this order,
+    /// looping), and what sox synthesises (nil: a sine of its own pitch per song, which Vorbis
+    /// squeezes into a few KiB a second; noise comes out at a real station's bit rate).
     public struct Song: Sendable {
         public var title: String
         public var artist: String
         public var seconds: Double
-        public init(title: String, artist: String, seconds: Double) {
+        public var synth: [String]?
+        public init(title: String, artist: String, seconds: Double, synth: [String]? = nil) {
             self.title = title
             self.artist = artist
             self.seconds = seconds
+            self.synth = synth
         }
     }
 
@@ -46,7 +50,7 @@ public final class IcecastRig: @unchecked Sendable {
         for (i, song) in songs.enumerated() {
             let path = directory + "/song\(i + 1).ogg"
             try Fixtures.oggVorbis(
-                path, seconds: song.seconds, synth: ["sine", "\(330 + 110 * i)"],
+                path, seconds: song.seconds, synth: song.synth ?? ["sine", "\(330 + 110 * i)"],
                 tags: Fixtures.Tags(title: song.title, artists: [song.artist], album: "Radio Fixtures"), quality: quality)
             made.append(path)
         }

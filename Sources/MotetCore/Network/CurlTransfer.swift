@@ -12,7 +12,8 @@ import MotetEvents
 ///
 /// The delegate closures run on that thread: `head` once the final response's header is complete
 /// (return an error to refuse it), `body` for each piece of the body (return false to stop),
-/// `cancelled` now and then (true stops the transfer).
+/// `between` after each round of reads and about once a second otherwise (it may wait: the
+/// stream's pacing; true stops the transfer).
 final class CurlTransfer {
     var head = ResponseHead()
     /// Set by the closures (or for a too-long header) to say why the transfer was stopped.
@@ -22,16 +23,19 @@ final class CurlTransfer {
     private(set) var effectiveURL: String?
     private let onHead: (ResponseHead) -> NetworkError?
     private let onBody: (UnsafeRawBufferPointer) -> Bool
-    private let cancelled: () -> Bool
+    private let between: () -> Bool
 
     init(
         onHead: @escaping (ResponseHead) -> NetworkError?, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
-        cancelled: @escaping () -> Bool
+        between: @escaping () -> Bool
     ) {
         self.onHead = onHead
         self.onBody = onBody
-        self.cancelled = cancelled
+        self.between = between
     }
+
+    /// libcurl's receive buffer: a second of a 1 Mbit/s stream.
+    static let readSize = 128 * 1024
 
     /// Loads libcurl (once); the error when it cannot be.
     static func load() -> NetworkError? {
@@ -61,6 +65,8 @@ final class CurlTransfer {
         _ = motet_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, options.timeoutSeconds)
         _ = motet_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         _ = motet_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+        // After a nap of the stream's pacing, one read takes what the socket gathered.
+        _ = motet_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, CurlTransfer.readSize)
         if offset > 0 { _ = motet_curl_setopt_offset(handle, CURLOPT_RESUME_FROM_LARGE, curl_off_t(offset)) }
         _ = motet_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
@@ -74,7 +80,7 @@ final class CurlTransfer {
         _ = motet_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
         _ = motet_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
         _ = motet_curl_setopt_xferinfo_function(handle) { context, _, _, _, _ in
-            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().cancelled() ? 1 : 0
+            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().between() ? 1 : 0
         }
         _ = motet_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
 

@@ -83,3 +83,25 @@ public enum NetworkError: Error, Sendable, Equatable {
         }
     }
 }
+
+extension NetworkError {
+    /// Whether a reconnection may cure it.
+    var isRetryable: Bool {
+        switch self {
+        case .hostNotFound, .connectionFailed, .timedOut, .transfer: true
+        case .httpStatus(let code, _): code >= 500 || code == 404
+        default: false
+        }
+    }
+
+    /// Why a stream was lost, for the line that says so.
+    var lossReason: String {
+        switch self {
+        case .timedOut: "nothing arrived for too long"
+        case .transfer(let why), .connectionFailed(let why): why
+        case .hostNotFound(let host): "\(host) not found"
+        case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
+        default: "error"
+        }
+    }
+}

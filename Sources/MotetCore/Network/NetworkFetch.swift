@@ -25,7 +25,7 @@ public enum NetworkFetch {
                 body.append(contentsOf: bytes)
                 return true
             },
-            cancelled: { false })
+            between: { false })
         if let error = transfer.perform(url: url, offset: 0, options: options) {
             return .failure(tooLarge ? .documentTooLarge(limit: limit) : error)
         }

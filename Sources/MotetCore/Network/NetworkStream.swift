@@ -8,8 +8,12 @@ import MotetEvents
 /// dry. Memory stays bounded whatever the server sends: when the buffer is full, the write callback
 /// waits, so libcurl stops reading the socket and TCP holds the server back.
 ///
-/// Reads start after a pre-buffer, and when the buffer runs dry they block until it is back above
-/// that threshold (hysteresis): the sink starves and the player shows stalled meanwhile. A
+/// Reads start after a pre-buffer, and when the buffer runs dry while the listener has nothing
+/// left they block until it is back above that threshold (hysteresis): the sink starves and the
+/// player shows stalled meanwhile. At the live edge, where the reader is always caught up, the
+/// stream paces itself instead (`pace`): while the listener has seconds of audio ahead (the reader
+/// says when it runs out: `listenerRunsOut`), the network thread lets the socket gather a second
+/// at a time, so that it, the decoder and the sink wake about once a second, not once per page. A
 /// dropped, stalled or restarted connection is retried with back-off (1, 2, 4 … 30 s) for
 /// `reconnectSeconds`: a finite file resumes at its byte offset (Range), a live stream at whatever
 /// the server sends next (libvorbisfile finds the next page). `interrupt` (park, skip, quit) makes
@@ -42,6 +46,22 @@ public final class NetworkStream: @unchecked Sendable {
     private var firstBytes: [UInt8] = []
     private var headerBudget: Int? = NetworkStream.headerLimit
     private var reconnected = false
+    /// The stream's nominal bit rate (a guess until the decoder knows it).
+    private var bitsPerSecond = 160_000
+    /// When the audio already decoded runs out for the listener (`MonotonicClock` ns; 0: unknown,
+    /// i.e. now). Set by the reader.
+    private var runsOutAtNanos: Int64 = 0
+    /// The network thread waits for room in the buffer (the reader wakes it when it made some).
+    private var writerWaitsForRoom = false
+    /// Bytes came since the network thread's last nap: one nap per round of reads.
+    private var mayNap = false
+
+    /// A nap of the network thread is at most this long (the socket holds what arrives meanwhile).
+    static let longestNapNanos: Int64 = 1_000_000_000
+    /// Shorter naps are not worth a wake-up: the thread goes on reading as the pages come.
+    static let shortestNapNanos: Int64 = 200_000_000
+    /// What the listener keeps ahead, at least, while the network thread naps.
+    static let napMarginNanos: Int64 = 1_000_000_000
 
     /// Starts fetching `url` on a new thread. `notice` gets the lines for a lost and a recovered
     /// connection (from that thread).
@@ -94,7 +114,17 @@ public final class NetworkStream: @unchecked Sendable {
     /// Sets the pre-buffer from the stream's nominal bit rate, once known.
     public func setBitrate(_ bitsPerSecond: Int) {
         guard bitsPerSecond > 0 else { return }
-        monitor.withLock { threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: bitsPerSecond) }
+        monitor.withLock {
+            self.bitsPerSecond = bitsPerSecond
+            threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: bitsPerSecond)
+        }
+    }
+
+    /// The reader's news: the audio decoded so far (in its ring and in the device) lasts the
+    /// listener until `atNanos` (`MonotonicClock`). Until then an empty buffer is not a stall, and
+    /// the network thread may pace itself.
+    public func listenerRunsOut(atNanos: Int64) {
+        monitor.withLock { runsOutAtNanos = atNanos }
     }
 
     /// The decoder has read the stream's headers: later bytes are sound, without a limit.
@@ -141,13 +171,23 @@ public final class NetworkStream: @unchecked Sendable {
                     count -= n
                     bufferOffset += Int64(n)
                     readOffset = bufferOffset
-                    monitor.broadcast()
+                    if writerWaitsForRoom { monitor.broadcast() }
                     return n
                 }
                 if count == 0 {
                     if ended { return 0 }
                     if failure != nil { return -1 }
-                    dry = true
+                    // Caught up with the network while the listener still has audio: wait for
+                    // the next bytes, but no longer than that audio lasts. Then it is a stall.
+                    let left = runsOutAtNanos - MonotonicClock.now()
+                    if !dry, left > 0 {
+                        _ = monitor.wait(untilMonotonicMicros: runsOutAtNanos / 1000)
+                        continue
+                    }
+                    if !dry {
+                        dry = true
+                        monitor.broadcast()  // a napping network thread reads at once
+                    }
                 }
                 monitor.wait()
             }
@@ -246,7 +286,7 @@ public final class NetworkStream: @unchecked Sendable {
             case .failed(let error):
                 problem = error
             }
-            guard everAccepted, Self.isRetryable(problem), options.reconnectSeconds > 0,
+            guard everAccepted, problem.isRetryable, options.reconnectSeconds > 0,
                 monitor.withLock({ response?.isSeekable ?? false || response?.isLive ?? false })
             else {
                 waitWhileSettled(generation: current) { failure = problem }
@@ -255,7 +295,7 @@ public final class NetworkStream: @unchecked Sendable {
             let now = Self.now()
             if lostSince == nil {
                 lostSince = now
-                lostReason = Self.reason(problem)
+                lostReason = problem.lossReason
                 notice("\(shownURL): the stream was lost (\(lostReason)); reconnecting for up to \(options.reconnectSeconds) s")
             }
             let elapsed = now - (lostSince ?? now)
@@ -316,7 +356,7 @@ public final class NetworkStream: @unchecked Sendable {
                 if received >= enough { recovered() }
                 return write(bytes, generation: current)
             },
-            cancelled: { [self] in monitor.withLock { interrupted || generation != current } })
+            between: { [self] in pace(generation: current) })
         let error = curl.perform(url: url, offset: offset, options: options)
         if monitor.withLock({ interrupted || generation != current }) { return .superseded }
         return error.map { .failed($0) } ?? .complete
@@ -334,7 +374,9 @@ public final class NetworkStream: @unchecked Sendable {
                 if interrupted || generation != current { return false }
                 let room = Self.capacity - count
                 if room == 0 {
+                    writerWaitsForRoom = true
                     monitor.wait()
+                    writerWaitsForRoom = false
                     continue
                 }
                 let n = min(room, bytes.count - done)
@@ -344,28 +386,31 @@ public final class NetworkStream: @unchecked Sendable {
                 if n > first { UnsafeMutableRawPointer(storage).copyMemory(from: bytes.baseAddress! + done + first, byteCount: n - first) }
                 count += n
                 done += n
+                mayNap = true
                 monitor.broadcast()
             }
             return true
         }
     }
 
-    /// Errors a reconnection may cure.
-    static func isRetryable(_ error: NetworkError) -> Bool {
-        switch error {
-        case .hostNotFound, .connectionFailed, .timedOut, .transfer: true
-        case .httpStatus(let code, _): code >= 500 || code == 404
-        default: false
-        }
-    }
-
-    private static func reason(_ error: NetworkError) -> String {
-        switch error {
-        case .timedOut: "nothing arrived for too long"
-        case .transfer(let why), .connectionFailed(let why): why
-        case .hostNotFound(let host): "\(host) not found"
-        case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
-        default: "error"
+    /// Between reads (libcurl's progress callback): after a round of reads, when the listener has
+    /// plenty ahead, naps for up to a second, leaving what arrives meanwhile in the socket; half
+    /// of what is ahead beyond `napMarginNanos`, so the listener always keeps that margin. A
+    /// stall, a seek or an interrupt ends the nap. True when the transfer must stop.
+    private func pace(generation current: Int) -> Bool {
+        monitor.withLock {
+            if interrupted || generation != current { return true }
+            guard mayNap, !dry, runsOutAtNanos > 0 else { return false }
+            mayNap = false
+            let now = MonotonicClock.now()
+            let buffered = Int64(count) * 8_000_000_000 / Int64(max(8000, bitsPerSecond))
+            let nap = min(Self.longestNapNanos, (runsOutAtNanos - now + buffered - Self.napMarginNanos) / 2)
+            guard nap >= Self.shortestNapNanos else { return false }
+            let until = now + nap
+            while !interrupted, generation == current, !dry, MonotonicClock.now() < until {
+                _ = monitor.wait(untilMonotonicMicros: until / 1000)
+            }
+            return interrupted || generation != current
         }
     }
 }

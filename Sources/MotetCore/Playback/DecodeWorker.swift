@@ -25,6 +25,8 @@ final class DecodeWorker: @unchecked Sendable {
     private let defaultArtwork: String?
     private let replayGain: ReplayGainMode
     private let network: NetworkOptions
+    /// The sink's heard position (for how long what is decoded lasts the listener).
+    private let heard: @Sendable () -> HeardNow
     /// The network stream being opened or read, if any: a park or quit interrupts its blocked read.
     /// `Locked`, not `Mutex`: ThreadSanitizer cannot see the latter (false races, see Locked).
     private let blockingStream = Locked<NetworkStream?>(nil)
@@ -47,11 +49,14 @@ final class DecodeWorker: @unchecked Sendable {
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
-        replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(), nextTrack: @escaping NextTrack,
+        replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(),
+        heard: @escaping @Sendable () -> HeardNow = { HeardNow(epoch: 0, frames: 0, framesPerSecond: 0, atNanos: 0, limitFrames: 0) },
+        nextTrack: @escaping NextTrack,
         report: @escaping @Sendable (DecoderReport) -> Void,
         passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
     ) {
         self.network = network
+        self.heard = heard
         self.passOver = passOver
         self.ring = ring
         self.markers = markers
@@ -142,6 +147,7 @@ final class DecodeWorker: @unchecked Sendable {
                 if !gate.mustStop { spaceReady.wait(seconds: Self.idleSeconds) }  // the sink, a park or quit posts
                 continue
             }
+            if let stream = currentStream { tellRunsOut(stream, format: open.format) }
             let region = ring.writableRegion()
             let direct = region.count >= Self.minimumReadFrames * channels
             let room = direct ? region.count : min(capacity, ring.availableToWrite)
@@ -188,6 +194,16 @@ final class DecodeWorker: @unchecked Sendable {
             }
         }
         gate.markExited()
+    }
+
+    /// Tells a network stream when the audio decoded so far runs out for the listener: what the
+    /// ring holds and what the device has not played yet.
+    private func tellRunsOut(_ stream: NetworkStream, format: AudioFormat) {
+        let now = MonotonicClock.now()
+        let position = heard()
+        let inDevice = max(0, position.limitFrames - position.frames(at: now))
+        let frames = Int64(ring.availableToRead / max(1, format.channels)) + inDevice
+        stream.listenerRunsOut(atNanos: now + frames * 1_000_000_000 / Int64(max(1, format.sampleRate)))
     }
 
     /// The network stream the current track comes from (nil for a local file).

@@ -57,7 +57,7 @@ final class SinkWorker: @unchecked Sendable {
     static let chunkFrames = 1 << 17
     /// Vorbis allows up to 255 channels: room for one frame of them, split by the ring's wrap.
     static let maxChannels = 255
-    /// How long the ring must stay dry before `.starving`.
+    /// How long the ring must stay dry, with the device holding less than this, before `.starving`.
     static let starvingNanos: Int64 = 100_000_000
     /// The longest the sink thread sleeps on the device before it looks at its state again. Only
     /// a safety net: devices wake the worker when there is room or news, and a device that keeps
@@ -185,8 +185,9 @@ final class SinkWorker: @unchecked Sendable {
             limit = min(limit, Self.chunkFrames * channels)
             limit -= limit % channels
             if limit <= 0 {
-                let starvingIn = ranDry()
-                publishHeard(format != nil ? device.state() : nil)
+                let state = format != nil ? device.state() : nil
+                let starvingIn = ranDry(state)
+                publishHeard(state)
                 dataReady.wait(seconds: starvingIn.map { Double($0) / 1e9 } ?? Self.idleSeconds)
                 continue
             }
@@ -293,11 +294,20 @@ final class SinkWorker: @unchecked Sendable {
         publishHeard(format != nil ? device.state() : nil)
     }
 
-    /// The ring is empty: after `starvingNanos` of that (before the end, open, not paused),
-    /// `.starving`, once. Returns how long to wait before looking again (nil: nothing to watch,
-    /// wait for the decoder to post).
-    private func ranDry() -> Int64? {
-        guard format != nil, !ended, !paused, markers.peek() == nil else { return nil }
+    /// The ring is empty: once the device too is about to run out (it holds less than
+    /// `starvingNanos` or does not play) and `starvingNanos` passed like that (before the end,
+    /// open, not paused), `.starving`, once. Returns how long to wait before looking again (nil:
+    /// nothing to watch, wait for the decoder to post). An empty ring in front of a device that
+    /// holds seconds is no stall: the decoder of a live stream fills it a second at a time.
+    private func ranDry(_ state: DeviceState?) -> Int64? {
+        guard let format, !ended, !paused, markers.peek() == nil else { return nil }
+        if !starving, let state, state.playing, !state.lost, format.sampleRate > 0 {
+            let enough = Self.starvingNanos * Int64(format.sampleRate) / 1_000_000_000
+            if state.delayFrames > enough {
+                drySince = nil
+                return (state.delayFrames - enough) * 1_000_000_000 / Int64(format.sampleRate)
+            }
+        }
         // Starving: look again soon, so that a slow source's trickle is played as it comes.
         if starving { return Self.starvingNanos }
         let now = MonotonicClock.now()

@@ -37,7 +37,7 @@ final class WorkerEngine: PlaybackEngine {
             ring: ring, markers: markers, spaceReady: spaceReady, dataReady: sinkWorker.dataReady,
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
-            network: configuration.network, nextTrack: { cursor.withLock { $0.take() } },
+            network: configuration.network, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.take() } },
             report: { report in
                 switch report {
                 case .segmentOpened: cursor.withLock { $0.opened() }

@@ -149,6 +149,23 @@ final class WorkerRig {
         #expect(rig.events.last == .fed)
     }
 
+    /// An empty ring in front of a device that still holds seconds is no stall (a live stream's
+    /// decoder fills the ring a second at a time); the device about to run out, with the ring
+    /// still empty, is.
+    @Test func anEmptyRingInFrontOfADeviceThatHoldsSecondsIsNotStarving() throws {
+        let rig = WorkerRig()
+        defer { rig.stop() }
+        rig.device.allow(1_000_000)
+        rig.device.setDelay(6000)  // 1.5 s at 4 kHz: the device stands for one that keeps it
+        rig.segment(frames: 6000, rate: 4000)
+        rig.worker.start()
+        #expect(try Shell.waitUntil(timeout: 5) { rig.device.written == 6000 })
+        usleep(600_000)
+        #expect(!rig.collect(timeout: 0.4) { $0.contains { if case .starving = $0 { true } else { false } } })
+        rig.device.setDelay(100)  // the device is about to run out
+        #expect(rig.collect(timeout: 5) { $0.contains { if case .starving = $0 { true } else { false } } })
+    }
+
     @Test func aFlushStartsANewEpochAndResetsTheDevice() throws {
         let rig = WorkerRig()
         defer { rig.stop() }
