@@ -11,10 +11,38 @@ public enum SampleConversion {
         return Int16(scaled)
     }
 
-    /// Converts `count` samples starting at `source` to little-endian Int16 at `destination`.
+    /// Converts `count` samples starting at `source` to little-endian Int16 at `destination`:
+    /// eight at a time in vector registers (`int16(_:)` per sample called libm's `rintf` through
+    /// the PLT, a tenth of the player's CPU on PulseAudio), the same values as `int16(_:)`.
+    public static func int16(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Int16>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            let v = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
+            let converted = int16(v)
+            UnsafeMutableRawPointer(destination + i).storeBytes(of: converted, as: SIMD8<Int16>.self)
+            i += 8
+        }
+        while i < count {
+            destination[i] = int16(source[i]).littleEndian
+            i += 1
+        }
+    }
+
+    /// `int16(_:)` of eight samples, little-endian. Clamped first (NaN to -32768, as `int16(_:)`),
+    /// then rounded to nearest, ties to even, by adding 1.5 * 2^23: the sum's last mantissa bits
+    /// are then the integer (exact below 2^22), read from the bit pattern.
     @inline(__always)
-    static func int16(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Int16>, count: Int) {
-        for i in 0..<count { destination[i] = int16(source[i]).littleEndian }
+    static func int16(_ samples: SIMD8<Float>) -> SIMD8<Int16> {
+        var scaled = samples * 32768
+        scaled.replace(with: 32767, where: scaled .>= 32767)
+        scaled.replace(with: -32768, where: .!(scaled .> -32768))
+        let magic: Float = 12_582_912  // 1.5 * 2^23
+        let bits = unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &- magic.bitPattern.toInt32
+        var values = SIMD8<Int16>(truncatingIfNeeded: bits)
+        #if _endian(big)
+        for i in values.indices { values[i] = values[i].littleEndian }
+        #endif
+        return values
     }
 
     /// Converts `frames` frames of `channels` samples, taking output channel `c` of each frame from
@@ -29,4 +57,8 @@ public enum SampleConversion {
             for c in 0..<channels { destination[base + c] = int16(source[base + order[c]]).littleEndian }
         }
     }
+}
+
+extension UInt32 {
+    fileprivate var toInt32: Int32 { Int32(bitPattern: self) }
 }
