@@ -1,11 +1,26 @@
 /// The play order: the files, their order (shuffled or not), and whether it loops. Positions are
 /// indexes into `order`.
+///
+/// An entry that turns out to be a playlist when it is played (a URL whose server answers with a
+/// playlist's content type, or one given by OpenUri with a playlist's name) is replaced by the
+/// playlist's entries (`replace(at:with:)`): the positions after it move. Each replacement makes a
+/// new ``revision``; a position taken at an older revision is brought up to date with
+/// ``translate(_:from:)`` (the decoder and the control thread each hold positions of their own).
 struct PlayQueue: Sendable {
     private(set) var files: [String]
     private(set) var order: [Int]
     var loop: Bool
     /// Whether the order is shuffled.
     private(set) var shuffled: Bool
+    /// The remote playlists each file came from (display URLs, outermost first), for files that
+    /// came from a playlist expanded while playing: nesting and self-inclusion are checked along
+    /// the chain. Keyed by index into `files`.
+    private var origins: [Int: [String]] = [:]
+    /// Files to expand as an input is (a playlist's name is fetched and read) when played: URLs
+    /// given by OpenUri. Indexes into `files`.
+    private var expandWhenPlayed: Set<Int> = []
+    /// Each replacement so far: where, and how many positions were added (-1: the entry was removed).
+    private var replacements: [(position: Int, added: Int)] = []
 
     init(files: [String], shuffle: Bool, loop: Bool) {
         self.files = files
@@ -25,11 +40,54 @@ struct PlayQueue: Sendable {
         order.replaceSubrange(kept..., with: rest)
     }
 
-    /// Adds `path` at the end of the order; returns its position.
-    mutating func append(_ path: String) -> Int {
+    /// Adds `path` at the end of the order; returns its position. `expand`: a URL to read as an
+    /// input is read when it is played (a playlist's name makes it a playlist).
+    mutating func append(_ path: String, expand: Bool = false) -> Int {
         files.append(path)
         order.append(files.count - 1)
+        if expand { expandWhenPlayed.insert(files.count - 1) }
         return order.count - 1
+    }
+
+    /// Bumped by each `replace(at:with:)`.
+    var revision: Int { replacements.count }
+
+    /// The playlists the entry at `position` came from (see `origins`).
+    func origin(at position: Int) -> [String] { origins[order[position]] ?? [] }
+
+    /// Whether the entry at `position` is to be read as an input when played.
+    func expandsWhenPlayed(at position: Int) -> Bool { expandWhenPlayed.contains(order[position]) }
+
+    /// Replaces the entry at `position` by `entries` (each with the playlists it came from), in
+    /// their order, where the entry was; no entries remove it.
+    mutating func replace(at position: Int, with entries: [(path: String, origin: [String])]) {
+        let index = order[position]
+        expandWhenPlayed.remove(index)
+        origins[index] = nil
+        guard let first = entries.first else {
+            order.remove(at: position)
+            replacements.append((position, -1))
+            return
+        }
+        files[index] = first.path
+        if !first.origin.isEmpty { origins[index] = first.origin }
+        var added: [Int] = []
+        for entry in entries.dropFirst() {
+            files.append(entry.path)
+            if !entry.origin.isEmpty { origins[files.count - 1] = entry.origin }
+            added.append(files.count - 1)
+        }
+        order.insert(contentsOf: added, at: position + 1)
+        replacements.append((position, added.count))
+    }
+
+    /// A position of revision `old` in this revision: positions after a replaced entry move with
+    /// its entries; the replaced entry's own position is its first entry's (or, when it was
+    /// removed, what followed it). Nil stays nil.
+    func translate(_ position: Int?, from old: Int) -> Int? {
+        guard var p = position else { return nil }
+        for r in replacements[min(old, replacements.count)...] where p > r.position { p += r.added }
+        return p
     }
 
     var isEmpty: Bool { order.isEmpty }
@@ -91,12 +149,30 @@ struct DecodeCursor: Sendable {
         guard let position = next else { return nil }
         let request = TrackRequest(
             orderPosition: position, path: queue.path(at: position), startMicros: startMicros, reuseTrackID: reuseTrackID,
-            generation: generation)
+            generation: generation, queueRevision: queue.revision, origin: queue.origin(at: position),
+            expand: queue.expandsWhenPlayed(at: position))
         startMicros = 0
         reuseTrackID = nil
         lastTaken = position
         next = queue.position(after: position)
         return request
+    }
+}
+
+extension DecodeCursor {
+    /// The entry `request` took is a playlist: it is replaced by `entries` and the first of them
+    /// (or what followed it) is taken next. False (nothing changed) when the queue moved on since
+    /// the entry was taken: a reposition, or another replacement.
+    mutating func replaceTaken(_ request: TrackRequest, with entries: [(path: String, origin: [String])]) -> Bool {
+        let p = request.orderPosition
+        guard request.generation == generation, request.queueRevision == queue.revision, p < queue.count,
+            queue.path(at: p) == request.path
+        else { return false }
+        queue.replace(at: p, with: entries)
+        // What follows the entry before it, for `WorkerEngine.changeQueue` (nil: keep `next`).
+        lastTaken = p > 0 ? p - 1 : nil
+        next = p < queue.count ? p : queue.position(after: p - 1)
+        return true
     }
 }
 

@@ -94,6 +94,8 @@ public enum InputExpander {
     struct Walk {
         let fetch: Fetch?
         var files: [String] = []
+        /// For each file, the remote playlists open when it was found (`openAddresses`).
+        var origins: [[String]] = []
         var warnings: [String] = []
         /// Playlists being read right now (to catch cycles).
         var openPlaylists: [FileSystem.Identity] = []
@@ -109,6 +111,11 @@ public enum InputExpander {
         struct Context {
             var playlist: String
             var line: Int
+        }
+
+        mutating func addTrack(_ path: String) {
+            files.append(path)
+            origins.append(openAddresses)
         }
 
         mutating func warn(_ path: String, _ what: String, _ context: Context?) {
@@ -148,7 +155,7 @@ public enum InputExpander {
                 if status.kind == .regular, let format = PlaylistReader.Format(name: path) {
                     addPlaylist(path, identity: status.identity, format: format, context: context, depth: depth)
                 } else {
-                    files.append(path)
+                    addTrack(path)
                 }
             }
         }
@@ -185,7 +192,7 @@ public enum InputExpander {
                     if let failure = FileSystem.readable(child) {
                         warn(child, failure.reason + " (make it readable, e.g. chmod a+r).", nil)
                     } else {
-                        files.append(child)
+                        addTrack(child)
                     }
                 default:
                     continue

@@ -52,11 +52,16 @@ enum PlaylistReader {
         /// By an HTTP `Content-Type` (parameters and case ignored); nil for anything else,
         /// `text/plain` included (servers send it for every kind of file).
         init?(contentType: String) {
-            switch PlaylistContentType(contentType) {
+            guard let type = PlaylistContentType(contentType) else { return nil }
+            self.init(type)
+        }
+
+        /// The format of a playlist content type.
+        init(_ type: PlaylistContentType) {
+            switch type {
             case .m3u: self = .m3u
             case .pls: self = .pls
             case .xspf: self = .xspf
-            case nil: return nil
             }
         }
 

@@ -1,0 +1,55 @@
+import MotetEvents
+
+/// Entries read when they are played, as mpd and mpv do: a URL whose server answers with a
+/// playlist's content type is a playlist after all (the inputs never fetch a URL without a
+/// playlist's name: it may be a live stream that never ends), and a URL given while playing
+/// (MPRIS OpenUri) is read as an input is. The same reading, limits and lines as the inputs'.
+extension InputExpander {
+    /// The remote playlists fetched while playing, for the limit of one run.
+    public struct FetchBudget: Sendable {
+        var fetches = 0
+        var limitReported = false
+
+        public init() {}
+    }
+
+    /// What an entry read while playing gives: its tracks, in order, each with the remote
+    /// playlists it was found in (display URLs, outermost first), and one warning line (starting
+    /// with `motet: `) per problem.
+    public struct PlayedEntry: Sendable {
+        public var entries: [(path: String, origin: [String])]
+        public var warnings: [String]
+    }
+
+    /// Reads the entry `url`: with `playlist` (the content type its server answered with) it is
+    /// fetched and read as that playlist; without, it is read as an input (a playlist's name makes
+    /// it a remote playlist, anything else is a track). `origin`: the remote playlists the entry
+    /// came from — nesting depth and self-inclusion count along that chain.
+    public static func expandPlayed(
+        _ url: String, playlist: PlaylistContentType?, origin: [String], budget: inout FetchBudget, fetch: @escaping Fetch
+    ) -> PlayedEntry {
+        var walk = Walk(fetch: fetch)
+        walk.openAddresses = origin
+        walk.fetchCount = budget.fetches
+        walk.fetchLimitReported = budget.limitReported
+        switch PlaylistReader.resolve(url, against: .directory("")) {
+        case .url(let address):
+            if let playlist {
+                walk.addRemotePlaylist(address, nameFormat: PlaylistReader.Format(playlist), context: nil, depth: origin.count)
+            } else {
+                walk.addURL(address, context: nil, depth: origin.count)
+            }
+        case .path(let path): walk.add(path, context: nil, depth: origin.count)
+        case .unsupported(let reason): walk.warn(url, reason, nil)
+        }
+        budget.fetches = walk.fetchCount
+        budget.limitReported = walk.fetchLimitReported
+        return PlayedEntry(entries: Array(zip(walk.files, walk.origins)).map { ($0, $1) }, warnings: walk.warnings)
+    }
+
+    /// Whether `url` names a remote playlist (`.m3u`, `.m3u8`, `.pls`, `.xspf`, any case).
+    public static func namesRemotePlaylist(_ url: String) -> Bool {
+        guard let address = WebAddress(url), address.isRemote else { return false }
+        return PlaylistReader.Format(name: address.lowercasedFileName) != nil
+    }
+}
