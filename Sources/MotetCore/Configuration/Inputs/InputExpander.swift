@@ -17,7 +17,8 @@ import Glibc
 ///   `fetch` and expanded; its entries resolve against its final URL (after redirects), and its
 ///   format comes from the Content-Type when that names a playlist type, else from the name. A URL
 ///   whose name does not say "playlist" is never fetched here (it may be a live stream that never
-///   ends): the decoder is the one to open it, once.
+///   ends): the decoder is the one to open it, once; if its server answers with a playlist's
+///   content type, it is read then (``expandPlayed(_:playlist:origin:budget:fetch:)``).
 /// - `-` reads a list from standard input (as `mpv --playlist=-`): one entry per line, read like
 ///   an `.m3u` playlist's entries relative to the current directory. A file named `-` is `./-`.
 /// - Other URL schemes are refused.

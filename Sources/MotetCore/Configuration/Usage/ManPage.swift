@@ -29,8 +29,8 @@ enum ManPage {
             .I URL
             An \\fBhttp://\\fR or \\fBhttps://\\fR URL is a track: a live stream or a file on a server.
             A \\fBfile://\\fR URL is a local path. Other schemes are refused with a warning.
-            A \\fIuser\\fR:\\fIpassword\\fR@ in a URL is sent to the server; warnings about inputs and
-            playlists leave it out.
+            A \\fIuser\\fR:\\fIpassword\\fR@ in a URL is sent to the server; messages, the status line
+            and the delegates leave it out.
             .TP
             .I PLAYLIST
             \\&.m3u and .m3u8 (one entry a line; # lines are comments), .pls (\\fB[playlist]\\fR with
@@ -40,7 +40,10 @@ enum ManPage {
             \\&.xspf is a remote playlist: it is fetched (at most 1 MiB; the Content-Type, when it names a
             playlist type, says which format) and its relative entries resolve against its URL after
             redirects; its \\fBfile://\\fR entries may name local files but not directories or devices.
-            Other URLs are never fetched as playlists. A playlist that includes itself is
+            Other URLs are not fetched before they play; one whose server answers with a playlist's
+            Content-Type (audio/x-scpls, audio/x-mpegurl, application/xspf+xml...) is read as that
+            playlist when it is played, and its entries take its place in the queue, the same way.
+            A playlist that includes itself is
             followed once; nesting stops at 64 levels, and fetching at 256 remote playlists. An HLS playlist (\\fB#EXT\\-X\\-\\fR tags) is
             refused with one line.
             .TP
