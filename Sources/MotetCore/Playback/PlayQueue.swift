@@ -169,6 +169,8 @@ extension DecodeCursor {
             queue.path(at: p) == request.path
         else { return false }
         queue.replace(at: p, with: entries)
+        // Where the playlist was to start (--start) is where its first entry starts.
+        startMicros = request.startMicros
         // What follows the entry before it, for `WorkerEngine.changeQueue` (nil: keep `next`).
         lastTaken = p > 0 ? p - 1 : nil
         next = p < queue.count ? p : queue.position(after: p - 1)
