@@ -129,7 +129,8 @@ let networkOptions: NetworkOptions = {
     return n
 }()
 // libcurl is loaded only if an input is a remote playlist (NetworkFetch loads it on first use).
-let (expanded, inputWarnings) = InputExpander.expand(settings.inputs, fetch: InputExpander.networkFetch(options: networkOptions))
+let (expanded, titles, inputWarnings) = InputExpander.expandWithTitles(
+    settings.inputs, fetch: InputExpander.networkFetch(options: networkOptions))
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs); URLs stay as they are.
 let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
 for warning in inputWarnings { console.message(warning) }
@@ -149,6 +150,7 @@ do {
 let playerConfiguration: PlayerConfiguration = {
     var c = PlayerConfiguration(
         files: files, artworkCacheDirectory: XDGDirectories(environment: environment).cacheHome + "/motet/artwork")
+    c.titles = titles
     c.shuffle = settings.shuffle
     c.loop = settings.loop
     c.startMicros = settings.startMicros ?? 0

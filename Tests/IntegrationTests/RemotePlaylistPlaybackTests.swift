@@ -116,4 +116,23 @@ import Testing
         #expect(lines.count == expected.count, "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").filter { $0.hasPrefix("Finished: ") } == ["Finished: Local Three (ok, completed)"], "\(r.stdout)")
     }
+
+    /// A stream without a TITLE tag is called what its playlist calls it (PLS `TitleN=`), whether
+    /// the playlist was read by its name before playing or by its content type when played.
+    @Test func anUntaggedStreamIsCalledWhatItsPlaylistCallsIt() throws {
+        let run = try MotetRun()
+        let (server, _) = try station(run)
+        let dir = server.directory
+        try Fixtures.oggVorbis(dir + "/untagged.ogg", seconds: 0.5)
+        try Data("[playlist]\nFile1=untagged.ogg\nTitle1=Jazz By Name\nFile2=one.ogg\nTitle2=Not The Tag\n".utf8)
+            .write(to: URL(fileURLWithPath: dir + "/named.pls"))
+        try Data("[playlist]\nFile1=untagged.ogg\nTitle1=Jazz By Type\n".utf8).write(to: URL(fileURLWithPath: dir + "/listen"))
+        let r = try run.run(
+            ["--output", "null", "--untimed", "--no-config", "--status", "events", server.url("named.pls"), server.url("listen?type=audio/x-scpls")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let played = r.stdout.split(separator: "\n").filter { $0.hasPrefix("Finished: ") }
+        #expect(played == [
+            "Finished: Jazz By Name (ok, completed)", "Finished: Served One (ok, completed)", "Finished: Jazz By Type (ok, completed)",
+        ], "\(r.stdout)\n\(r.stderr)")
+    }
 }

@@ -1,3 +1,5 @@
+import MotetConfiguration
+
 /// The play order: the files, their order (shuffled or not), and whether it loops. Positions are
 /// indexes into `order`.
 ///
@@ -16,14 +18,18 @@ struct PlayQueue: Sendable {
     /// came from a playlist expanded while playing: nesting and self-inclusion are checked along
     /// the chain. Keyed by index into `files`.
     private var origins: [Int: [String]] = [:]
+    /// The titles playlists gave files (`InputExpander.PlayedTrack.title`). Keyed by index into `files`.
+    private var titles: [Int: String] = [:]
     /// Files to expand as an input is (a playlist's name is fetched and read) when played: URLs
     /// given by OpenUri. Indexes into `files`.
     private var expandWhenPlayed: Set<Int> = []
     /// Each replacement so far: where, and how many positions were added (-1: the entry was removed).
     private var replacements: [(position: Int, added: Int)] = []
 
-    init(files: [String], shuffle: Bool, loop: Bool) {
+    /// `titles`: what the playlists called the files (nil for most; may be shorter than `files`).
+    init(files: [String], titles: [String?] = [], shuffle: Bool, loop: Bool) {
         self.files = files
+        for (index, title) in titles.enumerated() where index < files.count { self.titles[index] = title }
         self.loop = loop
         shuffled = shuffle
         order = Array(files.indices)
@@ -55,27 +61,34 @@ struct PlayQueue: Sendable {
     /// The playlists the entry at `position` came from (see `origins`).
     func origin(at position: Int) -> [String] { origins[order[position]] ?? [] }
 
+    /// The title a playlist gave the entry at `position`, if any.
+    func title(at position: Int) -> String? { titles[order[position]] }
+
     /// Whether the entry at `position` is to be read as an input when played.
     func expandsWhenPlayed(at position: Int) -> Bool { expandWhenPlayed.contains(order[position]) }
 
     /// Replaces the entry at `position` by `entries` (each with the playlists it came from), in
     /// their order, where the entry was; no entries remove it.
-    mutating func replace(at position: Int, with entries: [(path: String, origin: [String])]) {
+    mutating func replace(at position: Int, with entries: [InputExpander.PlayedTrack]) {
         let index = order[position]
         expandWhenPlayed.remove(index)
         origins[index] = nil
+        titles[index] = nil
         guard let first = entries.first else {
             order.remove(at: position)
             replacements.append((position, -1))
             return
         }
         files[index] = first.path
-        if !first.origin.isEmpty { origins[index] = first.origin }
         var added: [Int] = []
-        for entry in entries.dropFirst() {
-            files.append(entry.path)
-            if !entry.origin.isEmpty { origins[files.count - 1] = entry.origin }
-            added.append(files.count - 1)
+        for (k, entry) in entries.enumerated() {
+            let at = k == 0 ? index : files.count
+            if k > 0 {
+                files.append(entry.path)
+                added.append(at)
+            }
+            if !entry.origin.isEmpty { origins[at] = entry.origin }
+            titles[at] = entry.title
         }
         order.insert(contentsOf: added, at: position + 1)
         replacements.append((position, added.count))
@@ -163,7 +176,7 @@ extension DecodeCursor {
     /// The entry `request` took is a playlist: it is replaced by `entries` and the first of them
     /// (or what followed it) is taken next. False (nothing changed) when the queue moved on since
     /// the entry was taken: a reposition, or another replacement.
-    mutating func replaceTaken(_ request: TrackRequest, with entries: [(path: String, origin: [String])]) -> Bool {
+    mutating func replaceTaken(_ request: TrackRequest, with entries: [InputExpander.PlayedTrack]) -> Bool {
         let p = request.orderPosition
         guard request.generation == generation, request.queueRevision == queue.revision, p < queue.count,
             queue.path(at: p) == request.path

@@ -28,6 +28,7 @@ extension PlayerStateMachine {
         var info = opened
         info.orderPosition = queue.translate(info.orderPosition, from: info.queueRevision) ?? info.orderPosition
         info.queueRevision = queue.revision
+        if info.orderPosition < queue.count { info.listedTitle = queue.title(at: info.orderPosition) }
         info.path = WebAddress.shown(info.path)
         info.url = info.url.map(WebAddress.shown)
         return info

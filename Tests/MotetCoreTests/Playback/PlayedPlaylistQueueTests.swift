@@ -1,3 +1,4 @@
+import MotetConfiguration
 import MotetEvents
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 /// thread holds moves with it (`PlayQueue.translate`, `PlayerStateMachine.adoptQueue`).
 @Suite struct PlayedPlaylistQueueTests {
     private let listen = "http://radio.example/listen"
-    private func entries(_ names: String...) -> [(path: String, origin: [String])] {
-        names.map { ("http://radio.example/" + $0, [listen]) }
+    private func entries(_ names: String...) -> [InputExpander.PlayedTrack] {
+        names.map { .init(path: "http://radio.example/" + $0, origin: [listen]) }
     }
 
     @Test func theEntriesTakeThePlaylistsPlaceAndLaterPositionsMove() {
@@ -93,5 +94,22 @@ import Testing
         let files = rig.allEvents.compactMap { if case .decodeError(let e) = $0 { e.filePath } else { nil } }
         #expect(files == ["http://radio.example/song.ogg"])
         #expect(!"\(rig.allEvents)".contains("s3cret"))
+    }
+}
+
+/// What a playlist calls a stream is its title when the stream has no TITLE tag.
+@Suite struct ListedTitleTests {
+    @Test func aStreamWithoutATitleTagIsCalledWhatItsPlaylistCalledIt() {
+        let files = ["http://radio.example/jazz", "http://radio.example/tagged", "/music/untagged.ogg"]
+        let rig = PlayerRig(files: files)
+        rig.machine.queue = PlayQueue(files: files, titles: ["Jazz Radio", "Listed", "Listed Too"], shuffle: false, loop: false)
+        rig.open(0, title: "", stream: .init(station: nil, live: true))
+        #expect(rig.nowPlaying?.track?.title == "Jazz Radio")
+        rig.send(.next)
+        rig.open(1, title: "From The Tag", stream: .init(station: nil, live: false))
+        #expect(rig.nowPlaying?.track?.title == "From The Tag")
+        rig.send(.next)
+        rig.open(2, title: "")
+        #expect(rig.nowPlaying?.track?.title == "untagged")
     }
 }

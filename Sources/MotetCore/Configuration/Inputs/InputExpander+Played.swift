@@ -13,11 +13,24 @@ extension InputExpander {
         public init() {}
     }
 
-    /// What an entry read while playing gives: its tracks, in order, each with the remote
-    /// playlists it was found in (display URLs, outermost first), and one warning line (starting
-    /// with `motet: `) per problem.
+    /// A track an entry read while playing gives: its path or URL, the remote playlists it was
+    /// found in (display URLs, outermost first) and the title its playlist gives it.
+    public struct PlayedTrack: Sendable, Equatable {
+        public var path: String
+        public var origin: [String]
+        public var title: String?
+
+        public init(path: String, origin: [String] = [], title: String? = nil) {
+            self.path = path
+            self.origin = origin
+            self.title = title
+        }
+    }
+
+    /// What an entry read while playing gives: its tracks, in order, and one warning line
+    /// (starting with `motet: `) per problem.
     public struct PlayedEntry: Sendable {
-        public var entries: [(path: String, origin: [String])]
+        public var entries: [PlayedTrack]
         public var warnings: [String]
     }
 
@@ -44,7 +57,8 @@ extension InputExpander {
         }
         budget.fetches = walk.fetchCount
         budget.limitReported = walk.fetchLimitReported
-        return PlayedEntry(entries: Array(zip(walk.files, walk.origins)).map { ($0, $1) }, warnings: walk.warnings)
+        let tracks = walk.files.indices.map { PlayedTrack(path: walk.files[$0], origin: walk.origins[$0], title: walk.titles[$0]) }
+        return PlayedEntry(entries: tracks, warnings: walk.warnings)
     }
 
     /// Whether `url` names a remote playlist (`.m3u`, `.m3u8`, `.pls`, `.xspf`, any case).

@@ -54,6 +54,19 @@ public enum InputExpander {
     public static func expand(
         _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput, fetch: Fetch? = nil
     ) -> (files: [String], warnings: [String]) {
+        let walk = walk(inputs, standardInput: standardInput, fetch: fetch)
+        return (walk.files, walk.warnings)
+    }
+
+    /// `expand`, with the title each file's playlist entry gave it (nil for most).
+    public static func expandWithTitles(
+        _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput, fetch: Fetch? = nil
+    ) -> (files: [String], titles: [String?], warnings: [String]) {
+        let walk = walk(inputs, standardInput: standardInput, fetch: fetch)
+        return (walk.files, walk.titles, walk.warnings)
+    }
+
+    private static func walk(_ inputs: [String], standardInput: () throws -> [UInt8], fetch: Fetch?) -> Walk {
         var walk = Walk(fetch: fetch)
         var standardInputRead = false
         for input in inputs {
@@ -77,7 +90,7 @@ public enum InputExpander {
             case .unsupported(let reason): walk.warn(input, reason, nil)
             }
         }
-        return (walk.files, walk.warnings)
+        return walk
     }
 
     /// Everything on file descriptor 0 (at most `playlistSizeLimit` bytes).
@@ -97,6 +110,8 @@ public enum InputExpander {
         var files: [String] = []
         /// For each file, the remote playlists open when it was found (`openAddresses`).
         var origins: [[String]] = []
+        /// For each file, the title its playlist entry gave it, if any.
+        var titles: [String?] = []
         var warnings: [String] = []
         /// Playlists being read right now (to catch cycles).
         var openPlaylists: [FileSystem.Identity] = []
@@ -117,6 +132,7 @@ public enum InputExpander {
         mutating func addTrack(_ path: String) {
             files.append(path)
             origins.append(openAddresses)
+            titles.append(nil)
         }
 
         mutating func warn(_ path: String, _ what: String, _ context: Context?) {
@@ -241,6 +257,11 @@ public enum InputExpander {
                     pending = pending.dropFirst()
                 }
                 let here = Context(playlist: path, line: entry.line)
+                let before = files.count
+                defer {
+                    // An entry that is one track (or a playlist of one) is called what the list calls it.
+                    if files.count == before + 1, titles[before] == nil { titles[before] = entry.title }
+                }
                 switch PlaylistReader.resolve(entry.text, against: base, uriReference: format.entriesAreURIs) {
                 case .path(let resolved):
                     if case .address = base {
