@@ -36,7 +36,8 @@ enum ManPage {
             \\&.m3u and .m3u8 (one entry a line; # lines are comments), .pls (\\fB[playlist]\\fR with
             \\fBFile1=\\fR, \\fBFile2=\\fR... in number order) and .xspf (the first \\fB<location>\\fR of
             each \\fB<track>\\fR). Entries may be files, directories, URLs or other playlists; relative
-            entries start at the playlist's directory. A URL whose name ends in .m3u, .m3u8, .pls or
+            entries start at the playlist's directory; a stream without a TITLE tag is called what its
+            playlist calls it (\\fBTitleN=\\fR, \\fB#EXTINF:\\fR...,Title, \\fB<title>\\fR). A URL whose name ends in .m3u, .m3u8, .pls or
             \\&.xspf is a remote playlist: it is fetched (at most 1 MiB; the Content-Type, when it names a
             playlist type, says which format) and its relative entries resolve against its URL after
             redirects; its \\fBfile://\\fR entries may name local files but not directories or devices.
