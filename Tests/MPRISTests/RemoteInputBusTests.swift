@@ -41,7 +41,15 @@ struct RemoteInputBusTests {
         #expect(byType.status == 0, "busctl OpenUri: \(byType.stderr)")
         #expect(motet.waitForState(timeout: 20) { $0["title"] as? String == "Listed A" }, "\(motet.state() ?? [:])\n\(motet.stderr)")
         #expect(try Shell.waitUntil(timeout: 5) { client.playerctlValue(["metadata", "xesam:url"]) == server.url("a.ogg") })
-        #expect(!motet.stderr.contains("playlist") && !motet.stderr.contains("web page"), "\(motet.stderr)")
+
+        // A local playlist, as a file:// URI.
+        let dir = try Paths.temporaryDirectory("motet-mpris-list")
+        try Fixtures.oggVorbis(dir + "/local.ogg", seconds: 30, tags: .init(title: "Listed Locally"))
+        try "#EXTM3U\nlocal.ogg\n".write(toFile: dir + "/list.m3u", atomically: true, encoding: .utf8)
+        let local = try client.call(Self.player, "OpenUri", ["s", "file://" + dir + "/list.m3u"])
+        #expect(local.status == 0, "busctl OpenUri: \(local.stderr)")
+        #expect(motet.waitForState(timeout: 20) { $0["title"] as? String == "Listed Locally" }, "\(motet.state() ?? [:])\n\(motet.stderr)")
+        #expect(!motet.stderr.contains("playlist") && !motet.stderr.contains("web page") && !motet.stderr.contains("Ogg"), "\(motet.stderr)")
     }
 
     @Test func theCredentialsOfAURLFetchItAndAreShownNowhere() throws {

@@ -205,15 +205,15 @@ final class DecodeWorker: @unchecked Sendable {
     /// replaced by its entries.
     private func open(_ request: TrackRequest) throws(DecoderError) -> VorbisDecoder? {
         let path = request.path
-        guard WebAddress.isRemote(path) else {
-            blockingStream.withLock { $0 = nil }
-            return try VorbisDecoder(path: path)
-        }
         let cancelled: @Sendable () -> Bool = { [gate] in gate.mustStop }
         if request.expand {
             blockingStream.withLock { $0 = nil }
             expandEntry(request, nil, cancelled)
             return nil
+        }
+        guard WebAddress.isRemote(path) else {
+            blockingStream.withLock { $0 = nil }
+            return try VorbisDecoder(path: path)
         }
         let report = self.report
         switch try VorbisDecoder.open(

@@ -250,9 +250,10 @@ extension PlayerStateMachine {
         publishState()
     }
 
-    /// Appends the file or the http(s) URL a URI names to the queue and plays it. A URL with a
-    /// playlist's name is read as one when it is played (`PlayedPlaylists`), as is one whose server
-    /// answers with a playlist's content type: its entries take its place and the first plays.
+    /// Appends the file or the http(s) URL a URI names to the queue and plays it. A file or URL
+    /// with a playlist's name is read as one when it is played (`PlayedPlaylists`), as is a URL
+    /// whose server answers with a playlist's content type: its entries take its place and the
+    /// first plays.
     private func open(_ uri: String, from source: CommandSource) {
         // An absolute path as it is; a file:// URI as its path; an http(s) URL as it is fetched.
         let address = uri.hasPrefix("/") ? nil : WebAddress(uri)
@@ -262,7 +263,7 @@ extension PlayerStateMachine {
             return
         }
         var position = 0
-        let playlist = InputExpander.namesRemotePlaylist(path)
+        let playlist = InputExpander.namesPlaylist(path)
         adoptQueue(engine.changeQueue { queue, _ in position = queue.append(path, expand: playlist) })
         startReason = .request
         skip(to: position, reason: .skipped)

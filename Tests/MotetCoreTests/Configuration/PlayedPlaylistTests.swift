@@ -57,7 +57,7 @@ import Testing
         // Not a playlist's name: a track, not fetched.
         #expect(read("http://h/live", nil, budget: &budget, web).entries.map(\.path) == ["http://h/live"])
         #expect(web.fetched == ["http://h/list.pls"])
-        #expect(InputExpander.namesRemotePlaylist("https://h/a/B.M3U8?x=1") && !InputExpander.namesRemotePlaylist("http://h/live"))
-        #expect(!InputExpander.namesRemotePlaylist("/music/list.m3u"))
+        #expect(InputExpander.namesPlaylist("https://h/a/B.M3U8?x=1") && !InputExpander.namesPlaylist("http://h/live"))
+        #expect(InputExpander.namesPlaylist("/music/list.XSPF") && !InputExpander.namesPlaylist("/music/song.ogg"))
     }
 }

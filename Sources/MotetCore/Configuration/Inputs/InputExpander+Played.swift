@@ -61,9 +61,11 @@ extension InputExpander {
         return PlayedEntry(entries: tracks, warnings: walk.warnings)
     }
 
-    /// Whether `url` names a remote playlist (`.m3u`, `.m3u8`, `.pls`, `.xspf`, any case).
-    public static func namesRemotePlaylist(_ url: String) -> Bool {
-        guard let address = WebAddress(url), address.isRemote else { return false }
+    /// Whether `path` (a local path or an http(s) URL) names a playlist (`.m3u`, `.m3u8`, `.pls`,
+    /// `.xspf`, any case).
+    public static func namesPlaylist(_ path: String) -> Bool {
+        guard WebAddress.looksLikeURL(path) else { return PlaylistReader.Format(name: path) != nil }
+        guard let address = WebAddress(path), address.isRemote else { return false }
         return PlaylistReader.Format(name: address.lowercasedFileName) != nil
     }
 }
