@@ -135,4 +135,23 @@ import Testing
             "Finished: Jazz By Name (ok, completed)", "Finished: Served One (ok, completed)", "Finished: Jazz By Type (ok, completed)",
         ], "\(r.stdout)\n\(r.stderr)")
     }
+
+    /// The playlist's fetch runs on the decoder thread: a quit while the server holds it back ends
+    /// it at once, not at the network timeout (15 s).
+    @Test func quitIsImmediateWhileAPlaylistIsBeingFetched() throws {
+        let bound: Double = ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil ? 4 : 10
+        let run = try MotetRun()
+        let (server, _) = try station(run)
+        try Data("[playlist]\nFile1=one.ogg\n".utf8).write(to: URL(fileURLWithPath: server.directory + "/held"))
+        // The header says "playlist", then nothing comes.
+        let held = server.url("held?type=audio/x-scpls&stall=0")
+        let p = try SpawnedProcess([Paths.motet, "--output", "null", "--no-config", "--status", "quiet", held], environment: run.environment)
+        #expect(try Shell.waitUntil(timeout: 10) { server.requests().filter { $0.path.hasPrefix("/held") }.count == 2 }, "\(server.requests())")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(p.isRunning)
+        let quit = Date()
+        p.signal(SIGTERM)
+        #expect(try Shell.waitUntil(timeout: 20) { !p.isRunning })
+        #expect(Date().timeIntervalSince(quit) < bound, "quitting took \(Date().timeIntervalSince(quit)) s")
+    }
 }

@@ -4,7 +4,7 @@ import MotetConfiguration
 /// indexes into `order`.
 ///
 /// An entry that turns out to be a playlist when it is played (a URL whose server answers with a
-/// playlist's content type, or one given by OpenUri with a playlist's name) is replaced by the
+/// playlist's content type, or a file or URL given by OpenUri with a playlist's name) is replaced by the
 /// playlist's entries (`replace(at:with:)`): the positions after it move. Each replacement makes a
 /// new ``revision``; a position taken at an older revision is brought up to date with
 /// ``translate(_:from:)`` (the decoder and the control thread each hold positions of their own).
@@ -20,8 +20,8 @@ struct PlayQueue: Sendable {
     private var origins: [Int: [String]] = [:]
     /// The titles playlists gave files (`InputExpander.PlayedTrack.title`). Keyed by index into `files`.
     private var titles: [Int: String] = [:]
-    /// Files to expand as an input is (a playlist's name is fetched and read) when played: URLs
-    /// given by OpenUri. Indexes into `files`.
+    /// Files to read as an input is when played (a playlist's name makes them a playlist): what
+    /// OpenUri gives. Indexes into `files`.
     private var expandWhenPlayed: Set<Int> = []
     /// Each replacement so far: where, and how many positions were added (-1: the entry was removed).
     private var replacements: [(position: Int, added: Int)] = []
