@@ -128,17 +128,9 @@ let networkOptions: NetworkOptions = {
     n.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
     return n
 }()
-/// A remote playlist that could not be fetched: NetworkError's words without the URL (the
-/// expander's warning names it).
-struct FetchFailure: Error, CustomStringConvertible {
-    let description: String
-}
 // libcurl is loaded only if an input is a remote playlist (NetworkFetch loads it on first use).
-let (expanded, inputWarnings) = InputExpander.expand(settings.inputs, fetch: { url, limit in
-    NetworkFetch.get(url, limit: limit, options: networkOptions).mapError { error -> any Error in
-        FetchFailure(description: error.problem)
-    }
-})
+let (expanded, titles, inputWarnings) = InputExpander.expandWithTitles(
+    settings.inputs, fetch: InputExpander.networkFetch(options: networkOptions))
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs); URLs stay as they are.
 let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
 for warning in inputWarnings { console.message(warning) }
@@ -158,6 +150,7 @@ do {
 let playerConfiguration: PlayerConfiguration = {
     var c = PlayerConfiguration(
         files: files, artworkCacheDirectory: XDGDirectories(environment: environment).cacheHome + "/motet/artwork")
+    c.titles = titles
     c.shuffle = settings.shuffle
     c.loop = settings.loop
     c.startMicros = settings.startMicros ?? 0

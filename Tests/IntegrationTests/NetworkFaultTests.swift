@@ -18,8 +18,6 @@ import Testing
         // A comment packet of 5 MiB: past the 4 MiB the headers may take.
         try Fixtures.oggVorbis(dir + "/huge-comment.ogg", seconds: 0.5)
         try Fixtures.addComments(dir + "/huge-comment.ogg", ["DESCRIPTION=" + String(repeating: "x", count: 5 << 20)])
-        // A station's playlist at an address without a playlist name (as stations link "Listen").
-        try "[playlist]\nFile1=\(server.url("song.ogg"))\nNumberOfEntries=1\n".write(toFile: dir + "/listen", atomically: true, encoding: .utf8)
         let cases: [(String, String)] = [
             ("status/404", "the server answered 404 Not Found — check the address"),
             ("status/500", "the server answered 500 Internal Server Error — the server has a problem; try again later"),
@@ -27,7 +25,6 @@ import Testing
             ("song.ogg?type=audio/aacp", "this is an AAC stream (audio/aacp); Motet plays Ogg Vorbis"),
             ("opus.ogg", "this is an Opus stream (audio/ogg); Motet plays Ogg Vorbis"),
             ("html", "this is a web page (text/html), not an audio stream"),
-            ("listen?type=audio/x-scpls", "this is a PLS playlist (audio/x-scpls), not a stream — save it as a file ending in .pls"),
             ("loop", "too many redirects (a redirect loop)"),
             ("longheader", "the server's HTTP header is too long"),
             ("garbage", "not an Ogg stream (unknown data)"),

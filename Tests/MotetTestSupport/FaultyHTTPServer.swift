@@ -24,6 +24,9 @@ import Glibc
 ///   web page (text/html).
 ///
 /// Every request is logged (`requests()`): the path, the `Range` and the `User-Agent`.
+///
+/// With `basicAuth` ("user:password"), every request without those credentials (HTTP Basic) is
+/// answered 401.
 public final class FaultyHTTPServer: @unchecked Sendable {
     public let port: Int
     public let directory: String
@@ -35,7 +38,8 @@ public final class FaultyHTTPServer: @unchecked Sendable {
 
     /// Starts serving `directory` on a free port of 127.0.0.1 (waits until it listens); with
     /// `tls`, over TLS with a fresh self-signed certificate (made with openssl).
-    public init(directory: String, tls: Bool = false) throws {
+    /// With `basicAuth` ("user:password"), only requests with those credentials are served.
+    public init(directory: String, tls: Bool = false, basicAuth: String? = nil) throws {
         self.directory = directory
         self.tls = tls
         let scratch = try Paths.temporaryDirectory("motet-http")
@@ -44,7 +48,8 @@ public final class FaultyHTTPServer: @unchecked Sendable {
         logPath = scratch + "/requests.log"
         let portFile = scratch + "/port"
         process = try SpawnedProcess(
-            ["python3", script, directory, portFile, logPath] + (tls ? ["tls"] : []), stdout: scratch + "/out.log", stderr: scratch + "/err.log")
+            ["python3", script, directory, portFile, logPath] + (tls ? ["tls"] : [])
+                + (basicAuth.map { ["auth=" + Data($0.utf8).base64EncodedString()] } ?? []), stdout: scratch + "/out.log", stderr: scratch + "/err.log")
         let deadline = Date().addingTimeInterval(10)
         var found: Int?
         while Date() < deadline {
@@ -88,6 +93,7 @@ public final class FaultyHTTPServer: @unchecked Sendable {
 import http.server, os, socketserver, sys, time, urllib.parse, random, threading
 
 ROOT, PORT_FILE, LOG = sys.argv[1], sys.argv[2], sys.argv[3]
+AUTH = next((a[5:] for a in sys.argv[4:] if a.startswith("auth=")), None)
 log_lock = threading.Lock()
 live_counter = [0]
 
@@ -108,6 +114,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with open(LOG, "a") as f:
                 f.write("%s\t%s\t%s\n" % (self.path, self.headers.get("Range", ""), self.headers.get("User-Agent", "")))
         path = url.path
+        if AUTH and self.headers.get("Authorization", "") != "Basic " + AUTH:
+            self.send_response(401); self.send_header("WWW-Authenticate", 'Basic realm="motet"')
+            self.send_header("Content-Length", "0"); self.end_headers(); return
         if path.startswith("/status/"):
             code = int(path.split("/")[2])
             self.send_response(code); self.send_header("Content-Type", "text/plain"); self.end_headers()
@@ -209,7 +218,7 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 server = Server(("127.0.0.1", 0), Handler)
-if len(sys.argv) > 4 and sys.argv[4] == "tls":
+if "tls" in sys.argv[4:]:
     import ssl, subprocess
     base = os.path.dirname(PORT_FILE)
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",

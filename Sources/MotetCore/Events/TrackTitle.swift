@@ -6,9 +6,12 @@ public enum TrackTitle {
 
     /// The TITLE tag; for a track without one (an empty or blank TITLE counts as none, see
     /// `TrackMetadata.title`), the file's name without its `.ogg`/`.oga` extension: an untagged
-    /// `music/bgm1.ogg` is `bgm1`. nil when there is neither (a stream without a title).
-    public static func shown(tag: String?, filePath: String?) -> String? {
+    /// `music/bgm1.ogg` is `bgm1`. `listed`: what the playlist that listed it called it (given for
+    /// a stream, which has no file name), used when there is no TITLE tag. nil when there is none
+    /// of them (a stream without a title).
+    public static func shown(tag: String?, listed: String? = nil, filePath: String?) -> String? {
         if let tag, !tag.isEmpty { return tag }
+        if let listed, !listed.isEmpty { return listed }
         guard let filePath, let name = filePath.split(separator: "/").last.map(String.init) else { return nil }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex,
             hiddenExtensions.contains(name[name.index(after: dot)...].lowercased())

@@ -115,6 +115,12 @@ public struct WebAddress: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { displayText }
 
+    /// `text` for messages and delegates: a URL's ``displayText`` (no `user:password@`), anything
+    /// else (a path) as it is.
+    public static func shown(_ text: String) -> String {
+        looksLikeURL(text) ? WebAddress(text)?.displayText ?? text : text
+    }
+
     /// True for http and https.
     public var isRemote: Bool { scheme != .file }
 

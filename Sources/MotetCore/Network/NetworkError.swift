@@ -24,7 +24,8 @@ public enum NetworkError: Error, Sendable, Equatable {
     /// The bytes are neither Ogg nor a known format.
     case notOgg
     /// A playlist (by its content type) where a stream was expected: its address has no
-    /// playlist name, so the inputs did not read it as one.
+    /// playlist name, so the inputs did not read it as one. The player reads it as a playlist when
+    /// it is played (`PlayedPlaylists`); the line is for callers that cannot.
     case playlist(PlaylistContentType, contentType: String)
     /// The headers before the first sound (a comment packet, pictures) exceed the limit.
     case headersTooLarge(limit: Int)

@@ -4,9 +4,11 @@ public enum NetworkFetch {
     /// declared content type (lower-cased, parameters kept) and the body.
     public typealias Document = (finalURL: String, contentType: String?, body: [UInt8])
 
-    /// Fetches `url` on the calling thread (blocking: at most the connect and low-speed timeouts),
-    /// refusing bodies larger than `limit` bytes and HTTP errors.
-    public static func get(_ url: String, limit: Int, options: NetworkOptions = NetworkOptions()) -> Result<Document, NetworkError> {
+    /// Fetches `url` on the calling thread (blocking: at most the connect and low-speed timeouts,
+    /// or until `cancelled` says true), refusing bodies larger than `limit` bytes and HTTP errors.
+    public static func get(
+        _ url: String, limit: Int, options: NetworkOptions = NetworkOptions(), cancelled: @escaping () -> Bool = { false }
+    ) -> Result<Document, NetworkError> {
         var body: [UInt8] = []
         var tooLarge = false
         var type: String?
@@ -25,7 +27,7 @@ public enum NetworkFetch {
                 body.append(contentsOf: bytes)
                 return true
             },
-            between: { false })
+            between: cancelled)
         if let error = transfer.perform(url: url, offset: 0, options: options) {
             return .failure(tooLarge ? .documentTooLarge(limit: limit) : error)
         }

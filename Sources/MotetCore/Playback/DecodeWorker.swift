@@ -12,12 +12,17 @@ final class DecodeWorker: @unchecked Sendable {
     // only by it (join); everything the two threads share is an atomic, a lock or the ring.
     /// Asks the control side for the next track to decode; nil at the end of the queue.
     typealias NextTrack = @Sendable () -> TrackRequest?
+    /// Replaces an entry that is a playlist by its entries in the queue (`PlayedPlaylists`): the
+    /// request, the playlist's content type (nil: read the entry as an input is), and whether the
+    /// decoder must stop (a park or quit cancels the fetch).
+    typealias ExpandEntry = @Sendable (TrackRequest, PlaylistContentType?, _ cancelled: @escaping @Sendable () -> Bool) -> Void
 
     let ring: SampleRing
     let markers: SPSCQueue<SegmentMarker>
     let spaceReady: CountingSemaphore
     private let dataReady: CountingSemaphore
     private let nextTrack: NextTrack
+    private let expandEntry: ExpandEntry
     /// Asked right after a track is opened: true passes it over (see `DislikedTracks`).
     private let passOver: @Sendable (TrackRequest, TrackMetadata) -> Bool
     private let report: @Sendable (DecoderReport) -> Void
@@ -51,8 +56,7 @@ final class DecodeWorker: @unchecked Sendable {
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
         replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(),
         heard: @escaping @Sendable () -> HeardNow = { HeardNow(epoch: 0, frames: 0, framesPerSecond: 0, atNanos: 0, limitFrames: 0) },
-        nextTrack: @escaping NextTrack,
-        report: @escaping @Sendable (DecoderReport) -> Void,
+        nextTrack: @escaping NextTrack, expandEntry: @escaping ExpandEntry, report: @escaping @Sendable (DecoderReport) -> Void,
         passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
     ) {
         self.network = network
@@ -66,6 +70,7 @@ final class DecodeWorker: @unchecked Sendable {
         self.defaultArtwork = defaultArtwork
         self.replayGain = replayGain
         self.nextTrack = nextTrack
+        self.expandEntry = expandEntry
         self.report = report
     }
 
@@ -123,7 +128,8 @@ final class DecodeWorker: @unchecked Sendable {
                     continue
                 }
                 do throws(DecoderError) {
-                    let d = try open(request.path)
+                    // A playlist: its entries took its place in the queue, the first is next.
+                    guard let d = try open(request) else { continue }
                     // --skip-disliked is for finite tracks: a station is not left for the song on air.
                     if currentStream?.head?.isLive != true, passOver(request, d.metadata) { continue }
                     if request.startMicros > 0 { try d.start(atMicros: request.startMicros) }
@@ -209,16 +215,33 @@ final class DecodeWorker: @unchecked Sendable {
     /// The network stream the current track comes from (nil for a local file).
     private var currentStream: NetworkStream? { blockingStream.withLock { $0 } }
 
-    /// Opens a local file, or a URL over the network (interruptible by a park or quit).
-    private func open(_ path: String) throws(DecoderError) -> VorbisDecoder {
+    /// Opens a local file, or a URL over the network (interruptible by a park or quit); nil when
+    /// the entry is a playlist (by its content type, or a name given while playing) and was
+    /// replaced by its entries.
+    private func open(_ request: TrackRequest) throws(DecoderError) -> VorbisDecoder? {
+        let path = request.path
+        let cancelled: @Sendable () -> Bool = { [gate] in gate.mustStop }
+        if request.expand {
+            blockingStream.withLock { $0 = nil }
+            expandEntry(request, nil, cancelled)
+            return nil
+        }
         guard WebAddress.isRemote(path) else {
             blockingStream.withLock { $0 = nil }
             return try VorbisDecoder(path: path)
         }
         let report = self.report
-        return try VorbisDecoder.open(
+        switch try VorbisDecoder.open(
             url: path, options: network, notice: { report(.notice($0)) },
             opened: { stream in blockingStream.withLock { $0 = stream } })
+        {
+        case .decoder(let decoder):
+            return decoder
+        case .playlist(let type):
+            blockingStream.withLock { $0 = nil }
+            expandEntry(request, type, cancelled)
+            return nil
+        }
     }
 
     /// The same title, artist and album (a reconnection resuming the song on air).
@@ -237,7 +260,8 @@ final class DecodeWorker: @unchecked Sendable {
         // A stream read link after link (a live station) counts each song from its own start.
         let linkStart = given ?? (d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0)
         let info = SegmentInfo(
-            segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition, path: request.path,
+            segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition,
+            queueRevision: request.queueRevision, path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
             format: d.format, fileStartMicros: d.positionMicros - linkStart,

@@ -3,19 +3,30 @@ import MotetDecoding
 import MotetEvents
 import MotetNetwork
 
+/// What opening a URL gives: a decoder, or the news that the server answered with a playlist.
+enum NetworkOpening {
+    case decoder(VorbisDecoder)
+    /// The server's content type says "playlist" (`NetworkError.playlist`): read it as one.
+    case playlist(PlaylistContentType)
+}
+
 extension VorbisDecoder {
     /// Opens an `http://` or `https://` URL: libcurl fetches it on its own thread into a bounded
     /// buffer (`NetworkStream`), which libvorbisfile reads. A finite file served in ranges is
     /// seekable and has a duration; a live stream is read as a stream (link after link). Throws
     /// one line naming the URL (network errors, other formats, web pages…). The stream is handed
-    /// to `opened` before anything blocks, so that a park or quit can interrupt the open.
+    /// to `opened` before anything blocks, so that a park or quit can interrupt the open. A server
+    /// that answers with a playlist's content type gives `.playlist` (the stream is closed).
     static func open(
         url: String, options: NetworkOptions, notice: @escaping @Sendable (String) -> Void, opened: (NetworkStream) -> Void
-    ) throws(DecoderError) -> VorbisDecoder {
+    ) throws(DecoderError) -> NetworkOpening {
         let stream = NetworkStream(url: url, options: options, notice: notice)
         opened(stream)
         let head: ResponseHead
         switch stream.waitForResponse() {
+        case .failure(.playlist(let type, _)):
+            stream.interrupt()
+            return .playlist(type)
         case .failure(let error):
             stream.interrupt()
             throw DecoderError(code: DecoderError.motetCode, description: error.line(url: url))
@@ -38,6 +49,6 @@ extension VorbisDecoder {
         let decoder = try VorbisDecoder(name: WebAddress(url)?.displayText ?? url, source: source)
         stream.headersDone()
         stream.setBitrate(decoder.nominalBitrate)
-        return decoder
+        return .decoder(decoder)
     }
 }

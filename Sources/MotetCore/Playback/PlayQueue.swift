@@ -1,14 +1,35 @@
+import MotetConfiguration
+
 /// The play order: the files, their order (shuffled or not), and whether it loops. Positions are
 /// indexes into `order`.
+///
+/// An entry that turns out to be a playlist when it is played (a URL whose server answers with a
+/// playlist's content type, or a file or URL given by OpenUri with a playlist's name) is replaced by the
+/// playlist's entries (`replace(at:with:)`): the positions after it move. Each replacement makes a
+/// new ``revision``; a position taken at an older revision is brought up to date with
+/// ``translate(_:from:)`` (the decoder and the control thread each hold positions of their own).
 struct PlayQueue: Sendable {
     private(set) var files: [String]
     private(set) var order: [Int]
     var loop: Bool
     /// Whether the order is shuffled.
     private(set) var shuffled: Bool
+    /// The remote playlists each file came from (display URLs, outermost first), for files that
+    /// came from a playlist expanded while playing: nesting and self-inclusion are checked along
+    /// the chain. Keyed by index into `files`.
+    private var origins: [Int: [String]] = [:]
+    /// The titles playlists gave files (`InputExpander.PlayedTrack.title`). Keyed by index into `files`.
+    private var titles: [Int: String] = [:]
+    /// Files to read as an input is when played (a playlist's name makes them a playlist): what
+    /// OpenUri gives. Indexes into `files`.
+    private var expandWhenPlayed: Set<Int> = []
+    /// Each replacement so far: where, and how many positions were added (-1: the entry was removed).
+    private var replacements: [(position: Int, added: Int)] = []
 
-    init(files: [String], shuffle: Bool, loop: Bool) {
+    /// `titles`: what the playlists called the files (nil for most; may be shorter than `files`).
+    init(files: [String], titles: [String?] = [], shuffle: Bool, loop: Bool) {
         self.files = files
+        for (index, title) in titles.enumerated() where index < files.count { self.titles[index] = title }
         self.loop = loop
         shuffled = shuffle
         order = Array(files.indices)
@@ -25,11 +46,61 @@ struct PlayQueue: Sendable {
         order.replaceSubrange(kept..., with: rest)
     }
 
-    /// Adds `path` at the end of the order; returns its position.
-    mutating func append(_ path: String) -> Int {
+    /// Adds `path` at the end of the order; returns its position. `expand`: a URL to read as an
+    /// input is read when it is played (a playlist's name makes it a playlist).
+    mutating func append(_ path: String, expand: Bool = false) -> Int {
         files.append(path)
         order.append(files.count - 1)
+        if expand { expandWhenPlayed.insert(files.count - 1) }
         return order.count - 1
+    }
+
+    /// Bumped by each `replace(at:with:)`.
+    var revision: Int { replacements.count }
+
+    /// The playlists the entry at `position` came from (see `origins`).
+    func origin(at position: Int) -> [String] { origins[order[position]] ?? [] }
+
+    /// The title a playlist gave the entry at `position`, if any.
+    func title(at position: Int) -> String? { titles[order[position]] }
+
+    /// Whether the entry at `position` is to be read as an input when played.
+    func expandsWhenPlayed(at position: Int) -> Bool { expandWhenPlayed.contains(order[position]) }
+
+    /// Replaces the entry at `position` by `entries` (each with the playlists it came from), in
+    /// their order, where the entry was; no entries remove it.
+    mutating func replace(at position: Int, with entries: [InputExpander.PlayedTrack]) {
+        let index = order[position]
+        expandWhenPlayed.remove(index)
+        origins[index] = nil
+        titles[index] = nil
+        guard let first = entries.first else {
+            order.remove(at: position)
+            replacements.append((position, -1))
+            return
+        }
+        files[index] = first.path
+        var added: [Int] = []
+        for (k, entry) in entries.enumerated() {
+            let at = k == 0 ? index : files.count
+            if k > 0 {
+                files.append(entry.path)
+                added.append(at)
+            }
+            if !entry.origin.isEmpty { origins[at] = entry.origin }
+            titles[at] = entry.title
+        }
+        order.insert(contentsOf: added, at: position + 1)
+        replacements.append((position, added.count))
+    }
+
+    /// A position of revision `old` in this revision: positions after a replaced entry move with
+    /// its entries; the replaced entry's own position is its first entry's (or, when it was
+    /// removed, what followed it). Nil stays nil.
+    func translate(_ position: Int?, from old: Int) -> Int? {
+        guard var p = position else { return nil }
+        for r in replacements[min(old, replacements.count)...] where p > r.position { p += r.added }
+        return p
     }
 
     var isEmpty: Bool { order.isEmpty }
@@ -91,12 +162,32 @@ struct DecodeCursor: Sendable {
         guard let position = next else { return nil }
         let request = TrackRequest(
             orderPosition: position, path: queue.path(at: position), startMicros: startMicros, reuseTrackID: reuseTrackID,
-            generation: generation)
+            generation: generation, queueRevision: queue.revision, origin: queue.origin(at: position),
+            expand: queue.expandsWhenPlayed(at: position))
         startMicros = 0
         reuseTrackID = nil
         lastTaken = position
         next = queue.position(after: position)
         return request
+    }
+}
+
+extension DecodeCursor {
+    /// The entry `request` took is a playlist: it is replaced by `entries` and the first of them
+    /// (or what followed it) is taken next. False (nothing changed) when the queue moved on since
+    /// the entry was taken: a reposition, or another replacement.
+    mutating func replaceTaken(_ request: TrackRequest, with entries: [InputExpander.PlayedTrack]) -> Bool {
+        let p = request.orderPosition
+        guard request.generation == generation, request.queueRevision == queue.revision, p < queue.count,
+            queue.path(at: p) == request.path
+        else { return false }
+        queue.replace(at: p, with: entries)
+        // Where the playlist was to start (--start) is where its first entry starts.
+        startMicros = request.startMicros
+        // What follows the entry before it, for `WorkerEngine.changeQueue` (nil: keep `next`).
+        lastTaken = p > 0 ? p - 1 : nil
+        next = p < queue.count ? p : queue.position(after: p - 1)
+        return true
     }
 }
 

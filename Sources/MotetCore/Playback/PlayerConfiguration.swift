@@ -6,6 +6,9 @@
 public struct PlayerConfiguration: Sendable {
     /// Playable files, in the order given (directories and playlists already expanded).
     public var files: [String]
+    /// What the playlists called the files (PLS `TitleN=`, M3U `#EXTINF`, XSPF `<title>`): the
+    /// title of a stream that has no TITLE tag. Nil for most; may be shorter than `files`.
+    public var titles: [String?] = []
     public var shuffle: Bool = false
     public var loop: Bool = false
     /// Where to start the first track.

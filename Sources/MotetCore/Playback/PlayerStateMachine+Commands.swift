@@ -229,7 +229,7 @@ extension PlayerStateMachine {
 
     private func setLoop(_ loop: Bool) {
         guard loop != queue.loop else { return }
-        queue = engine.changeQueue { queue, _ in queue.loop = loop }
+        adoptQueue(engine.changeQueue { queue, _ in queue.loop = loop })
         // Loop also decides whether the first track has one before it (previous-enabled).
         refreshNextEnabled(publishing: false)
         if current != nil { publishNowPlaying() }
@@ -241,14 +241,19 @@ extension PlayerStateMachine {
     private func setShuffle(_ shuffle: Bool) {
         guard shuffle != queue.shuffled else { return }
         let kept = ([current?.info.orderPosition] + ahead.map(\.info.orderPosition)).compactMap { $0 }.max()
-        queue = engine.changeQueue { queue, decoded in
-            queue.setShuffled(shuffle, keepingThrough: max(kept ?? -1, decoded ?? -1))
-        }
+        let revision = queue.revision
+        adoptQueue(
+            engine.changeQueue { queue, decoded in
+                queue.setShuffled(shuffle, keepingThrough: max(queue.translate(kept, from: revision) ?? -1, decoded ?? -1))
+            })
         refreshNextEnabled()
         publishState()
     }
 
-    /// Appends the file or the http(s) URL a URI names to the queue and plays it.
+    /// Appends the file or the http(s) URL a URI names to the queue and plays it. A file or URL
+    /// with a playlist's name is read as one when it is played (`PlayedPlaylists`), as is a URL
+    /// whose server answers with a playlist's content type: its entries take its place and the
+    /// first plays.
     private func open(_ uri: String, from source: CommandSource) {
         // An absolute path as it is; a file:// URI as its path; an http(s) URL as it is fetched.
         let address = uri.hasPrefix("/") ? nil : WebAddress(uri)
@@ -258,7 +263,8 @@ extension PlayerStateMachine {
             return
         }
         var position = 0
-        queue = engine.changeQueue { queue, _ in position = queue.append(path) }
+        let playlist = InputExpander.namesPlaylist(path)
+        adoptQueue(engine.changeQueue { queue, _ in position = queue.append(path, expand: playlist) })
         startReason = .request
         skip(to: position, reason: .skipped)
         if status == .paused || status == .stopped || status == .interrupted { play() }

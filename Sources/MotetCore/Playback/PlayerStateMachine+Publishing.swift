@@ -8,7 +8,7 @@ extension PlayerStateMachine {
         let m = c.info.metadata
         return NowPlaying(
             track: TrackInfo(
-                title: TrackTitle.shown(tag: m.title, filePath: c.info.filePath), artists: m.artists, album: m.album,
+                title: c.info.shownTitle, artists: m.artists, album: m.album,
                 durationMicros: c.info.publishedDuration, artwork: c.info.artwork, filePath: c.info.filePath,
                 url: c.info.url, station: c.info.publishedStation),
             trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
@@ -54,7 +54,7 @@ extension PlayerStateMachine {
     func record(_ info: SegmentInfo) -> TrackRecord {
         let m = info.metadata
         return TrackRecord(
-            trackID: info.trackID, title: TrackTitle.shown(tag: m.title, filePath: info.filePath), artists: m.artists, album: m.album,
+            trackID: info.trackID, title: info.shownTitle, artists: m.artists, album: m.album,
             durationMicros: info.publishedDuration, filePath: info.filePath, url: info.url,
             station: info.publishedStation, artworkID: info.artwork?.id)
     }
@@ -81,6 +81,9 @@ extension SegmentInfo {
     /// only a finite track. In a live stream the next song is on the same station, so leaving
     /// would skip the station; the dislike is recorded for the song on air and playback goes on.
     var skipsWhenDisliked: Bool { !isLive }
+    /// The title every surface shows (`TrackTitle`): a stream without a TITLE tag is called what
+    /// its playlist called it.
+    var shownTitle: String? { TrackTitle.shown(tag: metadata.title, listed: url != nil ? listedTitle : nil, filePath: filePath) }
     /// nil when the station said nothing about itself.
     var publishedStation: StationInfo? { station.flatMap { $0.isEmpty ? nil : $0 } }
 }

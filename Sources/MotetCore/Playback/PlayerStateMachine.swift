@@ -158,8 +158,9 @@ final class PlayerStateMachine {
 
     private func handle(_ report: DecoderReport) {
         switch report {
-        case .segmentOpened(let info):
-            guard info.generation == generation, status != .stopped else { return }
+        case .segmentOpened(let opened):
+            guard opened.generation == generation, status != .stopped else { return }
+            let info = arrived(opened)
             let boundary = earlyBoundaries.removeValue(forKey: info.segmentID)
             if awaitingFirstSegment {
                 awaitingFirstSegment = false
@@ -175,18 +176,26 @@ final class PlayerStateMachine {
             }
         case .openFailed(let path, _, let text, let code):
             out.message("motet: \(text)")
-            out.events(.decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: nil, trackID: 0)))
+            out.events(
+                .decodeError(
+                    DecodeErrorReport(code: code, message: text, filePath: WebAddress.shown(path), positionMicros: nil, trackID: 0)))
         case .decodeError(let trackID, let path, let text, let code, let position, let fatal):
             if fatal { failedTracks.insert(trackID) }
             out.message("motet: \(text)")
             out.events(
-                .decodeError(DecodeErrorReport(code: code, message: text, filePath: path, positionMicros: position, trackID: trackID)))
+                .decodeError(
+                    DecodeErrorReport(
+                        code: code, message: text, filePath: WebAddress.shown(path), positionMicros: position, trackID: trackID)))
         case .notice(let text):
             out.message("motet: \(text)")
+        case .queueExpanded(let lines):
+            for line in lines { out.message(line) }
+            adoptQueue(engine.changeQueue { _, _ in })
+            refreshNextEnabled()  // the playlist's entries may follow the current track
         case .passedOver(let path, let title, let reportGeneration):
             // Not a skip: the skip limit never sees it, and nothing became current.
             guard reportGeneration == generation else { return }
-            out.message(DislikedTracks.message(path: path, title: title))
+            out.message(DislikedTracks.message(path: WebAddress.shown(path), title: title))
         case .nothingLeft(let disliked, let total, let reportGeneration):
             // The decoder stops; the output ends what it has and the queue finishes.
             guard reportGeneration == generation else { return }

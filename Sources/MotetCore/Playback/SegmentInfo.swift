@@ -10,6 +10,8 @@ struct SegmentInfo: Sendable {
     var trackID: UInt64
     /// Position in the play order of the track this segment belongs to.
     var orderPosition: Int
+    /// The queue's revision `orderPosition` counts in (`PlayQueue.translate(_:from:)`).
+    var queueRevision = 0
     var path: String
     var metadata: TrackMetadata
     var artwork: Artwork?
@@ -29,6 +31,9 @@ struct SegmentInfo: Sendable {
     var station: StationInfo? = nil
     /// A live stream: no duration, no seeking, songs arrive as chained links.
     var isLive: Bool = false
+    /// What the playlist that listed it called it (`PlayQueue.title(at:)`): a stream's title when
+    /// its link has no TITLE tag. Set by the control thread.
+    var listedTitle: String? = nil
 }
 
 /// What the decoder thread tells the control thread.
@@ -42,6 +47,10 @@ enum DecoderReport: Sendable {
     case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
     /// A line for the console that is no error: a stream lost and reconnecting, or back.
     case notice(String)
+    /// An entry turned out to be a playlist and was replaced in the queue by its entries
+    /// (`PlayQueue.replace(at:with:)`); `lines` say what was skipped while reading it (each a
+    /// whole line, `motet: ` included).
+    case queueExpanded(lines: [String])
     /// A track disliked earlier was passed over (`DislikedTracks`); the decoder went on.
     case passedOver(path: String, title: String?, generation: Int)
     /// A whole pass of the queue had nothing to play (`disliked` of `total` passed over, the
@@ -58,4 +67,10 @@ struct TrackRequest: Sendable {
     var reuseTrackID: UInt64?
     /// The decoder generation this request belongs to.
     var generation: Int
+    /// The queue's revision when it was taken (`PlayQueue.revision`): `orderPosition` counts in it.
+    var queueRevision = 0
+    /// The remote playlists the entry came from (`PlayQueue.origin(at:)`).
+    var origin: [String] = []
+    /// Read it as an input is before playing it (`PlayQueue.expandsWhenPlayed(at:)`).
+    var expand = false
 }

@@ -16,6 +16,8 @@ final class WorkerEngine: PlaybackEngine {
     private let decodeWorker: DecodeWorker
     private let cursor: Locked<DecodeCursor>
     private var generation = 0
+    /// The queue revision the control thread last got (`changeQueue`): the positions it passes count in it.
+    private var controlRevision = 0
     /// The device's news taken while repositioning, handed on with the next `takeEvents`.
     private var carried: [OutputEvent] = []
 
@@ -33,11 +35,13 @@ final class WorkerEngine: PlaybackEngine {
         let cursor = Locked(
             DecodeCursor(queue: queue, next: queue.isEmpty ? nil : 0, startMicros: configuration.startMicros))
         self.cursor = cursor
+        let playlists = PlayedPlaylists(cursor: cursor, inbox: inbox, options: configuration.network)
         decodeWorker = DecodeWorker(
             ring: ring, markers: markers, spaceReady: spaceReady, dataReady: sinkWorker.dataReady,
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
             network: configuration.network, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.take() } },
+            expandEntry: { playlists.expand($0, playlist: $1, cancelled: $2) },
             report: { report in
                 switch report {
                 case .segmentOpened: cursor.withLock { $0.opened() }
@@ -93,7 +97,8 @@ final class WorkerEngine: PlaybackEngine {
         decodeWorker.dropCurrent.store(true, ordering: .releasing)
         generation += 1
         cursor.withLock {
-            $0.next = position
+            // A position of the queue the control thread knows, in the queue as it is now.
+            $0.next = $0.queue.translate(position, from: controlRevision)
             $0.startMicros = startMicros
             $0.reuseTrackID = reuseTrackID
             $0.generation = generation
@@ -115,6 +120,7 @@ final class WorkerEngine: PlaybackEngine {
             // What follows the last track taken, in the new order (a reposition not taken yet
             // keeps its target).
             if let taken = c.lastTaken { c.next = c.queue.position(after: taken) }
+            controlRevision = c.queue.revision
             return c.queue
         }
     }

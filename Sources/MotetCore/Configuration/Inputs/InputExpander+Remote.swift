@@ -4,13 +4,13 @@ extension InputExpander.Walk {
     /// An http(s) URL: a remote playlist when its name says so, else a track.
     mutating func addURL(_ address: WebAddress, context: Context?, depth: Int) {
         guard let format = PlaylistReader.Format(name: address.lowercasedFileName) else {
-            files.append(address.text)
+            addTrack(address.text)
             return
         }
         addRemotePlaylist(address, nameFormat: format, context: context, depth: depth)
     }
 
-    private mutating func addRemotePlaylist(
+    mutating func addRemotePlaylist(
         _ address: WebAddress, nameFormat: PlaylistReader.Format, context: Context?, depth: Int
     ) {
         // Identity for cycles: the URL without credentials or fragment (a playlist reached with
@@ -61,7 +61,7 @@ extension InputExpander.Walk {
         // it again and says what it is). Told by the bytes, not the type: servers label .m3u files
         // audio/ogg or audio/mpeg as often as audio/x-mpegurl.
         if typeFormat == nil && InputExpander.looksLikeAudio(document.body) {
-            files.append(address.text)
+            addTrack(address.text)
             return
         }
         let format = typeFormat

@@ -17,7 +17,8 @@ import Glibc
 ///   `fetch` and expanded; its entries resolve against its final URL (after redirects), and its
 ///   format comes from the Content-Type when that names a playlist type, else from the name. A URL
 ///   whose name does not say "playlist" is never fetched here (it may be a live stream that never
-///   ends): the decoder is the one to open it, once.
+///   ends): the decoder is the one to open it, once; if its server answers with a playlist's
+///   content type, it is read then (``expandPlayed(_:playlist:origin:budget:fetch:)``).
 /// - `-` reads a list from standard input (as `mpv --playlist=-`): one entry per line, read like
 ///   an `.m3u` playlist's entries relative to the current directory. A file named `-` is `./-`.
 /// - Other URL schemes are refused.
@@ -53,6 +54,19 @@ public enum InputExpander {
     public static func expand(
         _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput, fetch: Fetch? = nil
     ) -> (files: [String], warnings: [String]) {
+        let walk = walk(inputs, standardInput: standardInput, fetch: fetch)
+        return (walk.files, walk.warnings)
+    }
+
+    /// `expand`, with the title each file's playlist entry gave it (nil for most).
+    public static func expandWithTitles(
+        _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput, fetch: Fetch? = nil
+    ) -> (files: [String], titles: [String?], warnings: [String]) {
+        let walk = walk(inputs, standardInput: standardInput, fetch: fetch)
+        return (walk.files, walk.titles, walk.warnings)
+    }
+
+    private static func walk(_ inputs: [String], standardInput: () throws -> [UInt8], fetch: Fetch?) -> Walk {
         var walk = Walk(fetch: fetch)
         var standardInputRead = false
         for input in inputs {
@@ -76,7 +90,7 @@ public enum InputExpander {
             case .unsupported(let reason): walk.warn(input, reason, nil)
             }
         }
-        return (walk.files, walk.warnings)
+        return walk
     }
 
     /// Everything on file descriptor 0 (at most `playlistSizeLimit` bytes).
@@ -94,6 +108,10 @@ public enum InputExpander {
     struct Walk {
         let fetch: Fetch?
         var files: [String] = []
+        /// For each file, the remote playlists open when it was found (`openAddresses`).
+        var origins: [[String]] = []
+        /// For each file, the title its playlist entry gave it, if any.
+        var titles: [String?] = []
         var warnings: [String] = []
         /// Playlists being read right now (to catch cycles).
         var openPlaylists: [FileSystem.Identity] = []
@@ -109,6 +127,12 @@ public enum InputExpander {
         struct Context {
             var playlist: String
             var line: Int
+        }
+
+        mutating func addTrack(_ path: String) {
+            files.append(path)
+            origins.append(openAddresses)
+            titles.append(nil)
         }
 
         mutating func warn(_ path: String, _ what: String, _ context: Context?) {
@@ -148,7 +172,7 @@ public enum InputExpander {
                 if status.kind == .regular, let format = PlaylistReader.Format(name: path) {
                     addPlaylist(path, identity: status.identity, format: format, context: context, depth: depth)
                 } else {
-                    files.append(path)
+                    addTrack(path)
                 }
             }
         }
@@ -185,7 +209,7 @@ public enum InputExpander {
                     if let failure = FileSystem.readable(child) {
                         warn(child, failure.reason + " (make it readable, e.g. chmod a+r).", nil)
                     } else {
-                        files.append(child)
+                        addTrack(child)
                     }
                 default:
                     continue
@@ -233,6 +257,11 @@ public enum InputExpander {
                     pending = pending.dropFirst()
                 }
                 let here = Context(playlist: path, line: entry.line)
+                let before = files.count
+                defer {
+                    // An entry that is one track (or a playlist of one) is called what the list calls it.
+                    if files.count == before + 1, titles[before] == nil { titles[before] = entry.title }
+                }
                 switch PlaylistReader.resolve(entry.text, against: base, uriReference: format.entriesAreURIs) {
                 case .path(let resolved):
                     if case .address = base {

@@ -8,14 +8,15 @@
 ///
 /// Entries come in the order of their numbers (`File2` before `File10`, whatever the order of the
 /// lines; two lines with the same number in the order written). Keys are case-insensitive, a
-/// UTF-8 byte-order mark and CRLF are fine; `Title`, `Length`, `NumberOfEntries` and `Version` are
-/// not needed to play and are ignored (a wrong `NumberOfEntries` is common and harmless). Lines in
+/// UTF-8 byte-order mark and CRLF are fine; `TitleN` names entry N (the first `FileN`);
+/// `Length`, `NumberOfEntries` and `Version` are not needed to play and are ignored (a wrong `NumberOfEntries` is common and harmless). Lines in
 /// another `[section]` are ignored; a file with no section at all is read as if it had
 /// `[playlist]`. Each line that cannot be an entry gives one note (its line and what to do).
 enum PLSReader {
     static func read(_ bytes: [UInt8]) -> (entries: [PlaylistReader.Entry], notes: [PlaylistReader.Note]) {
         var numbered: [(number: UInt64, entry: PlaylistReader.Entry)] = []
         var notes: [PlaylistReader.Note] = []
+        var titles: [UInt64: String] = [:]
         var inPlaylist = true
         for (text, line) in PlaylistReader.lines(bytes) {
             if text.first == "[" {
@@ -25,6 +26,11 @@ enum PLSReader {
             guard inPlaylist, text.first != ";", text.first != "#" else { continue }
             guard let equals = text.firstIndex(of: "=") else { continue }
             let key = text[..<equals].lowercased().filter { $0 != " " && $0 != "\t" }
+            if key.hasPrefix("title"), let number = UInt64(key.dropFirst(5)), key.count <= 23 {
+                let title = PlaylistReader.trimmed(text[text.index(after: equals)...])
+                if !title.isEmpty, titles[number] == nil { titles[number] = title }
+                continue
+            }
             guard key.hasPrefix("file") else { continue }
             let digits = key.dropFirst(4)
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
@@ -40,9 +46,15 @@ enum PLSReader {
             numbered.append((number, PlaylistReader.Entry(text: value, line: line)))
         }
         // A stable sort: equal numbers keep the order written.
-        let entries = numbered.enumerated().sorted { a, b in
+        let sorted = numbered.enumerated().sorted { a, b in
             a.element.number != b.element.number ? a.element.number < b.element.number : a.offset < b.offset
-        }.map(\.element.entry)
+        }.map(\.element)
+        var entries: [PlaylistReader.Entry] = []
+        for (k, e) in sorted.enumerated() {
+            var entry = e.entry
+            if k == 0 || sorted[k - 1].number != e.number { entry.title = titles[e.number] }
+            entries.append(entry)
+        }
         return (entries, notes)
     }
 }

@@ -7,6 +7,8 @@ enum PlaylistReader {
     struct Entry: Equatable {
         var text: String
         var line: Int
+        /// The title the playlist gives it (PLS `TitleN=`, M3U `#EXTINF:…,Title`, XSPF `<title>`).
+        var title: String? = nil
     }
 
     /// Something in a playlist that is not an entry and should be (its line and what to do).
@@ -52,11 +54,16 @@ enum PlaylistReader {
         /// By an HTTP `Content-Type` (parameters and case ignored); nil for anything else,
         /// `text/plain` included (servers send it for every kind of file).
         init?(contentType: String) {
-            switch PlaylistContentType(contentType) {
+            guard let type = PlaylistContentType(contentType) else { return nil }
+            self.init(type)
+        }
+
+        /// The format of a playlist content type.
+        init(_ type: PlaylistContentType) {
+            switch type {
             case .m3u: self = .m3u
             case .pls: self = .pls
             case .xspf: self = .xspf
-            case nil: return nil
             }
         }
 
@@ -83,7 +90,31 @@ enum PlaylistReader {
                 + "Motet does not play HLS: pick the station's Ogg Vorbis stream."
             return ([], [Note(line: hls.line, text: note)])
         }
-        return (all.compactMap { text, line in text.first == "#" ? nil : Entry(text: text, line: line) }, [])
+        var entries: [Entry] = []
+        var title: String?
+        for (text, line) in all {
+            if text.first == "#" {
+                // `#EXTINF:SECONDS[ KEY="VALUE"…],TITLE` names the next entry (a comma in a quoted
+                // value is not the title's start).
+                if text.hasPrefix("#EXTINF:"), let comma = titleComma(text) {
+                    let named = trimmed(text[text.index(after: comma)...])
+                    title = named.isEmpty ? nil : named
+                }
+                continue
+            }
+            entries.append(Entry(text: text, line: line, title: title))
+            title = nil
+        }
+        return (entries, [])
+    }
+
+    /// The comma that ends an `#EXTINF` line's duration and attributes.
+    private static func titleComma(_ text: String) -> String.Index? {
+        var quoted = false
+        for i in text.indices {
+            if text[i] == "\"" { quoted.toggle() } else if text[i] == ",", !quoted { return i }
+        }
+        return nil
     }
 
     /// The `.m3u` entries: every line that is not blank and does not start with `#`, trimmed, in

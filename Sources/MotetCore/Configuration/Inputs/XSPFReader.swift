@@ -1,5 +1,5 @@
 /// The entries of an `.xspf` playlist (XML Shareable Playlist Format): the first `<location>` of
-/// each `<track>`, in order, e.g.
+/// each `<track>`, in order, with the track's `<title>`, e.g.
 ///
 ///     <playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList>
 ///       <track><location>http://radio.example/stream.ogg</location><title>…</title></track>
@@ -39,6 +39,11 @@ enum XSPFReader {
         var location: (text: [UInt8], line: Int, depth: Int)?
         /// Whether each open `<track>` (by depth) already had its location.
         var trackHasLocation: [Int: Bool] = [:]
+        /// The `<title>` being read (a child of a `<track>`): its text so far and its depth.
+        var title: (text: [UInt8], depth: Int)?
+        /// Each open `<track>`'s title and entry (by depth), joined when it closes.
+        var trackTitle: [Int: String] = [:]
+        var trackEntry: [Int: Int] = [:]
         private var lineCountedTo = 0
         private var line = 1
 
@@ -82,6 +87,7 @@ enum XSPFReader {
                     var end = i
                     while end < b.count && b[end] != UInt8(ascii: "<") { end += 1 }
                     if location != nil { location!.text += XMLText.decodingEntities(b[i..<end]) }
+                    if title != nil { title!.text += XMLText.decodingEntities(b[i..<end]) }
                     i = end
                     continue
                 }
@@ -90,6 +96,7 @@ enum XSPFReader {
                 } else if starts("<![CDATA[", at: i) {
                     let (end, contentEnd) = past("]]>", from: i + 9)
                     if location != nil { location!.text += b[(i + 9)..<contentEnd] }
+                    if title != nil { title!.text += b[(i + 9)..<contentEnd] }
                     i = end
                 } else if starts("<!", at: i) || starts("<?", at: i) {
                     skipDeclaration()
@@ -169,6 +176,9 @@ enum XSPFReader {
                 location = ([], tagLine, stack.count)
                 trackHasLocation[stack.count - 1] = true
             }
+            if name == "title", title == nil, stack.last == "track", trackTitle[stack.count - 1] == nil {
+                title = ([], stack.count)
+            }
             stack.append(name)
             return true
         }
@@ -181,9 +191,21 @@ enum XSPFReader {
                 stack.removeLast()
                 if let l = location, l.depth == depth {
                     let text = PlaylistReader.trimmed(Substring(decoding: l.text, as: UTF8.self))
-                    if text.isEmpty { noteEmpty(l.line) } else { entries.append(.init(text: text, line: l.line)) }
+                    if text.isEmpty {
+                        noteEmpty(l.line)
+                    } else {
+                        trackEntry[depth - 1] = entries.count
+                        entries.append(.init(text: text, line: l.line))
+                    }
                     location = nil
                 }
+                if let t = title, t.depth == depth {
+                    let text = PlaylistReader.trimmed(Substring(decoding: t.text, as: UTF8.self))
+                    if !text.isEmpty { trackTitle[depth - 1] = text }
+                    title = nil
+                }
+                if let entry = trackEntry.removeValue(forKey: depth) { entries[entry].title = trackTitle[depth] }
+                trackTitle[depth] = nil
                 if let had = trackHasLocation.removeValue(forKey: depth), !had {
                     notes.append(.init(line: lineOf(i), text: "a <track> without a <location> is not played; give it one or remove it."))
                 }

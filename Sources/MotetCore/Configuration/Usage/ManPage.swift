@@ -29,18 +29,22 @@ enum ManPage {
             .I URL
             An \\fBhttp://\\fR or \\fBhttps://\\fR URL is a track: a live stream or a file on a server.
             A \\fBfile://\\fR URL is a local path. Other schemes are refused with a warning.
-            A \\fIuser\\fR:\\fIpassword\\fR@ in a URL is sent to the server; warnings about inputs and
-            playlists leave it out.
+            A \\fIuser\\fR:\\fIpassword\\fR@ in a URL is sent to the server; messages, the status line
+            and the delegates leave it out.
             .TP
             .I PLAYLIST
             \\&.m3u and .m3u8 (one entry a line; # lines are comments), .pls (\\fB[playlist]\\fR with
             \\fBFile1=\\fR, \\fBFile2=\\fR... in number order) and .xspf (the first \\fB<location>\\fR of
             each \\fB<track>\\fR). Entries may be files, directories, URLs or other playlists; relative
-            entries start at the playlist's directory. A URL whose name ends in .m3u, .m3u8, .pls or
+            entries start at the playlist's directory; a stream without a TITLE tag is called what its
+            playlist calls it (\\fBTitleN=\\fR, \\fB#EXTINF:\\fR...,Title, \\fB<title>\\fR). A URL whose name ends in .m3u, .m3u8, .pls or
             \\&.xspf is a remote playlist: it is fetched (at most 1 MiB; the Content-Type, when it names a
             playlist type, says which format) and its relative entries resolve against its URL after
             redirects; its \\fBfile://\\fR entries may name local files but not directories or devices.
-            Other URLs are never fetched as playlists. A playlist that includes itself is
+            Other URLs are not fetched before they play; one whose server answers with a playlist's
+            Content-Type (audio/x-scpls, audio/x-mpegurl, application/xspf+xml...) is read as that
+            playlist when it is played, and its entries take its place in the queue, the same way.
+            A playlist that includes itself is
             followed once; nesting stops at 64 levels, and fetching at 256 remote playlists. An HLS playlist (\\fB#EXT\\-X\\-\\fR tags) is
             refused with one line.
             .TP

@@ -1,0 +1,115 @@
+import MotetConfiguration
+import MotetEvents
+import Testing
+
+@testable import MotetCore
+
+/// A queue entry that turns out to be a playlist when it is played is replaced by the playlist's
+/// entries (`PlayQueue.replace`, `DecodeCursor.replaceTaken`), and every position the control
+/// thread holds moves with it (`PlayQueue.translate`, `PlayerStateMachine.adoptQueue`).
+@Suite struct PlayedPlaylistQueueTests {
+    private let listen = "http://radio.example/listen"
+    private func entries(_ names: String...) -> [InputExpander.PlayedTrack] {
+        names.map { .init(path: "http://radio.example/" + $0, origin: [listen]) }
+    }
+
+    @Test func theEntriesTakeThePlaylistsPlaceAndLaterPositionsMove() {
+        var queue = PlayQueue(files: ["/a.ogg", listen, "/c.ogg"], shuffle: false, loop: false)
+        queue.replace(at: 1, with: entries("x.ogg", "y.ogg", "z.ogg"))
+        #expect((0..<queue.count).map(queue.path(at:)) == [
+            "/a.ogg", "http://radio.example/x.ogg", "http://radio.example/y.ogg", "http://radio.example/z.ogg", "/c.ogg",
+        ])
+        #expect(queue.revision == 1)
+        #expect(queue.origin(at: 2) == [listen] && queue.origin(at: 0).isEmpty && queue.origin(at: 4).isEmpty)
+        // Positions of revision 0: before the playlist, the playlist itself (its first entry), after it.
+        #expect([0, 1, 2].map { queue.translate($0, from: 0) } == [0, 1, 4])
+        #expect(queue.translate(2, from: 1) == 2)
+        #expect(queue.translate(nil, from: 0) == nil)
+    }
+
+    @Test func aPlaylistWithNothingToPlayLeavesTheQueue() {
+        var queue = PlayQueue(files: ["/a.ogg", listen, "/c.ogg"], shuffle: false, loop: false)
+        queue.replace(at: 1, with: [])
+        #expect((0..<queue.count).map(queue.path(at:)) == ["/a.ogg", "/c.ogg"])
+        #expect([0, 1, 2].map { queue.translate($0, from: 0) } == [0, 1, 1])
+    }
+
+    @Test func replacementsAfterAShuffleKeepThePlaylistsEntriesTogetherWhereItWas() {
+        var queue = PlayQueue(files: (1...20).map { "/\($0).ogg" } + [listen], shuffle: true, loop: false)
+        let at = (0..<queue.count).first { queue.path(at: $0) == listen }!
+        let after = at + 1 < queue.count ? queue.path(at: at + 1) : nil
+        queue.replace(at: at, with: entries("x.ogg", "y.ogg"))
+        #expect(queue.path(at: at) == "http://radio.example/x.ogg" && queue.path(at: at + 1) == "http://radio.example/y.ogg")
+        if let after { #expect(queue.path(at: at + 2) == after) }
+    }
+
+    @Test func theCursorTakesTheFirstEntryNextUnlessTheQueueMovedOn() {
+        var cursor = DecodeCursor(queue: PlayQueue(files: ["/a.ogg", listen, "/c.ogg"], shuffle: false, loop: false), next: 1)
+        let taken = cursor.take()!
+        #expect(taken.path == listen && taken.queueRevision == 0)
+        let replaced = cursor.replaceTaken(taken, with: entries("x.ogg", "y.ogg"))
+        #expect(replaced)
+        let first = cursor.take()!
+        #expect(first.path == "http://radio.example/x.ogg" && first.orderPosition == 1 && first.queueRevision == 1)
+        #expect(first.origin == [listen])
+        let rest = [cursor.take()?.path, cursor.take()?.path]
+        #expect(rest == ["http://radio.example/y.ogg", "/c.ogg"])
+
+        // A reposition since the entry was taken: nothing changes (it is read again when played again).
+        var moved = DecodeCursor(queue: PlayQueue(files: ["/a.ogg", listen], shuffle: false, loop: false), next: 1)
+        let stale = moved.take()!
+        moved.generation += 1
+        let staleReplaced = moved.replaceTaken(stale, with: entries("x.ogg"))
+        #expect(!staleReplaced)
+        #expect(moved.queue.revision == 0 && moved.queue.path(at: 1) == listen)
+
+        // The last entry, with nothing to play: the queue ends there (or loops to its start).
+        var last = DecodeCursor(queue: PlayQueue(files: ["/a.ogg", listen], shuffle: false, loop: true), next: 1)
+        let end = last.take()!
+        let emptied = last.replaceTaken(end, with: [])
+        let wrapped = last.take()?.path
+        #expect(emptied && wrapped == "/a.ogg")
+    }
+
+    @Test func theControlThreadsPositionsMoveWithTheQueue() {
+        let rig = PlayerRig(files: ["/music/1.ogg", listen, "/music/3.ogg"], loop: true)
+        rig.play(2)
+        // The decoder read the playlist at position 1 (a loop back to it) and put two entries there.
+        rig.engine.queue.replace(at: 1, with: entries("x.ogg", "y.ogg"))
+        rig.machine.handle(inbox: [.decoder(.queueExpanded(lines: ["motet: a line from the playlist"]))], output: [])
+        #expect(rig.allMessages.contains("motet: a line from the playlist"))
+        #expect(rig.machine.queue.count == 4 && rig.machine.current?.info.orderPosition == 3)
+        // Previous from the third file goes to the playlist's last entry, not its first.
+        rig.send(.previous)
+        #expect(rig.engine.repositions.last?.position == 2)
+    }
+
+    @Test func aURLsCredentialsReachNoSurface() {
+        let secret = "http://listener:s3cret@radio.example/song.ogg"
+        let rig = PlayerRig(files: [secret])
+        rig.open(0, stream: .init(station: nil, live: false))
+        #expect(rig.nowPlaying?.track?.url == "http://radio.example/song.ogg")
+        rig.machine.handle(
+            inbox: [.decoder(.openFailed(path: secret, orderPosition: 0, message: "m", code: -1000))], output: [])
+        let files = rig.allEvents.compactMap { if case .decodeError(let e) = $0 { e.filePath } else { nil } }
+        #expect(files == ["http://radio.example/song.ogg"])
+        #expect(!"\(rig.allEvents)".contains("s3cret"))
+    }
+}
+
+/// What a playlist calls a stream is its title when the stream has no TITLE tag.
+@Suite struct ListedTitleTests {
+    @Test func aStreamWithoutATitleTagIsCalledWhatItsPlaylistCalledIt() {
+        let files = ["http://radio.example/jazz", "http://radio.example/tagged", "/music/untagged.ogg"]
+        let rig = PlayerRig(files: files)
+        rig.machine.queue = PlayQueue(files: files, titles: ["Jazz Radio", "Listed", "Listed Too"], shuffle: false, loop: false)
+        rig.open(0, title: "", stream: .init(station: nil, live: true))
+        #expect(rig.nowPlaying?.track?.title == "Jazz Radio")
+        rig.send(.next)
+        rig.open(1, title: "From The Tag", stream: .init(station: nil, live: false))
+        #expect(rig.nowPlaying?.track?.title == "From The Tag")
+        rig.send(.next)
+        rig.open(2, title: "")
+        #expect(rig.nowPlaying?.track?.title == "untagged")
+    }
+}
