@@ -138,10 +138,13 @@ import Testing
         // A station on air for a while has its burst (64 KiB, 4 s here) ready for a new listener,
         // who then has 4 s ahead; one that just started has less, and the naps are shorter.
         Thread.sleep(forTimeInterval: 4)
+        let pulse = try PulseRig()
+        defer { pulse.stop() }
         let run = try MotetRun()
         let motet = try SpawnedProcess(
-            [Paths.motet, "--output", "null", "--no-config", "--status", "quiet", station.url],
-            environment: run.environment, stdout: run.path("out.txt"), stderr: run.path("err.txt"))
+            [Paths.motet, "--output", "pulse", "--no-config", "--status", "quiet", station.url],
+            environment: run.environment.merging(pulse.environment) { $1 }, stdout: run.path("out.txt"),
+            stderr: run.path("err.txt"))
         defer { motet.stop() }
         #expect(try Shell.waitUntil(timeout: 15) { switches(motet.pid)["motet-decode"] != nil }, "no decoder thread")
         Thread.sleep(forTimeInterval: 4)  // past the burst and the first fills

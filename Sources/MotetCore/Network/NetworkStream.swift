@@ -55,6 +55,7 @@ public final class NetworkStream: @unchecked Sendable {
     private var writerWaitsForRoom = false
     /// Bytes came since the network thread's last nap: one nap per round of reads.
     private var mayNap = false
+    private var caughtUp: (@Sendable () -> Void)?
 
     /// A nap of the network thread is at most this long (the socket holds what arrives meanwhile).
     static let longestNapNanos: Int64 = 1_000_000_000
@@ -138,6 +139,10 @@ public final class NetworkStream: @unchecked Sendable {
         }
     }
 
+    /// `hook` runs (on the reader's thread) each time a read is about to wait for the network:
+    /// the reader has taken everything that came.
+    public func whenCaughtUp(_ hook: @escaping @Sendable () -> Void) { monitor.withLock { caughtUp = hook } }
+
     /// Makes every blocked and later read fail at once, and ends the transfer.
     public func interrupt() {
         monitor.withLock {
@@ -149,6 +154,7 @@ public final class NetworkStream: @unchecked Sendable {
     /// Up to `wanted` bytes into `buffer`: the count, 0 at the end, -1 on failure or interrupt.
     public func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
         monitor.withLock {
+            var waited = false
             while true {
                 if interrupted { return -1 }
                 catchUp()
@@ -177,6 +183,8 @@ public final class NetworkStream: @unchecked Sendable {
                 if count == 0 {
                     if ended { return 0 }
                     if failure != nil { return -1 }
+                    if !waited { caughtUp?() }
+                    waited = true
                     // Caught up with the network while the listener still has audio: wait for
                     // the next bytes, but no longer than that audio lasts. Then it is a stall.
                     let left = runsOutAtNanos - MonotonicClock.now()

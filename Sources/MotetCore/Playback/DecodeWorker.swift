@@ -153,13 +153,14 @@ final class DecodeWorker: @unchecked Sendable {
                 if !gate.mustStop { spaceReady.wait(seconds: Self.idleSeconds) }  // the sink, a park or quit posts
                 continue
             }
-            if let stream = currentStream { tellRunsOut(stream, format: open.format) }
+            let stream = currentStream
+            if let stream { tellRunsOut(stream, format: open.format) }
             let region = ring.writableRegion()
             let direct = region.count >= Self.minimumReadFrames * channels
             let room = direct ? region.count : min(capacity, ring.availableToWrite)
             switch open.read(into: direct ? region.baseAddress! : scratch, maxFrames: room / channels) {
             case .frames(let frames):
-                if direct { published(frames * channels) } else { push(scratch, count: frames * channels) }
+                if direct { published(frames * channels, stream: stream) } else { push(scratch, count: frames * channels, stream: stream) }
             case .linkChanged:
                 // Each link of a chained file is its own track (its tags, its times, its events),
                 // except a live stream's link after a reconnection that goes on with the same song.
@@ -233,7 +234,10 @@ final class DecodeWorker: @unchecked Sendable {
         let report = self.report
         switch try VorbisDecoder.open(
             url: path, options: network, notice: { report(.notice($0)) },
-            opened: { stream in blockingStream.withLock { $0 = stream } })
+            opened: { [ring, dataReady] stream in
+                stream.whenCaughtUp { if ring.availableToRead > 0 { dataReady.post() } }
+                blockingStream.withLock { $0 = stream }
+            })
         {
         case .decoder(let decoder):
             return decoder
@@ -288,25 +292,28 @@ final class DecodeWorker: @unchecked Sendable {
 
     /// Copies samples decoded into scratch into the ring, around its wrap. They fit: the read was
     /// sized by the ring's free space, which only the sink thread changes, and only by freeing more.
-    private func push(_ samples: UnsafeMutablePointer<Float>, count: Int) {
+    private func push(_ samples: UnsafeMutablePointer<Float>, count: Int, stream: NetworkStream?) {
         let n = ring.write(samples, count: count)
         assert(n == count, "the ring had less room than the read was sized for")
-        if n > 0 { wakeSinkForBatch() }
+        if n > 0 { wakeSinkForBatch(stream) }
     }
 
     /// Publishes `count` samples decoded straight into the ring's writable region.
-    private func published(_ count: Int) {
+    private func published(_ count: Int, stream: NetworkStream?) {
         guard count > 0 else { return }
         ring.commitWrite(count)
-        wakeSinkForBatch()
+        wakeSinkForBatch(stream)
     }
 
     /// Wakes the sink for a batch, not for every packet: an untimed sink would otherwise sleep and
     /// wake ~40 times per second of audio (bench/RESULTS.md). Markers and the end of the queue
-    /// still wake it at once.
-    private func wakeSinkForBatch() {
-        if ring.availableToRead >= Self.wakeBatch || ring.availableToWrite < Self.wakeBatch / 4 {
-            dataReady.post()
-        }
+    /// still wake it at once. A network stream's bytes come a second at a time (its pacing): the
+    /// sink is woken when they are all decoded (the stream's `whenCaughtUp`), not for each batch
+    /// of them (each wake-up is a write to the device, and on PulseAudio a wake-up of its loop
+    /// thread too).
+    private func wakeSinkForBatch(_ stream: NetworkStream?) {
+        let nearlyFull = ring.availableToWrite < Self.wakeBatch / 4
+        if stream != nil, !nearlyFull { return }
+        if ring.availableToRead >= Self.wakeBatch || nearlyFull { dataReady.post() }
     }
 }
