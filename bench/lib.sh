@@ -89,3 +89,27 @@ stop_private_servers() {
     pipewire_pids=() pulse_pid= bus_pid=
     return 0
 }
+
+# bench_time FILE COMMAND...: runs COMMAND and writes "WALL USER SYS MAXRSS_KIB" to FILE, as
+# `/usr/bin/time -f '%e %U %S %M'` does but to the microsecond (GNU time rounds CPU to 10 ms, as
+# much as a tenth of a player's minute); returns the command's status. The CPU and peak RSS are
+# wait4's: the command and the descendants it waited for (timeout's child).
+bench_time() {
+    local file=$1
+    shift
+    python3 -c '
+import os, sys, time
+file, argv = sys.argv[1], sys.argv[2:]
+start = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+with open(file, "w") as f:
+    f.write(f"{time.monotonic() - start:.3f} {usage.ru_utime:.6f} {usage.ru_stime:.6f} {usage.ru_maxrss}\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+' "$file" "$@"
+}

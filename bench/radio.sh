@@ -32,7 +32,7 @@ work=$(mktemp -d /tmp/motet-radio-bench.XXXXXX)
 die() { echo "bench: $*" >&2; exit 1; }
 
 missing=()
-for tool in gcc sox oggenc ogg123 mpv /usr/bin/time timeout pulseaudio pactl icecast2 ices2 curl python3; do
+for tool in gcc sox oggenc ogg123 mpv timeout pulseaudio pactl icecast2 ices2 curl python3; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (run 'make deps-bench')"
@@ -76,6 +76,13 @@ gcc -O2 -Wall -Wextra -Werror -o "$out/curl-floor" "$here/floor/curl-floor.c" -l
 floor_none=$("$out/curl-floor" | awk '/VmHWM/ { print $2 }')
 floor_curl=$("$out/curl-floor" curl | awk '/VmHWM/ { print $2 }') || die "curl-floor could not load libcurl.so.4"
 [ -n "$floor_none" ] && [ -n "$floor_curl" ] || die "curl-floor printed no VmHWM"
+# libcurl's load and initialisation in CPU time (once per stream start): median of 7 pairs.
+floor_cpu_us=$(for i in $(seq 7); do
+    with=$("$out/curl-floor" curl | awk '/CPU-us/ { print $2 }')
+    without=$("$out/curl-floor" | awk '/CPU-us/ { print $2 }')
+    echo $((with - without))
+done | sort -n | sed -n 4p)
+[ -n "$floor_cpu_us" ] || die "curl-floor printed no CPU time"
 
 # --- The station.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -147,7 +154,7 @@ measure() {
     shift 3
     local status=0
     if [ "$stream" = yes ]; then
-        /usr/bin/time -o "$work/time" -f '%e %U %S %M' timeout -s TERM "$seconds" "$@" \
+        bench_time "$work/time" timeout -s TERM "$seconds" "$@" \
             >"$work/stdout" 2>"$work/stderr" || status=$?
         [ "$status" = 124 ] || {
             echo "bench: $name (run $run) stopped before ${seconds}s with status $status: $*" >&2
@@ -156,7 +163,7 @@ measure() {
             return 0
         }
     else
-        /usr/bin/time -o "$work/time" -f '%e %U %S %M' timeout -s TERM 120 "$@" \
+        bench_time "$work/time" timeout -s TERM 120 "$@" \
             >"$work/stdout" 2>"$work/stderr" || status=$?
         [ "$status" = 0 ] || {
             echo "bench: $name (run $run) failed with status $status: $*" >&2
@@ -180,7 +187,7 @@ measure() {
     fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$run" "$wall" "$user" "$sys" "$rss" >> "$raw"
     printf '  %-22s run %d: wall %6ss  cpu %5ss  rss %6s KiB\n' "$name" "$run" "$wall" \
-        "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" "$rss"
+        "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')" "$rss"
 }
 
 start_private_pulse
@@ -207,9 +214,9 @@ cpu_model=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
     echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- $("$motet" --version 2>&1 | head -1); $(mpv --version | head -1 | cut -d' ' -f1-2); $(ogg123 --version 2>&1 | head -1); $(icecast2 -v 2>&1 | head -1); $(pulseaudio --version)"
     echo "- stream: icecast2 + ices2 on 127.0.0.1, three 20 s songs (oggenc -q 5) as chained links; local: the same three files"
-    echo "- libcurl floor: $floor_curl KiB peak RSS with libcurl loaded and initialised, $floor_none KiB without: +$((floor_curl - floor_none)) KiB"
+    echo "- libcurl floor: $floor_curl KiB peak RSS with libcurl loaded and initialised, $floor_none KiB without: +$((floor_curl - floor_none)) KiB; loading and initialising it costs $floor_cpu_us µs of CPU (median of 7), once per stream start"
     echo
-    awk -F'\t' -v fc="$floor_curl" -v fn="$floor_none" '
+    awk -F'\t' -v fc="$floor_curl" -v fn="$floor_none" -v fu="$floor_cpu_us" -v secs="$seconds" '
         function median(list, n,    a, i, j, t) {
             n = split(list, a, " ")
             for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -225,11 +232,11 @@ cpu_model=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
             print "|---|---:|---:|"
             for (i = 1; i <= n; i++) {
                 c[order[i]] = median(cpu[order[i]]); r[order[i]] = median(rss[order[i]])
-                printf "| %s | %.2f | %.1f |\n", order[i], c[order[i]], r[order[i]] / 1024
+                printf "| %s | %.3f | %.1f |\n", order[i], c[order[i]], r[order[i]] / 1024
             }
             print ""
-            print "| output | stream / local CPU (goal <= 1.10) | stream - local RSS (goal <= libcurl floor + 2 MiB) | Motet / mpv CPU on the stream (goal < 0.33) | Motet / ogg123 CPU on the stream |"
-            print "|---|---:|---:|---:|---:|"
+            print "| output | stream / local CPU (goal <= 1.10) | stream - local CPU-s/min (libcurl load in it) | stream - local RSS (goal <= libcurl floor + 2 MiB) | Motet / mpv CPU on the stream (goal < 0.33) | Motet / ogg123 CPU on the stream |"
+            print "|---|---:|---:|---:|---:|---:|"
             floor = (fc - fn) / 1024
             for (k = 1; k <= 2; k++) {
                 o = k == 1 ? "null" : "pulse"
@@ -237,8 +244,8 @@ cpu_model=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
                 sc = c["motet-stream-" o]; lc = c["motet-local-" o]
                 dr = (r["motet-stream-" o] - r["motet-local-" o]) / 1024
                 ratio = sc / lc; mpv = sc / c["mpv-stream-" o]; ogg = sc / c["ogg123-stream-" o]
-                printf "| %s | %.2f %s | %+.1f MiB (floor %.1f + 2) %s | %.2f %s | %.2f |\n", o,
-                    ratio, ratio <= 1.10 ? "met" : "MISSED",
+                printf "| %s | %.2f %s | %+.3f (%.3f) | %+.1f MiB (floor %.1f + 2) %s | %.2f %s | %.2f |\n", o,
+                    ratio, ratio <= 1.10 ? "met" : "MISSED", sc - lc, fu / 1e6 * 60 / secs,
                     dr, floor, dr <= floor + 2 ? "met" : "MISSED",
                     mpv, mpv < 1 / 3 ? "met" : "MISSED", ogg
             }
