@@ -205,7 +205,7 @@ soak: deps-test release
 
 # libFuzzer over the tag, picture, config, --plugin and m3u parsers and whole-file decoding (see
 # FUZZING.md). `make fuzz SECONDS_PER_TARGET=600` for a long run; fuzz-ci runs each target 20 s
-# (3.5 minutes from scratch with the seeds and builds, on 2 cores); both fail when a target crashes.
+# (targets two at a time on 2 cores); both fail when a target crashes.
 fuzz: deps-fuzz
 	bench/fuzz.sh $(or $(SECONDS_PER_TARGET),60)
 
