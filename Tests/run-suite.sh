@@ -22,8 +22,9 @@ ARGS=("$@")
 SWIFT=${SWIFT:-swift}
 mkdir -p "$LOG_DIR"
 
-# Suites that measure time or wake-ups (latency bounds, context switches, "within 0.2 s").
-TIMING_SUITES='IntegrationTests\.(WakeupTests|ALSALatencyTests|PulseLatencyTests)\b|MPRISTests\.PausedNavigationTests\b'
+# Suites that measure time or wake-ups (latency bounds, context switches, "within 0.2 s", a
+# resume within 0.2 s of the real-time ALSA device's position).
+TIMING_SUITES='IntegrationTests\.(WakeupTests|ALSALatencyTests|PulseLatencyTests|ALSARecoveryTests)\b|MPRISTests\.PausedNavigationTests\b'
 # Integration suites that run beside the other modules (about half the suite's time each way).
 BESIDE_UNIT='RadioStationTests|NetworkLiveTests|PulseOutputTests'
 
@@ -36,6 +37,7 @@ run() {
 }
 
 start=$SECONDS
+echo "run-suite.sh: two processes, their output at their end (logs in $LOG_DIR)"
 run integration "${ARGS[@]}" --filter 'IntegrationTests\.' --skip "$TIMING_SUITES" --skip "IntegrationTests\.($BESIDE_UNIT)\b" &
 integration=$!
 run others "${ARGS[@]}" --skip "IntegrationTests\.(?!($BESIDE_UNIT)\b)" --skip "$TIMING_SUITES" &
