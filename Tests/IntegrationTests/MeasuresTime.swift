@@ -7,7 +7,7 @@ extension Trait where Self == ConditionTrait {
     /// `make test-tsan` and `make test-asan`) the player runs several times slower and the
     /// sanitizer's own thread wakes it, so the number means nothing there: such a test runs in the
     /// debug pass (`make test-unit`) only, and the sanitizer pass reports it as skipped, with this
-    /// reason. The Makefile also runs these suites after the others, alone (TIMING_SUITES).
+    /// reason. Tests/run-suite.sh also runs these suites after the others, alone (TIMING_SUITES).
     static var measuresTime: Self {
         .enabled(
             if: ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil,
