@@ -12,11 +12,12 @@
 # the corpora grow from run to run), SWIFTC (default swiftc), JOBS (default: the number of cores):
 # how many targets are built and run at once, one process each.
 # Each harness is one executable: the sources of the module it exercises compiled together with
-# the harness file (so it reaches internal types), instrumented with -sanitize=fuzzer,address.
+# the harness file (so it reaches internal types), instrumented with -sanitize=fuzzer,address; the
+# five configuration harnesses `@testable import` the configuration module instead, built once.
 # Seeds come from bench/fuzz-seeds.sh; crashes land in $FUZZ_DIR/crashes/TARGET/ (copy one to
 # Tests/Fuzz/regressions/TARGET-NAME once fixed: it is replayed before every run). The last line
 # of each target's libFuzzer log ("Done N runs in S second(s)") is collected in
-# $FUZZ_DIR/summary.txt. Exit status 1 when any target crashed.
+# $FUZZ_DIR/summary.txt. Exit status 1 when any target crashed, 2 when one did not build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
