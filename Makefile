@@ -82,14 +82,16 @@ test: deps-test
 	$(MAKE) test-fuzz
 	$(MAKE) test-deb
 
+# Tests/run-suite.sh runs the suite in two processes side by side (most tests wait on real time),
+# then the suites that measure time alone; their logs are in .build/test-logs.
 test-unit:
 	$(SWIFT) build --build-tests
-	MOTET_BUILD_DIR=$(DEBUG_BIN) $(SWIFT) test --skip-build
+	MOTET_BUILD_DIR=$(DEBUG_BIN) SWIFT=$(SWIFT) Tests/run-suite.sh .build/test-logs/debug
 
 test-tsan: deps-test
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(TSAN_FLAGS) --show-bin-path) MOTET_SANITIZER=thread \
-	  $(SWIFT) test --skip-build $(TSAN_FLAGS)
+	  SWIFT=$(SWIFT) Tests/run-suite.sh .build/test-logs/tsan $(TSAN_FLAGS)
 
 test-asan: deps-test
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
@@ -203,7 +205,7 @@ soak: deps-test release
 
 # libFuzzer over the tag, picture, config, --plugin and m3u parsers and whole-file decoding (see
 # FUZZING.md). `make fuzz SECONDS_PER_TARGET=600` for a long run; fuzz-ci runs each target 20 s
-# (3.5 minutes from scratch with the seeds and builds, on 2 cores); both fail when a target crashes.
+# (targets two at a time on 2 cores); both fail when a target crashes.
 fuzz: deps-fuzz
 	bench/fuzz.sh $(or $(SECONDS_PER_TARGET),60)
 

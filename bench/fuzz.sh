@@ -9,22 +9,24 @@
 #                                                      so two runs of the same tree do the same thing
 #
 # Environment: FUZZ_DIR (default .build/fuzz, git-ignored: binaries, seeds, corpora, crashes, logs;
-# the corpora grow from run to run), SWIFTC (default swiftc). Targets run one after another, one
-# process each.
+# the corpora grow from run to run), SWIFTC (default swiftc), JOBS (default: the number of cores):
+# how many targets are built and run at once, one process each.
 # Each harness is one executable: the sources of the module it exercises compiled together with
-# the harness file (so it reaches internal types), instrumented with -sanitize=fuzzer,address.
+# the harness file (so it reaches internal types), instrumented with -sanitize=fuzzer,address; the
+# five configuration harnesses `@testable import` the configuration module instead, built once.
 # Seeds come from bench/fuzz-seeds.sh; crashes land in $FUZZ_DIR/crashes/TARGET/ (copy one to
 # Tests/Fuzz/regressions/TARGET-NAME once fixed: it is replayed before every run). The last line
 # of each target's libFuzzer log ("Done N runs in S second(s)") is collected in
-# $FUZZ_DIR/summary.txt. Exit status 1 when any target crashed.
+# $FUZZ_DIR/summary.txt. Exit status 1 when any target crashed, 2 when one did not build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 FIXED=no
 if [ "${1:-}" = --fixed ]; then FIXED=yes; shift; SECONDS_PER_TARGET=0; else SECONDS_PER_TARGET=${1:-60}; shift || true; fi
-# Executions per target in --fixed mode: 3-10 s each on a quiet development machine (decode is
-# ~1,500 files/s, the text parsers 15,000-80,000 inputs/s under ASan).
-declare -A RUNS=([picture]=400000 [comments]=100000 [decode]=6000 [config]=50000 [pluginspec]=100000 [playlist]=200000 [pls]=100000 [xspf]=100000 [http]=100000)
+# Executions per target in --fixed mode: about 5 s each on a busy 2-core machine (decode is
+# ~3,000 files/s, the text parsers 2,000-20,000 inputs/s under ASan): a landing gate, not a
+# search (that is `make fuzz`).
+declare -A RUNS=([picture]=100000 [comments]=40000 [decode]=6000 [config]=10000 [pluginspec]=100000 [playlist]=100000 [pls]=25000 [xspf]=25000 [http]=70000)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist pls xspf http)
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
@@ -46,6 +48,18 @@ build_events() {
         { cat "$FUZZ_DIR/logs/build-events.log" >&2; exit 2; }
 }
 
+# MotetConfiguration: the configuration sources, which five targets exercise, built once (again
+# when they or MotetEvents change) with -enable-testing: those harnesses `@testable import` it.
+build_config() {
+    local stamp=$BIN/MotetConfiguration.o
+    if [ -z "$(find Sources/MotetCore/Configuration Sources/MotetCore/Events -newer "$stamp" -name '*.swift' 2>/dev/null)" ] &&
+        [ -f "$stamp" ]; then return; fi
+    echo "fuzz.sh: building the configuration module" >&2
+    "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name MotetConfiguration -I "$BIN" -emit-module \
+        -emit-module-path "$BIN/MotetConfiguration.swiftmodule" -wmo -c "${CONFIG_SOURCES[@]}" -o "$stamp" \
+        >"$FUZZ_DIR/logs/build-configuration.log" 2>&1 || { cat "$FUZZ_DIR/logs/build-configuration.log" >&2; return 2; }
+}
+
 build() {
     local target=$1 harness sources=() extra=() helpers=()
     case $target in
@@ -60,7 +74,6 @@ build() {
         http) harness=HTTPHeaderFuzz ;;
         *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
-    build_events
     case $target in
         picture | comments | decode)
             sources=("${DECODING_SOURCES[@]}")
@@ -69,9 +82,10 @@ build() {
         http)  # the network layer's pure parts (the rest needs libcurl)
             sources=(Sources/MotetCore/Network/{ResponseHead,ContentCheck,NetworkError,NetworkOptions}.swift)
             extra=(-module-name MotetNetwork -I "$BIN" "$BIN/MotetEvents.o") ;;
-        *)
-            sources=("${CONFIG_SOURCES[@]}")
-            extra=(-module-name MotetConfiguration -I "$BIN" "$BIN/MotetEvents.o") ;;
+        *)  # the configuration module, built beside the first targets
+            while [ ! -e "$FUZZ_DIR/configuration.status" ]; do sleep 0.2; done
+            [ "$(cat "$FUZZ_DIR/configuration.status")" = 0 ] || exit 2
+            extra=(-module-name "$harness" -I "$BIN" "$BIN/MotetEvents.o" "$BIN/MotetConfiguration.o") ;;
     esac
     echo "fuzz.sh: building $target" >&2
     # ld.gold warns about every ASan helper it cannot export: the log keeps them out of sight.
@@ -79,15 +93,14 @@ build() {
         >"$FUZZ_DIR/logs/build-$target.log" 2>&1 || { grep -v 'Cannot export local symbol' "$FUZZ_DIR/logs/build-$target.log" >&2; exit 2; }
 }
 
-# (Again when a target was added since the seeds were written.)
-for target in "${TARGETS[@]}"; do
-    [ -d "$FUZZ_DIR/seeds/$target" ] || { bench/fuzz-seeds.sh "$FUZZ_DIR/seeds"; break; }
-done
-
-status=0
-: >"$FUZZ_DIR/summary.txt"
-for target in "${TARGETS[@]}"; do
+# One target, in a job of its own: build it, replay its saved crash inputs, fuzz it. Its summary
+# line goes to $FUZZ_DIR/results/TARGET (and to stdout); exit status 1 when it crashed.
+fuzz_target() {
+    local target=$1 corpus crashes dict max_len log regressions budget result runs secs cov
     build "$target"
+    # The seeds are written by a job of their own, beside the first builds.
+    while [ ! -e "$FUZZ_DIR/seeds.status" ]; do sleep 0.2; done
+    [ "$(cat "$FUZZ_DIR/seeds.status")" = 0 ] || { echo "fuzz.sh: the seeds could not be written" >&2; exit 2; }
     corpus=$FUZZ_DIR/corpus/$target
     crashes=$FUZZ_DIR/crashes/$target
     if [ $FIXED = yes ]; then corpus=$FUZZ_DIR/corpus-fixed/$target; rm -rf "$corpus"; fi
@@ -102,9 +115,8 @@ for target in "${TARGETS[@]}"; do
     if [ -e "${regressions[0]}" ] && ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
         "$BIN/fuzz-$target" "${regressions[@]}" >"$FUZZ_DIR/logs/$target-regressions.log" 2>&1; then
         printf '%-11s a saved crash input crashes again (see %s)\n' "$target" "$FUZZ_DIR/logs/$target-regressions.log" |
-            tee -a "$FUZZ_DIR/summary.txt"
-        status=1
-        continue
+            tee "$FUZZ_DIR/results/$target"
+        return 1
     fi
     if [ $FIXED = yes ]; then
         # Swift seeds its hashing at random per process: fixed here, or Set/Dictionary order (and
@@ -124,15 +136,58 @@ for target in "${TARGETS[@]}"; do
         result=ok
     else
         result="CRASH (see $log and $crashes)"
-        status=1
     fi
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
     secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' || echo "$SECONDS_PER_TARGET")
     if [ "$result" = ok ] && [ $FIXED = yes ] && [ "$runs" != "${RUNS[$target]}" ]; then
         result="STOPPED EARLY after $runs of ${RUNS[$target]} executions (see $log)"
-        status=1
     fi
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
-    printf '%-11s %s runs in %s s, %s, %s\n' "$target" "$runs" "$secs" "$cov" "$result" | tee -a "$FUZZ_DIR/summary.txt"
+    printf '%-11s %s runs in %s s, %s, %s\n' "$target" "$runs" "$secs" "$cov" "$result" | tee "$FUZZ_DIR/results/$target"
+    [ "$result" = ok ]
+}
+
+# Runs a command and then writes its exit status to $FUZZ_DIR/NAME, which jobs wait for.
+done_with() {
+    local name=$1 rc=0
+    shift
+    "$@" || rc=$?
+    echo $rc >"$FUZZ_DIR/$name.tmp" && mv "$FUZZ_DIR/$name.tmp" "$FUZZ_DIR/$name"
+}
+
+rm -rf "$FUZZ_DIR/results" "$FUZZ_DIR/seeds.status" "$FUZZ_DIR/configuration.status"
+mkdir -p "$FUZZ_DIR/results"
+# The seeds (again when a target was added since they were written), in the background.
+seeds_needed=no
+for target in "${TARGETS[@]}"; do [ -d "$FUZZ_DIR/seeds/$target" ] || seeds_needed=yes; done
+if [ $seeds_needed = yes ]; then
+    done_with seeds.status bench/fuzz-seeds.sh "$FUZZ_DIR/seeds" &
+else
+    echo 0 >"$FUZZ_DIR/seeds.status"
+fi
+build_events
+for target in "${TARGETS[@]}"; do
+    case $target in config | pluginspec | playlist | pls | xspf) done_with configuration.status build_config & break ;; esac
 done
+# JOBS targets at a time (default: one per core): each build and each run is one single-threaded
+# process, so one at a time left a core idle.
+JOBS=${JOBS:-$(nproc)}
+for target in "${TARGETS[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+    fuzz_target "$target" &
+done
+wait
+status=0
+: >"$FUZZ_DIR/summary.txt"
+for target in "${TARGETS[@]}"; do
+    if [ -f "$FUZZ_DIR/results/$target" ]; then
+        cat "$FUZZ_DIR/results/$target" >>"$FUZZ_DIR/summary.txt"
+        grep -q ', ok$' "$FUZZ_DIR/results/$target" || status=1
+    else
+        printf '%-11s did not build or run (see %s)\n' "$target" "$FUZZ_DIR/logs/build-$target.log" >>"$FUZZ_DIR/summary.txt"
+        status=2
+    fi
+done
+echo "fuzz.sh: summary ($FUZZ_DIR/summary.txt):" >&2
+cat "$FUZZ_DIR/summary.txt"
 exit $status

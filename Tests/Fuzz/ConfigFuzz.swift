@@ -1,5 +1,7 @@
 // libFuzzer target: the config-file parser.
 
+@testable import MotetConfiguration
+
 /// One input: the bytes of a config file.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,5 +1,7 @@
 // libFuzzer target: the m3u playlist reader and entry resolution.
 
+@testable import MotetConfiguration
+
 /// One input: the bytes of an `.m3u` playlist; every entry is resolved against a directory.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlaylist(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

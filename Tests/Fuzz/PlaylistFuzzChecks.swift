@@ -1,5 +1,6 @@
 // Shared by the pls and xspf harnesses (compiled into both by bench/fuzz.sh).
 
+@testable import MotetConfiguration
 import MotetEvents
 
 enum FuzzChecks {

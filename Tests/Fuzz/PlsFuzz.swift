@@ -1,5 +1,6 @@
 // libFuzzer target: the .pls playlist reader and the resolution of its entries.
 
+@testable import MotetConfiguration
 import MotetEvents
 
 /// One input: the bytes of a `.pls` playlist; every entry is resolved against a directory and

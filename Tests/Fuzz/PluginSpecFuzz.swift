@@ -1,5 +1,7 @@
 // libFuzzer target: the `--plugin NAME[:KEY=VALUE,…]` parser.
 
+@testable import MotetConfiguration
+
 /// One input: the text of a `--plugin` argument (invalid UTF-8 repaired, as the command line does).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPluginSpec(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,5 +1,6 @@
 // libFuzzer target: the .xspf playlist scanner and the resolution of its locations.
 
+@testable import MotetConfiguration
 import MotetEvents
 
 /// One input: the bytes of an `.xspf` playlist; every location is resolved (as a URI reference)

@@ -12,7 +12,7 @@ import Testing
 /// when the device pauses or stops (`pause`, or `stop` when it cannot pause); a seek when the
 /// device, dropped and prepared, starts again (`start`): from there it plays the new audio.
 /// Each test presses three times and asserts the median; all are printed.
-@Suite(.serialized) struct ALSALatencyTests {
+@Suite(.serialized, .measuresTime) struct ALSALatencyTests {
     static let rate = 44100
     static let pauseBound: Int64 = 100_000
     static let seekBound: Int64 = 150_000

@@ -13,7 +13,7 @@ import Testing
 /// have sounded it yet.
 /// Each test presses three times and asserts the median, so that one slice of a
 /// busy machine's scheduling does not decide; all of them are printed.
-@Suite(.serialized) struct PulseLatencyTests {
+@Suite(.serialized, .measuresTime) struct PulseLatencyTests {
     static let pauseBound = 0.100
     static let seekBound = 0.150
 

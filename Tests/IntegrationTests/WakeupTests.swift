@@ -29,7 +29,7 @@ import Testing
         return byName
     }
 
-    @Test func onAPulseAudioThatAsksEveryQuarterSecondTheThreadsWakeRarely() throws {
+    @Test(.measuresTime) func onAPulseAudioThatAsksEveryQuarterSecondTheThreadsWakeRarely() throws {
         let pulse = try PulseRig()
         defer { pulse.stop() }
         let run = try MotetRun()
@@ -55,7 +55,7 @@ import Testing
 
     /// In a terminal, in the foreground, with no key pressed, the keyboard reader sleeps: it
     /// used to look every 500 ms (2 wake-ups a second) for a move to the background.
-    @Test func theKeyboardReaderSleepsUntilAKeyIsPressed() throws {
+    @Test(.measuresTime) func theKeyboardReaderSleepsUntilAKeyIsPressed() throws {
         let run = try MotetRun()
         let ogg = run.path("tone.ogg")
         try Fixtures.oggVorbis(ogg, seconds: 20, synth: ["sine", "440"], tags: .init(title: "Tone"))

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the whole test suite, already built, as `make test-unit` and `make test-tsan` do:
+#
+#   Tests/run-suite.sh LOG_DIR SWIFT_TEST_ARGUMENTS…    (e.g. --scratch-path .build/tsan)
+#
+# Swift Testing runs as many tests at once as there are cores (2 on CI), and most integration tests
+# wait on real time (a player playing a track, a station reconnecting) while they hold one of
+# those threads: one process left the machine idle most of the time (the suite used 0.4 of a core
+# under ThreadSanitizer). So the suite runs in two processes side by side, each with its own
+# threads: the integration suites, and the other modules with a few integration suites that
+# balance the two. The suites that measure time or wake-ups (TIMING_SUITES) then run alone, so
+# that nothing else loads the machine while they measure (under a sanitizer most of them are
+# skipped, see Tests/IntegrationTests/MeasuresTime.swift).
+#
+# Each process's output goes to LOG_DIR/NAME.log and is printed when it ends. The exit status is
+# 1 when any of them failed. MOTET_BUILD_DIR and MOTET_SANITIZER are passed through.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+LOG_DIR=$1
+shift
+ARGS=("$@")
+SWIFT=${SWIFT:-swift}
+mkdir -p "$LOG_DIR"
+
+# Suites that measure time or wake-ups (latency bounds, context switches, "within 0.2 s", a
+# resume within 0.2 s of the real-time ALSA device's position).
+TIMING_SUITES='IntegrationTests\.(WakeupTests|ALSALatencyTests|PulseLatencyTests|ALSARecoveryTests)\b|MPRISTests\.PausedNavigationTests\b'
+# Integration suites that run beside the other modules (about half the suite's time each way).
+BESIDE_UNIT='RadioStationTests|NetworkLiveTests|PulseOutputTests'
+
+# --ignore-lock: the two processes only read the build (--skip-build); without it SwiftPM runs
+# them one after the other.
+run() {
+    local name=$1
+    shift
+    "$SWIFT" test --skip-build --ignore-lock "$@" >"$LOG_DIR/$name.log" 2>&1
+}
+
+start=$SECONDS
+echo "run-suite.sh: two processes, their output at their end (logs in $LOG_DIR)"
+run integration "${ARGS[@]}" --filter 'IntegrationTests\.' --skip "$TIMING_SUITES" --skip "IntegrationTests\.($BESIDE_UNIT)\b" &
+integration=$!
+run others "${ARGS[@]}" --skip "IntegrationTests\.(?!($BESIDE_UNIT)\b)" --skip "$TIMING_SUITES" &
+others=$!
+status=0
+for job in integration:$integration others:$others; do
+    wait "${job#*:}" || status=1
+    echo "== ${job%:*} ($LOG_DIR/${job%:*}.log)"
+    cat "$LOG_DIR/${job%:*}.log"
+done
+echo "run-suite.sh: the two processes took $((SECONDS - start)) s"
+
+start=$SECONDS
+echo "== the suites that measure time, alone"
+"$SWIFT" test --skip-build "${ARGS[@]}" --filter "$TIMING_SUITES" 2>&1 | tee "$LOG_DIR/timing.log" || status=1
+echo "run-suite.sh: the timing suites took $((SECONDS - start)) s"
+exit $status
