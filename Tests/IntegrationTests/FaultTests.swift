@@ -142,7 +142,7 @@ import Testing
             try Fixtures.oggVorbis(f, seconds: 0.4, synth: ["sine", "\(300 + 40 * i)"], tags: .init(title: String(format: "T%02d", i)), serial: 50 + i)
             files.append(f)
         }
-        let disk = try TmpfsMount(kibibytes: 64)
+        let disk = try TmpfsMount(kibibytes: 256)  // room for all 12 tracks' events once the filler is gone (64 KiB filled up again near the end)
         defer { disk.unmount() }
         let state = disk.file("now-playing.json")
         let events = disk.file("events.jsonl")

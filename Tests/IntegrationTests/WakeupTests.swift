@@ -127,7 +127,7 @@ import Testing
     /// and the socket gathers the pages, so it, the decoder and the sink wake about once a second
     /// (1.0 each here). Before, the network thread and the decoder woke for every page (5.1 a
     /// second each on this station).
-    @Test func atTheLiveEdgeOfAStationTheNetworkAndDecoderThreadsWakeAboutOnceASecond() throws {
+    @Test(.measuresTime) func atTheLiveEdgeOfAStationTheNetworkAndDecoderThreadsWakeAboutOnceASecond() throws {
         // Noise at -q 6: about 16 KiB a second, a page every 0.25 s or so, as a 128 kbit/s station.
         let station = try IcecastRig(
             songs: [
