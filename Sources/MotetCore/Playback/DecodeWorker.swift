@@ -102,6 +102,8 @@ final class DecodeWorker: @unchecked Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         var decoder: VorbisDecoder?
+        /// The network stream `decoder` reads (nil for a local file): looked up once per open.
+        var stream: NetworkStream?
         var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata, linkStart: Int64)?
         var exhausted = false
         /// A network stream reconnected since its current link began.
@@ -111,6 +113,7 @@ final class DecodeWorker: @unchecked Sendable {
                 gate.parkHere()
                 if dropCurrent.exchange(false, ordering: .acquiringAndReleasing) {
                     decoder = nil
+                    stream = nil
                     track = nil
                     blockingStream.withLock { $0 = nil }
                     exhausted = false
@@ -136,6 +139,7 @@ final class DecodeWorker: @unchecked Sendable {
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
+                    stream = currentStream
                     resumed = false
                     let linkStart = startSegment(d, trackID: id, request: request, gain: gain)
                     track = (id, request, gain, d.metadata, linkStart)
@@ -153,7 +157,6 @@ final class DecodeWorker: @unchecked Sendable {
                 if !gate.mustStop { spaceReady.wait(seconds: Self.idleSeconds) }  // the sink, a park or quit posts
                 continue
             }
-            let stream = currentStream
             if let stream { tellRunsOut(stream, format: open.format) }
             let region = ring.writableRegion()
             let direct = region.count >= Self.minimumReadFrames * channels
@@ -165,7 +168,7 @@ final class DecodeWorker: @unchecked Sendable {
                 // Each link of a chained file is its own track (its tags, its times, its events),
                 // except a live stream's link after a reconnection that goes on with the same song.
                 let gain = open.metadata.replayGain.scale(replayGain)
-                if currentStream?.takeReconnected() == true { resumed = true }
+                if stream?.takeReconnected() == true { resumed = true }
                 let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
                 resumed = false
                 let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -177,25 +180,27 @@ final class DecodeWorker: @unchecked Sendable {
                 if gate.mustStop { continue }
                 // A live stream starts mid-stream (Icecast sends the headers, then the current
                 // pages) and resumes mid-page after a reconnection: those gaps are expected.
-                if let stream = currentStream, stream.head?.isLive == true {
+                if let stream, stream.head?.isLive == true {
                     if stream.takeReconnected() { resumed = true }
                     continue
                 }
                 report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
                 // libvorbisfile reads a failed read as the end: a stream that gave up says so here.
-                if !gate.mustStop, let stream = currentStream, let error = stream.error {
+                if !gate.mustStop, let stream, let error = stream.error {
                     report(.decodeError(trackID: current.id, path: current.request.path, message: error.line(url: stream.url), code: DecoderError.motetCode, positionMicros: open.positionMicros, fatal: true))
                 }
                 decoder = nil
+                stream = nil
                 track = nil
                 blockingStream.withLock { $0 = nil }
             case .failed(let error):
                 // Interrupted by a park or quit: the decoder is dropped, nothing failed.
                 if gate.mustStop { continue }
-                let message = currentStream.flatMap { s in s.error.map { $0.line(url: s.url) } } ?? error.description
+                let message = stream.flatMap { s in s.error.map { $0.line(url: s.url) } } ?? error.description
                 report(.decodeError(trackID: current.id, path: current.request.path, message: message, code: error.code, positionMicros: open.positionMicros, fatal: true))
                 decoder = nil
+                stream = nil
                 track = nil
                 blockingStream.withLock { $0 = nil }
             }
