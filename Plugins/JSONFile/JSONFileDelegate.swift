@@ -96,8 +96,7 @@ public final class JSONFileDelegate: MotetDelegate {
             json.key("state"); json.string(fileState)
             json.key("playerState"); json.string(playerState)
         }) { snapshot in
-            snapshot.state = fileState
-            snapshot.playerState = playerState
+            snapshot.setState(fileState, playerState: playerState)
             snapshot.volume = state.volumePercent
             if state.state != .interrupted {
                 snapshot.interruption = nil
@@ -134,7 +133,7 @@ public final class JSONFileDelegate: MotetDelegate {
         }) { snapshot in
             if snapshot.interruption == nil { snapshot.stateBeforeInterruption = snapshot.state }
             snapshot.interruption = word
-            snapshot.state = reason == .deviceLost ? "stalled" : "interrupted"
+            snapshot.setState(reason == .deviceLost ? "stalled" : "interrupted")
         }
     }
 
@@ -142,7 +141,7 @@ public final class JSONFileDelegate: MotetDelegate {
         files.update(event: "interruption-ended", fields: { json in
             json.key("reason"); json.string(reason.name)
         }) { snapshot in
-            snapshot.state = snapshot.stateBeforeInterruption ?? snapshot.state
+            snapshot.setState(snapshot.stateBeforeInterruption ?? snapshot.state)
             snapshot.interruption = nil
             snapshot.stateBeforeInterruption = nil
         }

@@ -26,6 +26,23 @@ struct PlayerSnapshot {
     /// Wall-clock time of the last error (microseconds).
     var lastErrorAt: Int64 = 0
 
+    /// Sets the state, and makes the shown clock follow it at once: the host sends the state and
+    /// then the now-playing with the new rate, and between the two writes the file must not say
+    /// "playing" at rate 0 (or "paused" with a running clock). The clock is re-anchored now: a
+    /// clock that ran is extrapolated to now and stops; a stopped one starts from its value.
+    mutating func setState(_ newState: String, playerState newPlayerState: String? = nil) {
+        let rate: Double = newState == "playing" ? 1 : 0
+        if var np = nowPlaying, np.hasTrack, np.rate != rate {
+            let now = Clock.monotonicMicros()
+            np.elapsedMicros = Self.elapsed(of: np, at: now)
+            np.elapsedAtMicros = now
+            np.rate = rate
+            nowPlaying = np
+        }
+        state = newState
+        if let newPlayerState { playerState = newPlayerState }
+    }
+
     /// The elapsed time now, extrapolated from the last sample while playing; with its
     /// wall-clock sampling time. nil when unknown.
     func elapsed(extrapolated: Bool) -> (micros: Int64, atWall: Int64)? {
@@ -33,10 +50,15 @@ struct PlayerSnapshot {
         guard extrapolated, state == "playing", np.rate > 0 else {
             return (sampled, Clock.wallMicros(ofMonotonic: np.elapsedAtMicros))
         }
-        let now = Clock.monotonicMicros()
-        var value = sampled + Int64(Double(max(0, now - np.elapsedAtMicros)) * np.rate)
-        if let duration = np.durationMicros, value > duration { value = duration }
-        return (value, Clock.wallMicros())
+        return (Self.elapsed(of: np, at: Clock.monotonicMicros()) ?? sampled, Clock.wallMicros())
+    }
+
+    /// `np`'s elapsed time at monotonic `now`: running at its rate since it was sampled, never
+    /// past the duration. nil when unknown.
+    static func elapsed(of np: NowPlayingInfo, at now: Int64) -> Int64? {
+        guard let sampled = np.elapsedMicros else { return nil }
+        let value = sampled + Int64(Double(max(0, now - np.elapsedAtMicros)) * np.rate)
+        return np.durationMicros.map { min($0, value) } ?? value
     }
 
     /// Writes the state file's object (see schema/now-playing.schema.json).

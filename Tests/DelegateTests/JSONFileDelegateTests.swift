@@ -84,6 +84,13 @@ import Testing
         #expect(skipped?["reason"] as? String == "skipped" && skipped?["title"] as? String == "First", "\(names)")
         #expect(lines.contains { ($0["current"] as? [String: Any])?["state"] as? String == "paused" })
         #expect(lines.contains { ($0["current"] as? [String: Any])?["liked"] as? Bool == true })
+        // Each line's `current` is what the state file said after that event: never "playing" at
+        // rate 0, nor "paused" with a running clock, also between a state and its now-playing.
+        for line in lines {
+            guard let current = line["current"] as? [String: Any], current["title"] is String else { continue }
+            let playing = current["state"] as? String == "playing"
+            #expect(current["rate"] as? Double == (playing ? 1 : 0), "after \(line["event"] ?? "?"): \(current)")
+        }
         let errors = try JSONDelegateFiles.schemaErrors(kind: "events", file: events)
         #expect(errors.isEmpty, "\(errors)")
     }
