@@ -28,9 +28,7 @@ public final class NetworkStream: @unchecked Sendable {
     public static let headerLimit = 4 * 1024 * 1024
     private let notice: @Sendable (String) -> Void
     private let monitor = ConditionLock()
-    private let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: NetworkStream.capacity)
-    private var start = 0
-    private var count = 0
+    private var ring = ByteRing(capacity: NetworkStream.capacity)
     /// The resource offset of the buffer's first byte.
     private var bufferOffset: Int64 = 0
     /// Where the reader is: a seek moves it; reading catches the buffer up.
@@ -71,11 +69,10 @@ public final class NetworkStream: @unchecked Sendable {
         self.options = options
         self.notice = notice
         threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: 160_000)
+        reconnection = Reconnection(limitSeconds: options.reconnectSeconds)
         let started = DetachedThread.start(name: "motet-net") { [self] in run() }
         precondition(started, "motet: cannot start the network thread")
     }
-
-    deinit { storage.deallocate() }
 
     /// Monotonic seconds.
     private static func now() -> Double { Double(MonotonicClock.now()) / 1e9 }
@@ -159,9 +156,9 @@ public final class NetworkStream: @unchecked Sendable {
                 if interrupted { return -1 }
                 catchUp()
                 let finishing = ended || failure != nil
-                if count > 0, !dry || count >= threshold || finishing {
+                if ring.count > 0, !dry || ring.count >= threshold || finishing {
                     dry = false
-                    var n = min(wanted, count)
+                    var n = wanted
                     if let budget = headerBudget {
                         guard budget > 0 else {
                             failure = .headersTooLarge(limit: Self.headerLimit)
@@ -170,17 +167,13 @@ public final class NetworkStream: @unchecked Sendable {
                         n = min(n, budget)
                         headerBudget = budget - n
                     }
-                    let first = min(n, Self.capacity - start)
-                    buffer.copyMemory(from: storage + start, byteCount: first)
-                    if n > first { (buffer + first).copyMemory(from: storage, byteCount: n - first) }
-                    start = (start + n) % Self.capacity
-                    count -= n
+                    n = ring.take(into: buffer, n)
                     bufferOffset += Int64(n)
                     readOffset = bufferOffset
                     if writerWaitsForRoom { monitor.broadcast() }
                     return n
                 }
-                if count == 0 {
+                if ring.count == 0 {
                     if ended { return 0 }
                     if failure != nil { return -1 }
                     if !waited { caughtUp?() }
@@ -226,17 +219,14 @@ public final class NetworkStream: @unchecked Sendable {
     /// the reader's offset when it is outside the buffer.
     private func catchUp() {
         guard readOffset != bufferOffset else { return }
-        if readOffset > bufferOffset, readOffset <= bufferOffset + Int64(count) {
-            let skip = Int(readOffset - bufferOffset)
-            start = (start + skip) % Self.capacity
-            count -= skip
+        if readOffset > bufferOffset, readOffset <= bufferOffset + Int64(ring.count) {
+            ring.drop(Int(readOffset - bufferOffset))
             bufferOffset = readOffset
             monitor.broadcast()
             return
         }
         generation += 1
-        start = 0
-        count = 0
+        ring.removeAll()
         bufferOffset = readOffset
         ended = false
         failure = nil
@@ -252,28 +242,21 @@ public final class NetworkStream: @unchecked Sendable {
         case failed(NetworkError)
     }
 
-    // The network thread's own state (never touched by the reader).
-    /// When the stream was lost (nil while it flows).
-    private var lostSince: Double?
-    /// Reconnection attempts since then.
-    private var attempt = 0
+    /// The network thread's own state (never touched by the reader).
+    private var reconnection: Reconnection
 
     /// Once a reconnected transfer has brought a pre-buffer's worth of bytes (or the rest of the
     /// file), the stream is back: one line, and the back-off starts over.
     private func recovered() {
-        guard lostSince != nil else { return }
-        lostSince = nil
-        attempt = 0
-        notice("\(shownURL): the stream is back; playing on")
+        if reconnection.recovered() { notice("\(shownURL): the stream is back; playing on") }
     }
 
     private func run() {
-        var lostReason = ""
         var everAccepted = false
         while true {
             // A finite file resumes where its buffered bytes end; a live stream starts afresh.
             let (current, offset, finished): (Int, Int64, Bool) = monitor.withLock {
-                (generation, response?.isSeekable == true ? bufferOffset + Int64(count) : 0, interrupted)
+                (generation, response?.isSeekable == true ? bufferOffset + Int64(ring.count) : 0, interrupted)
             }
             if finished { return }
             let outcome = transfer(generation: current, offset: offset) { everAccepted = true }
@@ -300,20 +283,17 @@ public final class NetworkStream: @unchecked Sendable {
                 waitWhileSettled(generation: current) { failure = problem }
                 continue
             }
-            let now = Self.now()
-            if lostSince == nil {
-                lostSince = now
-                lostReason = problem.lossReason
-                notice("\(shownURL): the stream was lost (\(lostReason)); reconnecting for up to \(options.reconnectSeconds) s")
-            }
-            let elapsed = now - (lostSince ?? now)
-            if elapsed >= Double(options.reconnectSeconds) {
-                let gaveUp = NetworkError.gaveUp(seconds: options.reconnectSeconds, lostReason)
+            let delay: Double
+            switch reconnection.lost(problem, now: Self.now()) {
+            case .giveUp(let gaveUp):
                 waitWhileSettled(generation: current) { failure = gaveUp }
                 continue
+            case .retry(let seconds, let first):
+                if first {
+                    notice("\(shownURL): the stream was lost (\(reconnection.reason)); reconnecting for up to \(options.reconnectSeconds) s")
+                }
+                delay = seconds
             }
-            let delay = min(Double(NetworkOptions.backoffSeconds(attempt: attempt)), Double(options.reconnectSeconds) - elapsed)
-            attempt += 1
             monitor.withLock {
                 let until = Self.now() + delay
                 while !interrupted, generation == current, Self.now() < until { monitor.wait(seconds: until - Self.now()) }
@@ -375,25 +355,18 @@ public final class NetworkStream: @unchecked Sendable {
     private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> Bool {
         monitor.withLock {
             var done = 0
-            if bufferOffset == 0, firstBytes.count < 64, count == 0 || firstBytes.count == count {
+            if bufferOffset == 0, firstBytes.count < 64, ring.count == 0 || firstBytes.count == ring.count {
                 firstBytes.append(contentsOf: bytes.prefix(64 - firstBytes.count))
             }
             while done < bytes.count {
                 if interrupted || generation != current { return false }
-                let room = Self.capacity - count
-                if room == 0 {
+                if ring.room == 0 {
                     writerWaitsForRoom = true
                     monitor.wait()
                     writerWaitsForRoom = false
                     continue
                 }
-                let n = min(room, bytes.count - done)
-                let end = (start + count) % Self.capacity
-                let first = min(n, Self.capacity - end)
-                UnsafeMutableRawPointer(storage + end).copyMemory(from: bytes.baseAddress! + done, byteCount: first)
-                if n > first { UnsafeMutableRawPointer(storage).copyMemory(from: bytes.baseAddress! + done + first, byteCount: n - first) }
-                count += n
-                done += n
+                done += ring.put(UnsafeRawBufferPointer(rebasing: bytes[done...]))
                 mayNap = true
                 monitor.broadcast()
             }
@@ -411,7 +384,7 @@ public final class NetworkStream: @unchecked Sendable {
             guard mayNap, !dry, runsOutAtNanos > 0 else { return false }
             mayNap = false
             let now = MonotonicClock.now()
-            let buffered = Int64(count) * 8_000_000_000 / Int64(max(8000, bitsPerSecond))
+            let buffered = Int64(ring.count) * 8_000_000_000 / Int64(max(8000, bitsPerSecond))
             let nap = min(Self.longestNapNanos, (runsOutAtNanos - now + buffered - Self.napMarginNanos) / 2)
             guard nap >= Self.shortestNapNanos else { return false }
             let until = now + nap

@@ -1,0 +1,41 @@
+/// The back-off of a lost stream (the network thread's own state): the first loss is said once,
+/// attempts wait 1, 2, 4 … 30 s (`NetworkOptions.backoffSeconds`), and after `limitSeconds` from
+/// the loss the stream is given up. Once it flows again the back-off starts over.
+struct Reconnection {
+    let limitSeconds: Int
+    /// When the stream was lost (monotonic seconds; nil while it flows).
+    private(set) var lostSince: Double?
+    /// Why it was first lost (`NetworkError.lossReason`).
+    private(set) var reason = ""
+    private var attempt = 0
+
+    enum Step: Equatable {
+        /// Try again after this many seconds; `first` for the loss that starts the back-off.
+        case retry(afterSeconds: Double, first: Bool)
+        case giveUp(NetworkError)
+    }
+
+    init(limitSeconds: Int) { self.limitSeconds = limitSeconds }
+
+    /// The transfer failed with `problem` at `now`: what to do.
+    mutating func lost(_ problem: NetworkError, now: Double) -> Step {
+        let first = lostSince == nil
+        if first {
+            lostSince = now
+            reason = problem.lossReason
+        }
+        let elapsed = now - (lostSince ?? now)
+        if elapsed >= Double(limitSeconds) { return .giveUp(.gaveUp(seconds: limitSeconds, reason)) }
+        let delay = min(Double(NetworkOptions.backoffSeconds(attempt: attempt)), Double(limitSeconds) - elapsed)
+        attempt += 1
+        return .retry(afterSeconds: delay, first: first)
+    }
+
+    /// The stream flows again: true when it had been lost (say that it is back).
+    mutating func recovered() -> Bool {
+        guard lostSince != nil else { return false }
+        lostSince = nil
+        attempt = 0
+        return true
+    }
+}
