@@ -96,6 +96,14 @@ public final class SpawnedProcess: @unchecked Sendable {
         (try? Shell.waitUntil(timeout: timeout) { !isRunning }) ?? false
     }
 
+    /// Sends SIGTERM and waits up to `timeout` seconds for the child to end: the seconds it took,
+    /// or nil when it still runs.
+    public func secondsToQuit(timeout: Double) -> Double? {
+        let asked = Date()
+        signal(SIGTERM)
+        return wait(timeout: timeout) ? Date().timeIntervalSince(asked) : nil
+    }
+
     /// SIGTERM, then SIGKILL after `timeout` seconds; returns once the child is reaped.
     public func stop(timeout: Double = 5) {
         guard isRunning else { return }

@@ -123,6 +123,39 @@ import MotetOutput
         #expect(rig.machine.isFinished)
         #expect(rig.finished.map(\.reason) == [.stopped])
     }
+
+    /// A delegate that writes out both at each event (the JSON state file, an MPRIS position) can
+    /// trust the order: a change of state comes first, then the now-playing with the new rate,
+    /// so no now-playing ever carries a rate the last state contradicts.
+    @Test func everyNowPlayingHasTheRateOfTheStateSentBeforeIt() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.send(.pause)
+        rig.send(.play)
+        rig.output(.starving(sinceNanos: rig.now * 1000))
+        rig.advance(micros: 600_000)
+        rig.machine.tick()
+        rig.output(.fed)
+        rig.output(.device(.corkRequested))
+        rig.output(.device(.uncorkRequested))
+        rig.send(.next)
+        rig.play(1)
+        rig.send(.toggle)
+        rig.send(.stop)
+        var statuses: [PlaybackStatus] = []
+        var last: PlaybackStatus?
+        for event in rig.allEvents {
+            switch event {
+            case .playbackState(let s):
+                if s.status != last { statuses.append(s.status) }
+                last = s.status
+            case .nowPlaying(let np) where np.track != nil:
+                #expect(np.rate == (last == .playing ? 1 : 0), "now-playing at rate \(np.rate) after \(String(describing: last))")
+            default: break
+            }
+        }
+        #expect(statuses == [.loading, .playing, .paused, .playing, .stalled, .playing, .interrupted, .playing, .loading, .playing, .paused, .stopped], "\(statuses)")
+    }
 }
 
 /// The end of the queue, taken in the same turn as the last segments' reports.

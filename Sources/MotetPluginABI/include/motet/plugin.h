@@ -242,6 +242,9 @@ typedef struct motet_event {
  * rate changes (pause: 0.0, play: 1.0). When `present` lacks MOTET_NP_HAS_TRACK nothing is
  * playing: every pointer is NULL, `flags` is 0, and the delegate must clear what it shows. The
  * player sends "nothing playing" when the queue ends.
+ * A change of state comes first, then the now-playing with the new rate: a plugin that writes
+ * both out at each event may take the rate from the state (1.0 only in MOTET_STATE_PLAYING) until
+ * the now-playing arrives, so that it never shows "playing" at rate 0.
  * Queued now-playing events of the same track coalesce: a plugin that is slow sees the first
  * one of every track at least, and then the latest (see "What a plugin's queue keeps").
  * Every pointer, including the artwork bytes, lives until on_event returns.
