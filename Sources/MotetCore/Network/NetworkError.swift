@@ -41,7 +41,7 @@ public enum NetworkError: Error, Sendable, Equatable {
     /// The one line for users: `"<url>: <what is wrong> — <what to do>"`, the URL without any
     /// `user:password@`.
     public func line(url: String) -> String {
-        "\(WebAddress(url)?.displayText ?? url): " + problem
+        "\(WebAddress.shown(url)): " + problem
     }
 
     /// What is wrong and what to do, without the URL (for a message that names it already).

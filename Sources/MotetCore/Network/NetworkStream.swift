@@ -78,7 +78,7 @@ public final class NetworkStream: @unchecked Sendable {
     private static func now() -> Double { Double(MonotonicClock.now()) / 1e9 }
 
     /// The URL for messages: without any `user:password@`.
-    private var shownURL: String { WebAddress(url)?.displayText ?? url }
+    private var shownURL: String { WebAddress.shown(url) }
 
     /// The pre-buffer in bytes for `seconds` of audio at `bitsPerSecond`, within the buffer.
     static func threshold(seconds: Double, bitsPerSecond: Int) -> Int {

@@ -46,7 +46,7 @@ extension VorbisDecoder {
                 stream.interrupt()
                 return error.line(url: url)
             })
-        let decoder = try VorbisDecoder(name: WebAddress(url)?.displayText ?? url, source: source)
+        let decoder = try VorbisDecoder(name: WebAddress.shown(url), source: source)
         stream.headersDone()
         stream.setBitrate(decoder.nominalBitrate)
         return .decoder(decoder)
