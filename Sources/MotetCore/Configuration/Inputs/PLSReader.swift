@@ -8,9 +8,9 @@
 ///
 /// Entries come in the order of their numbers (`File2` before `File10`, whatever the order of the
 /// lines; two lines with the same number in the order written). Keys are case-insensitive, a
-/// UTF-8 byte-order mark and CRLF are fine; `TitleN` names entry N (the first `FileN`);
-/// `Length`, `NumberOfEntries` and `Version` are not needed to play and are ignored (a wrong `NumberOfEntries` is common and harmless). Lines in
-/// another `[section]` are ignored; a file with no section at all is read as if it had
+/// UTF-8 byte-order mark and CRLF are fine; `TitleN` names entry N (the first `FileN`); `Length`,
+/// `NumberOfEntries` and `Version` are not needed to play and are ignored (a wrong
+/// `NumberOfEntries` is common and harmless). Lines in another `[section]` are ignored; a file with no section at all is read as if it had
 /// `[playlist]`. Each line that cannot be an entry gives one note (its line and what to do).
 enum PLSReader {
     static func read(_ bytes: [UInt8]) -> (entries: [PlaylistReader.Entry], notes: [PlaylistReader.Note]) {
@@ -26,17 +26,18 @@ enum PLSReader {
             guard inPlaylist, text.first != ";", text.first != "#" else { continue }
             guard let equals = text.firstIndex(of: "=") else { continue }
             let key = text[..<equals].lowercased().filter { $0 != " " && $0 != "\t" }
-            if key.hasPrefix("title"), let number = UInt64(key.dropFirst(5)), key.count <= 23 {
+            if case .number(let number) = Self.number(of: key, after: "title") {
                 let title = PlaylistReader.trimmed(text[text.index(after: equals)...])
                 if !title.isEmpty, titles[number] == nil { titles[number] = title }
                 continue
             }
-            guard key.hasPrefix("file") else { continue }
-            let digits = key.dropFirst(4)
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
-            guard digits.count <= 18, let number = UInt64(digits) else {
+            let number: UInt64
+            switch Self.number(of: key, after: "file") {
+            case .notNumbered: continue
+            case .tooLarge:
                 notes.append(.init(line: line, text: "the entry number in '\(key.prefix(40))' is too large; number the entries from File1."))
                 continue
+            case .number(let n): number = n
             }
             let value = PlaylistReader.trimmed(text[text.index(after: equals)...])
             guard !value.isEmpty else {
@@ -56,5 +57,20 @@ enum PLSReader {
             entries.append(entry)
         }
         return (entries, notes)
+    }
+
+    private enum KeyNumber {
+        case notNumbered
+        case tooLarge
+        case number(UInt64)
+    }
+
+    /// The N of a `FileN` or `TitleN` key (`prefix` lower-cased): ASCII digits, at most 18 of them.
+    private static func number(of key: String, after prefix: String) -> KeyNumber {
+        guard key.hasPrefix(prefix) else { return .notNumbered }
+        let digits = key.dropFirst(prefix.count)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return .notNumbered }
+        guard digits.count <= 18, let number = UInt64(digits) else { return .tooLarge }
+        return .number(number)
     }
 }
