@@ -37,7 +37,7 @@ public enum SampleConversion {
         scaled.replace(with: 32767, where: scaled .>= 32767)
         scaled.replace(with: -32768, where: .!(scaled .> -32768))
         let magic: Float = 12_582_912  // 1.5 * 2^23
-        let bits = unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &- magic.bitPattern.toInt32
+        let bits = unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &- Int32(bitPattern: magic.bitPattern)
         var values = SIMD8<Int16>(truncatingIfNeeded: bits)
         #if _endian(big)
         for i in values.indices { values[i] = values[i].littleEndian }
@@ -57,8 +57,4 @@ public enum SampleConversion {
             for c in 0..<channels { destination[base + c] = int16(source[base + order[c]]).littleEndian }
         }
     }
-}
-
-extension UInt32 {
-    fileprivate var toInt32: Int32 { Int32(bitPattern: self) }
 }
