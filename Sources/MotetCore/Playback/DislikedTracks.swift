@@ -8,7 +8,7 @@ import MotetEvents
 /// it needs them) and before any of its samples are decoded: a passed-over track never reaches the
 /// output, never becomes current, and is no skip — the skip limit does not see it. The player says
 /// so in one line (`PlayerStateMachine`, `DecoderReport.passedOver`); the decode cursor stops the
-/// queue when a whole pass of it had nothing to play (`DecodeCursor.passedOver()`).
+/// queue when a whole pass of it had nothing to play (`DecodeCursor.unplayable(disliked:)`).
 struct DislikedTracks: Sendable {
     /// `--skip-disliked yes` (the default).
     let enabled: Bool
@@ -32,8 +32,13 @@ struct DislikedTracks: Sendable {
     }
 
     /// The line when a whole pass of the queue had nothing to play: `disliked` of the `total`
-    /// tracks were passed over, the others could not be opened.
+    /// tracks were passed over, the others could not be opened (each has said why). With none
+    /// disliked, only `--loop` gets here: it stops rather than trying the same files forever.
     static func nothingLeftMessage(disliked: Int, total: Int) -> String {
+        if disliked == 0 {
+            let what = total == 1 ? "the only track cannot be played" : "none of the \(total) tracks can be played"
+            return "motet: nothing left to play: \(what), so --loop stops here"
+        }
         let what =
             disliked == total
             ? (total == 1 ? "the only track is disliked" : "all \(total) tracks are disliked")

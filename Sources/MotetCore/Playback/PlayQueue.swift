@@ -152,8 +152,9 @@ struct DecodeCursor: Sendable {
         unplayableInARow += 1
         if disliked { dislikedInARow += 1 }
         // Exactly a whole pass: said once (with --loop nothing more is taken after it; without,
-        // the queue ends there anyway).
-        guard dislikedInARow > 0, unplayableInARow == queue.count else { return false }
+        // the queue ends there anyway, and each file that cannot be opened has said why: a line
+        // more is said only when a track was passed over as disliked).
+        guard dislikedInARow > 0 || queue.loop, unplayableInARow == queue.count else { return false }
         next = nil
         return true
     }

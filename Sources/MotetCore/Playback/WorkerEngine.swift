@@ -43,12 +43,10 @@ final class WorkerEngine: PlaybackEngine {
             network: configuration.network, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.take() } },
             expandEntry: { playlists.expand($0, playlist: $1, cancelled: $2) },
             report: { report in
-                switch report {
-                case .segmentOpened: cursor.withLock { $0.opened() }
-                case .openFailed: Self.unplayable(cursor, disliked: false, inbox: inbox)
-                default: break
-                }
+                if case .segmentOpened = report { cursor.withLock { $0.opened() } }
                 inbox.post(report)
+                // After the file's own line: "nothing left to play" comes last.
+                if case .openFailed = report { Self.unplayable(cursor, disliked: false, inbox: inbox) }
             },
             passOver: { request, metadata in
                 guard disliked.passesOver(request, metadata: metadata) else { return false }

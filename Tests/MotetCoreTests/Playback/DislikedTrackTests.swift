@@ -64,6 +64,36 @@ import Testing
         #expect(!said8)
     }
 
+    @Test func aLoopOverFilesThatCannotBeOpenedStopsAfterOnePass() {
+        // --loop over files none of which opens (junk, Ogg Opus): one pass, then nothing more is
+        // taken, instead of trying them again and again at full speed.
+        var cursor = DecodeCursor(queue: PlayQueue(files: ["junk.ogg", "opus.ogg"], shuffle: false, loop: true), next: 0)
+        _ = cursor.take()
+        let first = cursor.unplayable(disliked: false)
+        #expect(!first)
+        _ = cursor.take()
+        let whole = cursor.unplayable(disliked: false)
+        #expect(whole)
+        let none = cursor.take()
+        #expect(none == nil, "no busy loop over files that cannot be opened")
+        #expect(
+            DislikedTracks.nothingLeftMessage(disliked: 0, total: 2)
+                == "motet: nothing left to play: none of the 2 tracks can be played, so --loop stops here")
+        #expect(
+            DislikedTracks.nothingLeftMessage(disliked: 0, total: 1)
+                == "motet: nothing left to play: the only track cannot be played, so --loop stops here")
+        // One that opens in the pass starts the count again: a loop with something to play goes on.
+        var mixed = DecodeCursor(queue: PlayQueue(files: ["good.ogg", "junk.ogg"], shuffle: false, loop: true), next: 0)
+        for _ in 0..<3 {
+            _ = mixed.take()
+            mixed.opened()
+            _ = mixed.take()
+            let said = mixed.unplayable(disliked: false)
+            #expect(!said)
+        }
+        #expect(mixed.take()?.path == "good.ogg")
+    }
+
     @Test func thePlayerSaysWhatItPassesOverAndItIsNoSkip() {
         let rig = PlayerRig(tracks: 3, skipLimit: (count: 1, minutes: 60))
         rig.open(0)
