@@ -135,7 +135,7 @@ let (expanded, titles, inputWarnings) = InputExpander.expandWithTitles(
 let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
 for warning in inputWarnings { console.message(warning) }
 guard !files.isEmpty else {
-    fail("motet: nothing to play: none of the inputs is a playable file.", code: 1)
+    fail("motet: nothing to play: none of the inputs is a playable file.", code: ExitStatus.nothingPlayable.rawValue)
 }
 
 let device: any AudioDevice
@@ -144,7 +144,7 @@ do {
         settings.output, untimed: settings.untimed, clientName: "Motet", pauseForCalls: settings.pauseForCalls,
         notice: { console.message($0) })
 } catch {
-    fail("\(error)", code: 1)
+    fail("\(error)", code: ExitStatus.outputFailed.rawValue)
 }
 
 let playerConfiguration: PlayerConfiguration = {
@@ -238,5 +238,5 @@ terminalMode.restore()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: PluginHost.shutdownWaitSeconds)
 _ = abandoned  // the host has already named each plugin it gave up on
-// 1 when nothing played, or when the output failed (the player has said why).
-exit(outcome.playedAnything && !outcome.outputFailed ? 0 : 1)
+// The player has said why when it is not 0; the rules are ExitStatus's (and --help's).
+exit(outcome.exitStatus.rawValue)

@@ -54,10 +54,10 @@ import Testing
         #expect(try wavData(out).data.count >= (try Fixtures.referenceDecode(good)).count)
     }
 
-    @Test func nothingPlayableExitsOne() throws {
+    @Test func nothingPlayableExitsWithNoInput() throws {
         let run = try MotetRun()
         let r = try run.run(["--output", "null", "--untimed", "--no-config", run.path("nope.ogg")])
-        #expect(r.status == 1)
+        #expect(r.status == 66, "EX_NOINPUT: \(r.stderr)")
         #expect(r.stderr.contains("nope.ogg"))
     }
 

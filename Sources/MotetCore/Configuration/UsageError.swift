@@ -6,8 +6,8 @@
 public struct UsageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The message for the user.
     public var description: String
-    /// 64, `EX_USAGE` from sysexits.h.
-    public var exitCode: Int32 { 64 }
+    /// 64, `EX_USAGE` from sysexits.h (``ExitStatus/usage``).
+    public var exitCode: Int32 { ExitStatus.usage.rawValue }
 
     /// An error with the given message.
     public init(_ description: String) {

@@ -15,12 +15,28 @@ public final class Player: Sendable {
     private let inbox = PlayerInbox()
     private let answers = CommandAnswers()
 
-    /// How a run ended.
-    public struct Outcome: Sendable {
+    /// How a run ended: what the exit status (``exitStatus``) is made from.
+    public struct Outcome: Sendable, Equatable {
         /// Something was heard.
-        public var playedAnything: Bool
-        /// The output failed for good (a WAV file that cannot be written): the exit status is 1.
-        public var outputFailed: Bool
+        public var playedAnything = false
+        /// The output failed for good (a WAV file that cannot be written).
+        public var outputFailed = false
+        /// A network stream that had opened was lost for good (not back within `--reconnect-for`,
+        /// or a failure no reconnection can mend).
+        public var streamGivenUp = false
+        /// An address (URL) could not be played at all (refused, not found, not a stream).
+        public var addressFailed = false
+        /// The run ended by a quit (a key, a signal, a delegate), not at the end of the queue.
+        public var quit = false
+
+        /// The status the program exits with; the rules are ``ExitStatus``'s.
+        public var exitStatus: ExitStatus {
+            if outputFailed { return .outputFailed }
+            if streamGivenUp { return .streamGivenUp }
+            // Quitting before anything was heard is no failure: nothing that was tried failed.
+            if playedAnything || quit { return .played }
+            return addressFailed ? .streamGivenUp : .nothingPlayable
+        }
     }
 
     /// - Parameters:
@@ -91,6 +107,6 @@ public final class Player: Sendable {
             machine.handle(inbox: taken.messages, output: output)
         }
         engine.shutdown()
-        return Outcome(playedAnything: machine.playedAnything, outputFailed: machine.outputFailed)
+        return machine.outcome
     }
 }

@@ -218,6 +218,7 @@ extension PlayerStateMachine {
 
     private func quit() {
         // What has been heard so far counts (the exit status says whether anything played).
+        outcome.quit = true
         advanceHeard(everything: false)
         finishCurrent(reason: .stopped)
         current = nil

@@ -36,7 +36,7 @@ extension PlayerStateMachine {
                 out.message(error.description)
             }
             if error.endsPlayback {
-                outputFailed = true
+                outcome.outputFailed = true
                 handle(.quit, from: .user)
             }
         }

@@ -84,10 +84,8 @@ final class PlayerStateMachine {
     /// A seek was asked for: the reopened segment's position is announced as `seeked`.
     var seekPending = false
 
-    /// Something was heard.
-    private(set) var playedAnything = false
-    /// The output failed for good (a WAV file that cannot be written): the exit status is 1.
-    var outputFailed = false
+    /// What the exit status is made from: something heard, the output or a stream failed for good…
+    var outcome = Player.Outcome()
     /// Quit was asked, or the queue ended: the player's loop ends.
     var isFinished = false
 
@@ -175,12 +173,15 @@ final class PlayerStateMachine {
                 ahead.append(Ahead(info: info, boundary: boundary))
             }
         case .openFailed(let path, _, let text, let code):
+            if WebAddress.looksLikeURL(path) { outcome.addressFailed = true }
             out.message("motet: \(text)")
             out.events(
                 .decodeError(
                     DecodeErrorReport(code: code, message: text, filePath: WebAddress.shown(path), positionMicros: nil, trackID: 0)))
         case .decodeError(let trackID, let path, let text, let code, let position, let fatal):
             if fatal { failedTracks.insert(trackID) }
+            // A stream that ends in a fatal error was given up on: lost and not back in time, or broken.
+            if fatal, WebAddress.looksLikeURL(path) { outcome.streamGivenUp = true }
             out.message("motet: \(text)")
             out.events(
                 .decodeError(
@@ -312,7 +313,7 @@ final class PlayerStateMachine {
 
     /// The current segment's first frame was just heard.
     private func heardCurrent() {
-        playedAnything = true
+        outcome.playedAnything = true
         if firstHeardAt == nil { firstHeardAt = wallNow() }
         if status == .loading || status == .stalled && interruption == nil { status = .playing }
         refreshNextEnabled(publishing: false)

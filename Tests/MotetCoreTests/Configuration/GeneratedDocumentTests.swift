@@ -1,6 +1,7 @@
 import Foundation
 import MotetConfiguration
 import MotetEvents
+import MotetTestSupport
 import Testing
 
 /// The man pages and the shell completions come from the same option table as `--help`.
@@ -33,6 +34,19 @@ import Testing
             #expect(page.contains(".SH \(section)\n"), "no \(section)")
         }
         #expect(page.contains("MOTET_PLUGIN_PATH"))
+    }
+
+    @Test func helpTheManPageAndTheREADMEListEveryExitStatus() throws {
+        let page = try render(.man)
+        let exitSection = String(page[try #require(page.range(of: ".SH EXIT STATUS\n")).upperBound...])
+        let help = String(Options.helpText[try #require(Options.helpText.range(of: "Exit status")).lowerBound...])
+        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
+        for status in ExitStatus.allCases {
+            #expect(exitSection.contains(".B \(status.rawValue)\n"), "motet(1) lacks \(status)")
+            #expect(help.contains(" \(status.rawValue) "), "--help lacks \(status)")
+            #expect(readme.contains("| \(status.rawValue) "), "the README lacks \(status)")
+        }
+        #expect(!help.contains(" 1 "), "1 is no status of a run any more: \(help)")
     }
 
     @Test func helpAndTheManPageDescribeURLsAndEveryPlaylistFormat() throws {

@@ -13,7 +13,7 @@ import Testing
         #expect(rig.status == .playing)
         #expect(rig.nowPlaying?.track?.title == "Track 1")
         #expect(rig.nowPlaying?.rate == 1)
-        #expect(rig.machine.playedAnything)
+        #expect(rig.machine.outcome.playedAnything)
     }
 
     @Test func theNextTrackDecodedAheadBecomesCurrentOnlyWhenHeard() {

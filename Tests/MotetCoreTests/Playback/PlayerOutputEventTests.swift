@@ -79,7 +79,7 @@ import MotetOutput
         rig.play(0)
         let full = OutputError.cannotWrite(path: "/tmp/song.wav", code: ENOSPC, kept: .removed)
         rig.output(.failed(full))
-        #expect(rig.machine.outputFailed)
+        #expect(rig.machine.outcome.outputFailed)
         #expect(rig.machine.isFinished)
         #expect(rig.allMessages == [full.description])
         #expect(rig.finished.last?.reason == .stopped)
@@ -119,7 +119,7 @@ import MotetOutput
         rig.machine.handle(
             inbox: [.command(.quit, .user)],
             output: [.segmentWritten(SegmentBoundary(segmentID: info.segmentID, epoch: rig.engine.heardNow.epoch, frame: 0))])
-        #expect(rig.machine.playedAnything)
+        #expect(rig.machine.outcome.playedAnything)
         #expect(rig.machine.isFinished)
         #expect(rig.finished.map(\.reason) == [.stopped])
     }
@@ -184,7 +184,7 @@ import MotetOutput
             ])
         #expect(rig.finished.map(\.title) == ["Track 1", "Track 2"])
         #expect(rig.allMessages == ["motet: no such file"])
-        #expect(rig.machine.playedAnything)
+        #expect(rig.machine.outcome.playedAnything)
         #expect(rig.status == .complete)
     }
 

@@ -62,7 +62,12 @@ enum HelpText {
             \(KeyTable.table)
             \(KeyTable.escapeNote)
 
-            Exit status: 0 when something played, 1 when nothing could be played, 64 for a usage error.
+            Exit status (sysexits.h; the larger wins): 0 something played, or you quit; 64 a usage
+            error; 66 nothing could be played (no input opened, all disliked; --loop stops after a
+            whole pass with nothing played); 69 a stream was given up on (one that played was lost and
+            not back within --reconnect-for, or nothing played and an address failed); 74 the output
+            failed. Files and addresses that cannot be opened are skipped with one line each; they
+            change the status only when nothing played.
 
             """
         return out

@@ -76,7 +76,7 @@ enum OptionTable {
             name: "start", short: nil,
             kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
             allowedInConfigFile: true, repeatable: false,
-            help: "Start the first track at TIME: SS, MM:SS or HH:MM:SS, with an optional .fraction. A TIME past its end is said in one line and the next track plays (exit status 1 if none does).",
+            help: "Start the first track at TIME: SS, MM:SS or HH:MM:SS, with an optional .fraction. A TIME past its end is said in one line and the next track plays (exit status 66 if none does).",
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.startMicros = try ValueParsers.time(required(value)) }),
         settingChoice(
             "replaygain", \.replayGain,

@@ -124,17 +124,35 @@ enum ManPage {
             .B XDG_RUNTIME_DIR
             Where the \\fBjson\\fR delegate writes its state file by default.
             .SH EXIT STATUS
+            From sysexits.h, so that a script or systemd (\\fBRestartPreventExitStatus=\\fR) can tell
+            why a run ended. When several apply, the larger wins.
             .TP
             .B 0
-            Something played. With \\fB\\-\\-list\\-plugins\\fR: every plugin listed can be loaded.
+            Something played, or you quit (a key, a signal, a delegate), and neither the output failed
+            nor a stream was given up on. Files and addresses that cannot be opened are skipped with one
+            line each; they change the status only when nothing played. With
+            \\fB\\-\\-list\\-plugins\\fR: every plugin listed can be loaded.
             .TP
             .B 1
-            Nothing could be played, or the output failed (one line says why). With
-            \\fB\\-\\-list\\-plugins\\fR: a plugin listed cannot be loaded.
+            With \\fB\\-\\-list\\-plugins\\fR: a plugin listed cannot be loaded.
             .TP
             .B 64
             A bad option or config line, or a \\fB\\-\\-plugin\\fR that cannot be found, loaded or given
             its options (nothing plays; the same plugin from the config file is only a warning).
+            .TP
+            .B 66
+            Nothing could be played: no input could be opened (missing, not Ogg Vorbis, an empty
+            folder), every track was disliked, or \\fB\\-\\-start\\fR is past the end. With
+            \\fB\\-\\-loop\\fR, a whole pass of the queue with nothing played ends the run (one line says so).
+            .TP
+            .B 69
+            A stream was given up on: one that played was lost and did not come back within
+            \\fB\\-\\-reconnect\\-for\\fR (even when other entries played), or nothing played and an
+            address could not be played (refused, not found, not a stream).
+            .TP
+            .B 74
+            The output could not be opened, or it failed while playing (a WAV file on a full or
+            read-only disk; one line says why).
             .TP
             .B 130
             A second SIGINT or SIGTERM before the first one finished stopping.
