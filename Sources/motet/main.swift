@@ -114,10 +114,20 @@ let consoleMode: Console.Mode =
     case .quiet: .quiet
     }
 let console = Console(mode: consoleMode, environment: environment)
-for warning in invocation.warnings { console.message(warning) }
+// Every notice, warning and error line (the player's, the output's, the delegates' log) goes through
+// here: one that repeats is said once, then summed up at most once per 10 s and at exit. What a key
+// asks for (the `h` help) is written directly.
+let repeatedMessages = Locked(RepeatedMessageLimiter(clock: monotonicMicros))
+let notify: @Sendable (String) -> Void = { text in
+    repeatedMessages.withLock { limiter in for line in limiter.lines(for: text) { console.message(line) } }
+}
+func sayUnsaidRepeats() {
+    repeatedMessages.withLock { limiter in for line in limiter.finish() { console.message(line) } }
+}
+for warning in invocation.warnings { notify(warning) }
 
 if settings.inputs.contains("-") && isatty(0) == 1 {
-    console.message("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
+    notify("motet: reading the files to play from the terminal, one per line; end with Ctrl-D.")
 }
 // How URLs (streams, and remote playlists through `NetworkFetch.get`) are fetched.
 let networkOptions: NetworkOptions = {
@@ -133,7 +143,7 @@ let (expanded, titles, inputWarnings) = InputExpander.expandWithTitles(
     settings.inputs, fetch: InputExpander.networkFetch(options: networkOptions))
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs); URLs stay as they are.
 let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
-for warning in inputWarnings { console.message(warning) }
+for warning in inputWarnings { notify(warning) }
 guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: ExitStatus.nothingPlayable.rawValue)
 }
@@ -142,7 +152,7 @@ let device: any AudioDevice
 do {
     device = try SinkFactory.make(
         settings.output, untimed: settings.untimed, clientName: "Motet", pauseForCalls: settings.pauseForCalls,
-        notice: { console.message($0) })
+        notice: notify)
 } catch {
     fail("\(error)", code: ExitStatus.outputFailed.rawValue)
 }
@@ -174,7 +184,7 @@ let pluginHost = PluginHost(
     PluginHost.Configuration(
         hostVersion: motetVersion, artworkCacheDirectory: playerConfiguration.artworkCacheDirectory,
         remoteCommands: settings.remoteCommands,
-        log: { console.message($0) },
+        log: notify,
         commands: { command, track, instance in
             playerReference.player?.send(command, track: track, from: .plugin(instance)) ?? .refused("the player is not running")
         }))
@@ -185,7 +195,7 @@ let player = Player(
         console.handle(event)
     },
     display: { console.show($0) },
-    message: { console.message($0) })
+    message: notify)
 playerReference.set(player)
 
 if !settings.noPlugins && !settings.plugins.isEmpty {
@@ -235,8 +245,10 @@ if consoleMode == .line {
 
 let outcome = player.run()
 terminalMode.restore()
+sayUnsaidRepeats()
 console.finish()
 let abandoned = pluginHost.shutdown(timeoutSeconds: PluginHost.shutdownWaitSeconds)
 _ = abandoned  // the host has already named each plugin it gave up on
+sayUnsaidRepeats()  // what the delegates repeated while they stopped
 // The player has said why when it is not 0; the rules are ExitStatus's (and --help's).
 exit(outcome.exitStatus.rawValue)
