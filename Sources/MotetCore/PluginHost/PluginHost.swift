@@ -104,7 +104,8 @@ public final class PluginHost: Sendable {
     /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
     /// instance at once; waits at most `timeoutSeconds` in total (the player gives
     /// `shutdownWaitSeconds`, the header's `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it
-    /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s".
+    /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s; it did
+    /// not get the events of K tracks still queued" (the tracks whose events it never saw).
     public func shutdown(timeoutSeconds: Double) -> [String] {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
         let all = instances.withLock { list in
@@ -116,9 +117,13 @@ public final class PluginHost: Sendable {
         var gaveUp: [String] = []
         for instance in all where !instance.waitUntilFinished(deadlineMicros: deadline) {
             gaveUp.append(instance.name)
+            let missed = instance.undeliveredTracks
             configuration.log(
                 "motet: gave up waiting for plugin \(LogText.escaped(instance.name)) (\(LogText.escaped(instance.file)))"
-                    + " after \(LogText.seconds(timeoutSeconds)) s")
+                    + " after \(LogText.seconds(timeoutSeconds)) s; "
+                    + (missed == 0
+                        ? "every track's events had reached it"
+                        : "it did not get the events of \(missed) track\(missed == 1 ? "" : "s") still queued"))
         }
         return gaveUp
     }
