@@ -61,6 +61,17 @@ extension PluginHost {
         return (out, options, unloadable)
     }
 
+    /// The options the plugin `name` (first match on `searchPath`) describes, looked at with
+    /// `inspect` (for completion: `motet --complete-plugin-options NAME` when the cache does not
+    /// know NAME yet); nil when no such plugin is on the search path or it cannot load.
+    public static func describedOptions(
+        of name: String, searchPath: PluginSearchPath, inspect: (_ name: String, _ file: String) -> Inspection
+    ) -> [DescribedPluginOption]? {
+        guard !name.contains("/"), case .success(let file) = resolve(name, in: searchPath) else { return nil }
+        let found = inspect(name, file)
+        return found.loadable ? found.options : nil
+    }
+
     /// Loads `file` in this process and describes it (one listing entry).
     public static func inspect(name: String, file: String, allowUnsafePermissions: Bool) -> Inspection {
         var options: [DescribedPluginOption] = []
