@@ -56,6 +56,23 @@ import Testing
         #expect(r.stderr.contains("unknown option 'pth'"), "\(r.stderr)")
         #expect(r.stdout.contains("Finished: Song (ok, completed)"), "\(r.stdout)")
     }
+
+    /// The line that cites the config file points at the key the plugin refused, not at its
+    /// section's header several lines above.
+    @Test func aRefusedOptionInAConfigSectionCitesTheKeysLine() throws {
+        let run = try MotetRun()
+        let song = try track(run)
+        let conf = run.home + "/config/motet/motet.conf"
+        try FileManager.default.createDirectory(atPath: run.home + "/config/motet", withIntermediateDirectories: true)
+        try "[plugin json]\n# the state file\npath = \(run.path("state.json"))\ninterval = soon\n[plugin log]\n\nlevel = debug\npth = /tmp/x\n".write(
+            toFile: conf, atomically: true, encoding: .utf8)
+        let r = try run.run(quick + [song])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = r.stderr.split(separator: "\n").first { $0.hasPrefix("motet: plugin json:") } ?? ""
+        #expect(json.contains("'soon'") && json.hasSuffix("(from \(conf):4)"), "\(r.stderr)")
+        let log = r.stderr.split(separator: "\n").first { $0.hasPrefix("motet: plugin log:") } ?? ""
+        #expect(log.contains("unknown option 'pth'") && log.hasSuffix("(from \(conf):8)"), "\(r.stderr)")
+    }
 }
 
 /// A plugin file in /tmp (world-writable, sticky) is refused with advice to move it.

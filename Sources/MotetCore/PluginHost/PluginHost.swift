@@ -77,7 +77,7 @@ public final class PluginHost: Sendable {
             case .success:
                 break
             case .failure(let failure):
-                configuration.log(Self.message(request, failure.file, failure.failure))
+                configuration.log(Self.message(request, failure.file, failure.failure, origin: failure.origin))
             }
         }
         return instances.withLock { $0.count }
@@ -133,6 +133,9 @@ public final class PluginHost: Sendable {
     private struct FailedStart: Error {
         var file: String?
         var failure: PluginLoadFailure
+        /// Where the refused option was written, when that is more precise than the request's
+        /// origin (a key's own line in a config section).
+        var origin: String? = nil
     }
 
     /// What can be known about a request without creating an instance: its file, its descriptor
@@ -160,7 +163,8 @@ public final class PluginHost: Sendable {
         if let described = PluginOptionCheck.descriptions(descriptor) {
             switch PluginOptionCheck.checked(options, against: described, home: PluginOptionCheck.home) {
             case .success(let checked): options = checked
-            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            case .failure(let refusal):
+                return .failure(FailedStart(file: file, failure: refusal.failure, origin: refusal.option.origin))
             }
         }
         return .success(Prepared(file: file, descriptor: descriptor, options: options))
@@ -178,7 +182,7 @@ public final class PluginHost: Sendable {
         requests.filter(\.fromCommandLine).compactMap { request in
             switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
             case .success: nil
-            case .failure(let failed): message(request, failed.file, failed.failure)
+            case .failure(let failed): message(request, failed.file, failed.failure, origin: failed.origin)
             }
         }
     }
@@ -282,12 +286,13 @@ public final class PluginHost: Sendable {
         return .success(descriptor)
     }
 
-    /// One log line for a failed request: plugin, file, reason, and where it was asked for.
-    static func message(_ request: PluginRequest, _ file: String?, _ failure: PluginLoadFailure) -> String {
+    /// One log line for a failed request: plugin, file, reason, and where it was asked for
+    /// (`origin`, when given: where the refused option was written).
+    static func message(_ request: PluginRequest, _ file: String?, _ failure: PluginLoadFailure, origin: String? = nil) -> String {
         var line = "motet: plugin \(LogText.escaped(request.instanceName)): "
         if let file { line += LogText.escaped(file) + ": " }
         line += LogText.escaped(failure.reason)
-        line += " (from \(LogText.escaped(request.origin)))"
+        line += " (from \(LogText.escaped(origin ?? request.origin)))"
         return line
     }
 }
