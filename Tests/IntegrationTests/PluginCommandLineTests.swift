@@ -75,6 +75,26 @@ import Testing
     }
 }
 
+/// The trust rule's refusal names each problem once, however the path was typed.
+@Suite struct PluginTrustLineTests {
+    @Test func aRelativePathIntoAWorldWritableDirectoryNamesThatDirectoryOnce() throws {
+        let run = try MotetRun()
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let song = run.path("song.ogg")
+        try Fixtures.oggVorbis(song, seconds: 0.2, tags: .init(title: "Song"))
+        let ww = run.path("ww")
+        try FileManager.default.createDirectory(atPath: ww, withIntermediateDirectories: true)
+        try ProbePlugin.build(in: ww, fileName: "x.so")
+        #expect(chmod(ww, 0o777) == 0)
+        let r = try Shell.run(
+            [Paths.motet, "--no-config", "--output", "null", "--untimed", "--plugin", "./ww/x.so", song],
+            environment: run.environment, currentDirectory: run.home)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr == "motet: plugin x: \(ww)/x.so: refused: directory \(ww) is writable by group and others (mode 0777);"
+            + " fix with: chmod go-w \(ww) (or allow it with allow-unsafe-plugins = yes / --allow-unsafe-plugins) (from --plugin)\n")
+    }
+}
+
 /// A plugin file in /tmp (world-writable, sticky) is refused with advice to move it.
 @Suite struct PluginInTmpTests {
     @Test func aPluginInTmpIsRefusedWithAdviceToMoveIt() throws {

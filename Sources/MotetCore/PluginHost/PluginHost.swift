@@ -249,7 +249,8 @@ public final class PluginHost: Sendable {
     static func resolve(_ nameOrPath: String, in searchPath: PluginSearchPath) -> Result<String, PluginLoadFailure> {
         if nameOrPath.contains("/") {
             let path = nameOrPath.hasPrefix("/") ? nameOrPath : PluginSearchPath.currentDirectory() + "/" + nameOrPath
-            return .success(path)
+            // `./ww/x.so` is shown as `CWD/ww/x.so`; `..` stays (lexically it may cross a link).
+            return .success("/" + path.split(separator: "/").filter { $0 != "." }.joined(separator: "/"))
         }
         guard PluginName.isValid(nameOrPath) else { return .failure(.invalidName(nameOrPath)) }
         for entry in searchPath.entries {
