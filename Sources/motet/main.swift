@@ -97,6 +97,7 @@ case .version:
 case .listPlugins:
     let listing = PluginHost.listingAndOptions(
         searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins,
+        named: settings.plugins.filter(\.fromCommandLine),
         inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins))
     Console.write(1, listing.text)
     // The option keys for shell completion, which must not load plugins to find them.

@@ -75,6 +75,26 @@ import Testing
     }
 }
 
+/// `--list-plugins --plugin PATH` looks at that file too, not only at the search path.
+@Suite struct ListPluginsPathTests {
+    @Test func listPluginsWithAPluginPathListsThatFile() throws {
+        let run = try MotetRun()
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let dir = run.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let probe = try ProbePlugin.build(in: dir, fileName: "scrobbler.so", defines: ["PROBE_DESCRIBED_OPTIONS"])
+        let broken = dir + "/broken.so"
+        try "not a shared object".write(toFile: broken, atomically: true, encoding: .utf8)
+        let r = try run.run(["--no-config", "--list-plugins", "--plugin", probe, "--plugin", broken])
+        #expect(r.status == 1, "broken.so cannot load: \(r.stderr)")
+        let named = try #require(r.stdout.components(separatedBy: "\nNamed with --plugin:\n").last, "\(r.stdout)")
+        #expect(r.stdout.contains("\nNamed with --plugin:\n"), "\(r.stdout)")
+        #expect(named.contains("  scrobbler  ") && named.contains("      \(probe)\n"), "\(r.stdout)")
+        #expect(named.contains("      sleep_ms=integer (default: 0)"), "\(r.stdout)")
+        #expect(named.contains("  broken  cannot load: \(broken): "), "\(r.stdout)")
+    }
+}
+
 /// The trust rule's refusal names each problem once, however the path was typed.
 @Suite struct PluginTrustLineTests {
     @Test func aRelativePathIntoAWorldWritableDirectoryNamesThatDirectoryOnce() throws {
