@@ -34,7 +34,7 @@ mkdir -p "$work/home" "$work/run" && chmod 700 "$work/run"
 # 2. A C plugin from the dev package's example, through its motet-plugin.pc (sysroot: the scratch
 # root stands for /).
 export PKG_CONFIG_PATH=$root/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
-cp -r "$root/usr/share/doc/motet/examples/c-plugin" "$work/c-plugin"
+cp -r "$root/usr/share/doc/motet-plugin-dev/examples/c-plugin" "$work/c-plugin"
 make -s -C "$work/c-plugin" >/dev/null
 # The same example, its descriptor stamped as if built with another Swift compiler.
 sed 's|\.destroy = hello_destroy,|.destroy = hello_destroy,\n    .swift_toolchain = "5.9",|' "$work/c-plugin/plugin.c" > "$work/c-plugin/stale.c"
