@@ -110,10 +110,11 @@ BUNDLED_PLUGINS := log json notify mpris
 DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/motet
 # The docs as installed in share/doc/motet: README.md and PLUGINS.md with their links rewritten to
 # the installed names (each bundled plugin's README is plugins/NAME.md, beside the JSON schemas
-# its links name; Examples/motet.conf is motet.conf; the C example is examples/c-plugin/), and
+# its links name; Examples/motet.conf is motet.conf; the C example is the dev package's:
+# ../motet-plugin-dev/examples/c-plugin/), and
 # the other documents README.md links to, under their own names. The man pages name /usr: the
 # installed ones name PREFIX. Tests/IntegrationTests/InstallTests.swift follows every link.
-DOC_LINKS := -e 's|](Examples/motet.conf)|](motet.conf)|g' -e 's|](Examples/c-plugin/)|](examples/c-plugin/)|g' \
+DOC_LINKS := -e 's|](Examples/motet.conf)|](motet.conf)|g' -e 's|](Examples/c-plugin/)|](../motet-plugin-dev/examples/c-plugin/)|g' \
 	-e 's|](Plugins/Log/README.md)|](plugins/log.md)|g' -e 's|](Plugins/JSONFile/README.md)|](plugins/json.md)|g' \
 	-e 's|](Plugins/Notify/README.md)|](plugins/notify.md)|g' -e 's|](Plugins/MPRIS/README.md)|](plugins/mpris.md)|g'
 MAN_PREFIX := -e 's|/usr/share/doc/motet|$(PREFIX)/share/doc/motet|g' -e 's|/usr/lib/motet/plugins|$(PREFIX)/lib/motet/plugins|g'
@@ -149,16 +150,19 @@ install-player: $(if $(BIN),,release)
 	install -m 644 Examples/systemd/motet-station.service $(DOC_DIR)/examples/systemd/
 
 KIT_DIR = $(DESTDIR)$(PREFIX)/share/motet/swift-kit
+# The C example belongs to the package that has the header it builds against (motet-plugin-dev),
+# so it goes to that package's doc directory, not to the player's.
+DEV_DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/motet-plugin-dev
 install-dev:
 	install -d -m 755 $(DESTDIR)$(PREFIX)/include/motet $(DESTDIR)$(PREFIX)/share/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin \
+	  $(DEV_DOC_DIR)/examples/c-plugin \
 	  $(KIT_DIR)/Sources/MotetPluginABI/include/motet $(KIT_DIR)/Sources/MotetPluginKit
 	install -m 644 Sources/MotetPluginABI/include/motet/plugin.h $(DESTDIR)$(PREFIX)/include/motet/plugin.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' Sources/MotetPluginABI/motet-plugin.pc.in \
 	  > $(DESTDIR)$(PREFIX)/share/pkgconfig/motet-plugin.pc
 	chmod 644 $(DESTDIR)$(PREFIX)/share/pkgconfig/motet-plugin.pc
-	install -m 644 Examples/c-plugin/plugin.c Examples/c-plugin/Makefile $(DESTDIR)$(PREFIX)/share/doc/motet/examples/c-plugin/
-	install -m 644 packaging/swift-kit/Package.swift $(KIT_DIR)/Package.swift
+	install -m 644 Examples/c-plugin/plugin.c Examples/c-plugin/Makefile $(DEV_DOC_DIR)/examples/c-plugin/
+	install -m 644 packaging/swift-kit/Package.swift Plugins/plugin-exports.map $(KIT_DIR)/
 	install -m 644 Sources/MotetPluginABI/include/motet/plugin.h $(KIT_DIR)/Sources/MotetPluginABI/include/motet/plugin.h
 	install -m 644 Sources/MotetPluginABI/abi.c $(KIT_DIR)/Sources/MotetPluginABI/abi.c
 	install -m 644 Sources/MotetPluginKit/*.swift $(KIT_DIR)/Sources/MotetPluginKit/

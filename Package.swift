@@ -34,10 +34,17 @@ let kitLinker: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../swift", "-Xlinker", "-rpath", "-Xlinker", "/usr/lib/motet/swift"])
 ]
 
-/// The bundled log, json and notify delegates export only `motet_plugin_entry`.
-let pluginExports: [LinkerSetting] = [
-    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/plugin-exports.map"])
-]
+/// A bundled delegate exports only `motet_plugin_entry`, and is named by its installed file name
+/// (`json.so`, Makefile `install-player`) as its SONAME: without one, the linker records the
+/// build directory's path of the file in `.gnu.version_d`, and the package is not reproducible.
+func pluginLinker(installedAs name: String) -> [LinkerSetting] {
+    [
+        .unsafeFlags([
+            "-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/plugin-exports.map",
+            "-Xlinker", "-soname=\(name).so",
+        ])
+    ]
+}
 
 let package = Package(
     name: "Motet",
@@ -140,7 +147,15 @@ let package = Package(
                 "MotetPluginABI",
                 "MotetPluginHost",
             ],
-            swiftSettings: lean
+            exclude: ["link-as-needed.cfg"],
+            swiftSettings: lean,
+            // Linked --as-needed: only the libraries it calls. The module maps bring libvorbis and
+            // libogg beside libvorbisfile, and the Synchronization module its library, none of
+            // which the release build calls (dpkg-shlibdeps warned of them). Through clang's
+            // --config, whose options precede the libraries (see the file).
+            linkerSettings: [
+                .unsafeFlags(["-Xclang-linker", "--config=\(Context.packageDirectory)/Sources/motet/link-as-needed.cfg"])
+            ]
         ),
 
         // MARK: The plugin author's kit and the bundled delegates
@@ -156,7 +171,7 @@ let package = Package(
             path: "Plugins/Log",
             exclude: ["README.md"],
             swiftSettings: lean,
-            linkerSettings: pluginExports
+            linkerSettings: pluginLinker(installedAs: "log")
         ),
         .target(
             name: "JSONFileDelegate",
@@ -164,7 +179,7 @@ let package = Package(
             path: "Plugins/JSONFile",
             exclude: ["schema", "README.md"],
             swiftSettings: lean,
-            linkerSettings: pluginExports
+            linkerSettings: pluginLinker(installedAs: "json")
         ),
         // The GVariant helpers both D-Bus delegates use: a static target, linked into each of their
         // shared objects on its own (no type crosses between them; only the entry is exported).
@@ -179,7 +194,7 @@ let package = Package(
             path: "Plugins/Notify",
             exclude: ["README.md"],
             swiftSettings: lean,
-            linkerSettings: pluginExports
+            linkerSettings: pluginLinker(installedAs: "notify")
         ),
         .target(
             name: "MPRISDelegate",
@@ -190,7 +205,8 @@ let package = Package(
             ],
             path: "Plugins/MPRIS",
             exclude: ["README.md"],  // the MPRIS section of PLUGINS.md
-            swiftSettings: lean
+            swiftSettings: lean,
+            linkerSettings: pluginLinker(installedAs: "mpris")
         ),
 
         // MARK: Tests (real components; see Tests/MotetTestSupport)

@@ -5,18 +5,26 @@
 public struct NowPlayingInfo: Sendable, Equatable {
     /// False means "nothing playing": clear what you show. Every other field is then empty.
     public var hasTrack: Bool
+    /// The TITLE tag, else the file's name without `.ogg`/`.oga`; nil when neither.
     public var title: String?
     /// All artists joined with ", ".
     public var artist: String?
+    /// Each ARTIST tag, in the file's order (empty when there is none).
     public var artists: [String]
+    /// The ALBUM tag, or nil.
     public var album: String?
+    /// The track's length in microseconds; nil when unknown (a live stream).
     public var durationMicros: Int64?
     /// What has been heard, sampled at `elapsedAtMicros` (CLOCK_MONOTONIC).
     public var elapsedMicros: Int64?
+    /// When `elapsedMicros` was sampled, in CLOCK_MONOTONIC microseconds: the position now is
+    /// `elapsedMicros + (now - elapsedAtMicros) * rate`.
     public var elapsedAtMicros: Int64
     /// 1.0 playing, 0.0 paused.
     public var rate: Double
+    /// The cover art, or nil.
     public var artwork: ArtworkInfo?
+    /// The file being played, or nil for a stream.
     public var filePath: String?
     /// The URL being played (a stream), or nil for a local file (ABI 1.1).
     public var url: String?
@@ -28,10 +36,16 @@ public struct NowPlayingInfo: Sendable, Equatable {
     public var stationGenre: String?
     /// The station's home page (icy-url; not the stream's URL), or nil (ABI 1.1).
     public var stationURL: String?
+    /// The track this is about (>= 1; 0 with `hasTrack` false): name it in
+    /// `MotetHost.send(_:track:)` so that a command meant for it is not applied to the next one.
     public var trackID: UInt64
+    /// The user liked this track (a like button shows as on).
     public var likeActive: Bool
+    /// The user disliked this track.
     public var dislikeActive: Bool
+    /// A next command would be taken now (there is a next track and a skip left).
     public var nextEnabled: Bool
+    /// A previous command would be taken now.
     public var previousEnabled: Bool
 
     /// Copies the C event. Everything is copied: the event's pointers are only borrowed.
@@ -81,6 +95,7 @@ public struct ArtworkInfo: Sendable, Equatable {
     /// A file with the same bytes, for URIs (MPRIS artUrl, notification image-path).
     public var path: String?
 
+    /// Artwork with these bytes, type, id and cached file.
     public init(bytes: [UInt8], mime: String, id: String, path: String?) {
         self.bytes = bytes
         self.mime = mime
@@ -91,16 +106,25 @@ public struct ArtworkInfo: Sendable, Equatable {
 
 /// `MOTET_EVENT_PLAYBACK_STATE`.
 public struct PlaybackStateInfo: Sendable, Equatable {
+    /// `MOTET_PLAYBACK_*`: stopped, loading (opening a track), playing, paused, stalled (waiting
+    /// for data or a device; see `stalledReason`), complete (the queue ended), interrupted
+    /// (another stream has the sound, e.g. a call).
     public enum State: UInt32, Sendable {
         case stopped = 0, loading, playing, paused, stalled, complete, interrupted
     }
     /// nil for a state this kit does not know yet (a newer host).
     public var state: State?
+    /// The state's number as the host sent it (for a state this kit does not know).
     public var rawState: UInt32
+    /// The player's volume, 0 to 100.
     public var volumePercent: Int
+    /// The queue plays in a random order.
     public var shuffle: Bool
+    /// The queue starts again when it ends (--loop).
     public var loop: Bool
+    /// The current track can be sought (false for a live stream).
     public var canSeek: Bool
+    /// False with `remote-commands = no`: every command a plugin sends is refused.
     public var remoteCommands: Bool
     /// Why, while `state` is `.stalled` (ABI 1.1).
     public enum StalledReason: UInt32, Sendable {
@@ -109,6 +133,7 @@ public struct PlaybackStateInfo: Sendable, Equatable {
     /// nil from an ABI 1.0 host, or for a reason this kit does not know.
     public var stalledReason: StalledReason?
 
+    /// Copies the C event.
     public init(_ e: UnsafePointer<motet_playback_state>) {
         let p = e.pointee
         rawState = p.state
@@ -124,13 +149,20 @@ public struct PlaybackStateInfo: Sendable, Equatable {
 
 /// `MOTET_EVENT_TRACK_FINISHED`.
 public struct TrackFinishedInfo: Sendable, Equatable {
+    /// Played to its end, skipped (next, previous, a dislike), stopped (stop or quit), or failed
+    /// (it could not be decoded).
     public enum Reason: UInt32, Sendable {
         case completed = 0, skipped, stopped, failed
     }
+    /// False when decoding failed.
     public var successfully: Bool
+    /// nil for a reason this kit does not know yet.
     public var reason: Reason?
+    /// The track that finished (the `trackID` of its now-playing events).
     public var trackID: UInt64
+    /// Its file, or nil for a stream.
     public var filePath: String?
+    /// Its title, as in `NowPlayingInfo.title`.
     public var title: String?
     /// ABI 1.1 (nil from an older host): the whole track, what a scrobbler submits.
     public var track: MotetTrack?
@@ -141,6 +173,7 @@ public struct TrackFinishedInfo: Sendable, Equatable {
     /// Wall-clock time (Unix microseconds) its first frame was heard; nil if never (or 1.0 host).
     public var firstHeardUnixMicros: Int64?
 
+    /// Copies the C event.
     public init(_ e: UnsafePointer<motet_track_finished>) {
         let p = e.pointee
         successfully = p.successfully != 0
@@ -161,11 +194,15 @@ public struct TrackFinishedInfo: Sendable, Equatable {
 public struct MotetTrack: Sendable, Equatable {
     /// >= 1; the `trackID` of its now-playing events.
     public var trackID: UInt64
+    /// As in `NowPlayingInfo.title`.
     public var title: String?
     /// All artists joined with ", ".
     public var artist: String?
+    /// Each ARTIST tag, in the file's order.
     public var artists: [String]
+    /// The ALBUM tag, or nil.
     public var album: String?
+    /// Its length in microseconds; nil when unknown (a live stream).
     public var durationMicros: Int64?
     /// The file, or nil for a stream.
     public var filePath: String?
@@ -175,10 +212,14 @@ public struct MotetTrack: Sendable, Equatable {
     public var station: String?
     /// The station's icy-description, icy-genre and home page (icy-url), or nil.
     public var stationDescription: String?
+    /// The station's genre (icy-genre), or nil.
     public var stationGenre: String?
+    /// The station's home page (icy-url), or nil.
     public var stationURL: String?
+    /// As `ArtworkInfo.id` in now-playing; nil when the track has no artwork.
     public var artworkID: String?
 
+    /// Copies the C track.
     public init(_ t: UnsafePointer<motet_track>) {
         let p = t.pointee
         trackID = p.track_id
@@ -200,6 +241,7 @@ public struct MotetTrack: Sendable, Equatable {
 
 /// `MOTET_EVENT_TRACK_STARTED` (ABI 1.1): a track became current (also while paused).
 public struct TrackStartedInfo: Sendable, Equatable {
+    /// Why it became current.
     public enum Reason: UInt32, Sendable {
         /// The previous track ended, or the first track of the run.
         case natural = 0
@@ -211,12 +253,14 @@ public struct TrackStartedInfo: Sendable, Equatable {
         /// Asked for explicitly: play after stop, a seek past the end, open URI.
         case request
     }
+    /// The track, in full.
     public var track: MotetTrack
     /// nil for a reason this kit does not know yet.
     public var reason: Reason?
     /// Wall-clock time (Unix microseconds) it became current.
     public var startedAtUnixMicros: Int64
 
+    /// Copies the C event; nil when it carries no track.
     public init?(_ e: UnsafePointer<motet_track_started>) {
         let p = e.pointee
         guard let track = p.track else { return nil }
@@ -228,10 +272,12 @@ public struct TrackStartedInfo: Sendable, Equatable {
 
 /// `MOTET_EVENT_SEEKED` (ABI 1.1): a seek that was asked for has been made.
 public struct SeekedInfo: Sendable, Equatable {
+    /// The track that was sought.
     public var trackID: UInt64
     /// Where the track is now, in microseconds.
     public var positionMicros: Int64
 
+    /// Copies the C event.
     public init(_ e: UnsafePointer<motet_seeked>) {
         trackID = e.pointee.track_id
         positionMicros = e.pointee.position_us
@@ -240,12 +286,18 @@ public struct SeekedInfo: Sendable, Equatable {
 
 /// `MOTET_EVENT_DECODE_ERROR`.
 public struct DecodeErrorInfo: Sendable, Equatable {
+    /// libvorbisfile's code (`OV_*`, negative), or -1000 for an error on the host's side.
     public var code: Int32
+    /// One human line saying what went wrong.
     public var message: String
+    /// The file, or nil for a stream.
     public var filePath: String?
+    /// Where in the track, in microseconds; nil when unknown.
     public var positionMicros: Int64?
+    /// The track it happened in (0 when none was current yet).
     public var trackID: UInt64
 
+    /// Copies the C event.
     public init(_ e: UnsafePointer<motet_decode_error>) {
         let p = e.pointee
         code = p.code
@@ -258,7 +310,12 @@ public struct DecodeErrorInfo: Sendable, Equatable {
 
 /// Why playback was interrupted.
 public enum InterruptionKind: Sendable, Equatable {
-    case corked, deviceLost, unknown(UInt32)
+    /// The sound server paused Motet for another stream (a call: PulseAudio's cork).
+    case corked
+    /// The output device went away; Motet waits for it (or another) to come back.
+    case deviceLost
+    /// A reason this kit does not know yet, with its number.
+    case unknown(UInt32)
 
     init(_ raw: UInt32) {
         switch raw {

@@ -64,7 +64,9 @@ public final class MotetHost: Sendable {
 
     /// Ask the player to do something, for the track `track` (a `trackID` from an event; 0:
     /// whatever is current when the player acts on it). A command for a track that is no longer
-    /// current is refused (stale). Only enqueues; the outcome shows up in later events.
+    /// current is refused (stale), one for an id that never named a track too (no such track), and
+    /// every command once the player has stopped (at exit). Only enqueues; the outcome shows up in
+    /// later events.
     @discardableResult
     public func send(_ command: Command, track: UInt64 = 0) -> CommandAnswer {
         let (code, argument) = command.raw

@@ -26,7 +26,8 @@ func fail(_ text: String, code: Int32) -> Never {
 // Hidden, for the build and the shell: `--generate man|plugins-man PLUGIN.so…|bash|zsh|fish` prints
 // a document generated from the option table or the plugins' descriptions (make install, make deb); `--complete-plugin-names`
 // lists the names on the search path without loading any plugin, and `--complete-plugin-options
-// NAME` a plugin's option keys from the cache `--list-plugins` writes (the completion scripts).
+// NAME` a plugin's option keys from the cache `--list-plugins` writes, filling it for NAME when
+// NAME is not in it yet (the completion scripts).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--generate" {
     guard arguments.count >= 2, let kind = GeneratedDocument(rawValue: arguments[1]) else {
@@ -52,8 +53,23 @@ if arguments == [GeneratedDocument.pluginNamesFlag] {
     exit(0)
 }
 if arguments.count == 2 && arguments[0] == PluginOptionCache.flag {
+    let name = arguments[1]
     let cache = PluginOptionCache.path(XDGDirectories(environment: environment))
-    for option in PluginOptionCache.options(of: arguments[1], in: cache) {
+    var options = PluginOptionCache.options(of: name, in: cache)
+    // Not cached yet: look at that plugin alone, in a child (as --list-plugins does), and keep
+    // what it describes for the next TAB.
+    if options.isEmpty {
+        let searchPath = PluginSearchPath(pluginDirectories: [], environment: environment, executablePath: ProcessEnvironment.executablePath())
+        if let described = PluginHost.describedOptions(
+            of: name, searchPath: searchPath,
+            inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: false)),
+            !described.isEmpty
+        {
+            options = described
+            _ = PluginOptionCache.write(PluginOptionCache.merging(described, of: name, into: cache), to: cache)
+        }
+    }
+    for option in options {
         Console.write(1, "\(option.key)\t\(option.kind.rawValue)\n")
     }
     exit(0)
@@ -81,6 +97,7 @@ case .version:
 case .listPlugins:
     let listing = PluginHost.listingAndOptions(
         searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins,
+        named: settings.plugins.filter(\.fromCommandLine),
         inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins))
     Console.write(1, listing.text)
     // The option keys for shell completion, which must not load plugins to find them.

@@ -40,7 +40,8 @@ import Testing
         for file in [
             "README.md", "PLUGINS.md", "motet.conf", "plugins/log.md", "plugins/json.md", "plugins/notify.md",
             "plugins/mpris.md", "plugins/schema/now-playing.schema.json", "plugins/schema/events.schema.json",
-            "examples/c-plugin/plugin.c", "examples/c-plugin/Makefile", "examples/systemd/motet-station.service",
+            "../motet-plugin-dev/examples/c-plugin/plugin.c", "../motet-plugin-dev/examples/c-plugin/Makefile",
+            "examples/systemd/motet-station.service",
         ] {
             #expect(FileManager.default.fileExists(atPath: docs + "/" + file), "missing share/doc/motet/\(file)")
         }
@@ -105,5 +106,65 @@ import Testing
                 rest = text[found.upperBound...]
             }
         }
+    }
+
+    /// The names a shared object exports: its defined global and weak dynamic symbols.
+    static func exportedSymbols(_ file: String) throws -> [String] {
+        let table = try Shell.check(["readelf", "--dyn-syms", "-W", file]).stdout
+        return table.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count >= 8, f[4] == "GLOBAL" || f[4] == "WEAK", f[6] != "UND" else { return nil }
+            return String(f[7].prefix { $0 != "@" })
+        }
+    }
+
+    /// What a packager checks before shipping: each plugin has a SONAME (so no build path is
+    /// recorded in `.gnu.version_d`) and exports only its entry; the installed player does not
+    /// search its own bin directory as a build tree, does not need libraries it does not call,
+    /// and plays.
+    @Test func theInstalledPlayerAndPluginsAreFitToShip() throws {
+        let destdir = try install()
+        defer { try? FileManager.default.removeItem(atPath: destdir) }
+        let root = destdir + Self.prefix
+        for name in ["log", "json", "notify", "mpris"] {
+            let file = root + "/lib/motet/plugins/\(name).so"
+            let dynamic = try Shell.check(["readelf", "-d", file]).stdout
+            #expect(dynamic.contains("Library soname: [\(name).so]"), "\(name).so: \(dynamic)")
+            let exported = try Self.exportedSymbols(file)
+            #expect(exported == ["motet_plugin_entry"], "\(name).so exports \(exported.count): \(exported.prefix(5))")
+            let versions = try Shell.check(["readelf", "-V", file]).stdout
+            #expect(!versions.contains(Paths.packageRoot) && !versions.contains("/.build/"), "\(name).so: \(versions)")
+        }
+        let motet = root + "/bin/motet"
+        let needed = try Shell.check(["readelf", "-d", motet]).stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libvorbisfile.so.3") }, "\(needed)")
+        #expect(!needed.contains { $0.contains("libvorbis.so.0") || $0.contains("libogg.so.0") }, "\(needed)")
+        let environment = ["XDG_DATA_HOME": destdir + "/none", "HOME": destdir]
+        let listing = try Shell.run([motet, "--no-config", "--list-plugins"], environment: environment)
+        #expect(!listing.stdout.contains("build tree") && !listing.stdout.contains(" \(root)/bin "), "\(listing.stdout)")
+        #expect(listing.stdout.contains("\(root)/lib/motet/plugins  (installed with motet)"), "\(listing.stdout)")
+        let play = try Shell.run(
+            [motet, "--no-config", "--output", "null", "--untimed", "--status", "events", Paths.packageRoot + "/Examples/demo/motet-demo.ogg"],
+            environment: environment)
+        #expect(play.status == 0 && play.stdout.contains("Finished: "), "\(play.stdout)\(play.stderr)")
+    }
+
+    /// The man pages go through groff's every warning silently, say each thing once, and name the
+    /// config-file key that loads a shared object.
+    @Test func theInstalledManPagesAreCleanForGroff() throws {
+        let destdir = try install()
+        defer { try? FileManager.default.removeItem(atPath: destdir) }
+        let pages = [destdir + Self.prefix + "/share/man/man1/motet.1", destdir + Self.prefix + "/share/man/man7/motet-plugins.7"]
+        for page in pages {
+            let groff = try Shell.run(["groff", "-ww", "-man", "-z", page])
+            #expect(groff.status == 0 && groff.stderr.isEmpty, "\(page): \(groff.stderr)")
+            let lines = try String(contentsOfFile: page, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (i, line) in lines.enumerated() where line == "Repeatable." && i > 0 {
+                #expect(!lines[i - 1].contains("Repeatable"), "\(page): 'Repeatable' twice: \(lines[i - 1])")
+            }
+        }
+        let motet = try String(contentsOfFile: pages[0], encoding: .utf8)
+        #expect(motet.contains("\\fBlibrary = \\fR\\fIPATH\\fR") && !motet.contains("\\fBfile = \\fR"), "motet(1) names the wrong key")
+        #expect(motet.contains("2, 4 ... 30 s"), "motet(1) lost the retry times")
     }
 }

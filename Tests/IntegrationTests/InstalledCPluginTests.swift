@@ -20,7 +20,7 @@ import Testing
         for file in [
             "bin/motet", "lib/motet/plugins/log.so", "lib/motet/plugins/json.so", "lib/motet/plugins/notify.so",
             "lib/motet/plugins/mpris.so", "include/motet/plugin.h", "share/pkgconfig/motet-plugin.pc",
-            "share/doc/motet/PLUGINS.md", "share/doc/motet/examples/c-plugin/plugin.c",
+            "share/doc/motet/PLUGINS.md", "share/doc/motet-plugin-dev/examples/c-plugin/plugin.c",
         ] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "missing \(file)")
         }

@@ -56,6 +56,63 @@ import Testing
         #expect(r.stderr.contains("unknown option 'pth'"), "\(r.stderr)")
         #expect(r.stdout.contains("Finished: Song (ok, completed)"), "\(r.stdout)")
     }
+
+    /// The line that cites the config file points at the key the plugin refused, not at its
+    /// section's header several lines above.
+    @Test func aRefusedOptionInAConfigSectionCitesTheKeysLine() throws {
+        let run = try MotetRun()
+        let song = try track(run)
+        let conf = run.home + "/config/motet/motet.conf"
+        try FileManager.default.createDirectory(atPath: run.home + "/config/motet", withIntermediateDirectories: true)
+        try "[plugin json]\n# the state file\npath = \(run.path("state.json"))\ninterval = soon\n[plugin log]\n\nlevel = debug\npth = /tmp/x\n".write(
+            toFile: conf, atomically: true, encoding: .utf8)
+        let r = try run.run(quick + [song])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = r.stderr.split(separator: "\n").first { $0.hasPrefix("motet: plugin json:") } ?? ""
+        #expect(json.contains("'soon'") && json.hasSuffix("(from \(conf):4)"), "\(r.stderr)")
+        let log = r.stderr.split(separator: "\n").first { $0.hasPrefix("motet: plugin log:") } ?? ""
+        #expect(log.contains("unknown option 'pth'") && log.hasSuffix("(from \(conf):8)"), "\(r.stderr)")
+    }
+}
+
+/// `--list-plugins --plugin PATH` looks at that file too, not only at the search path.
+@Suite struct ListPluginsPathTests {
+    @Test func listPluginsWithAPluginPathListsThatFile() throws {
+        let run = try MotetRun()
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let dir = run.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let probe = try ProbePlugin.build(in: dir, fileName: "scrobbler.so", defines: ["PROBE_DESCRIBED_OPTIONS"])
+        let broken = dir + "/broken.so"
+        try "not a shared object".write(toFile: broken, atomically: true, encoding: .utf8)
+        let r = try run.run(["--no-config", "--list-plugins", "--plugin", probe, "--plugin", broken])
+        #expect(r.status == 1, "broken.so cannot load: \(r.stderr)")
+        let named = try #require(r.stdout.components(separatedBy: "\nNamed with --plugin:\n").last, "\(r.stdout)")
+        #expect(r.stdout.contains("\nNamed with --plugin:\n"), "\(r.stdout)")
+        #expect(named.contains("  scrobbler  ") && named.contains("      \(probe)\n"), "\(r.stdout)")
+        #expect(named.contains("      sleep_ms=integer (default: 0)"), "\(r.stdout)")
+        #expect(named.contains("  broken  cannot load: \(broken): "), "\(r.stdout)")
+    }
+}
+
+/// The trust rule's refusal names each problem once, however the path was typed.
+@Suite struct PluginTrustLineTests {
+    @Test func aRelativePathIntoAWorldWritableDirectoryNamesThatDirectoryOnce() throws {
+        let run = try MotetRun()
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let song = run.path("song.ogg")
+        try Fixtures.oggVorbis(song, seconds: 0.2, tags: .init(title: "Song"))
+        let ww = run.path("ww")
+        try FileManager.default.createDirectory(atPath: ww, withIntermediateDirectories: true)
+        try ProbePlugin.build(in: ww, fileName: "x.so")
+        #expect(chmod(ww, 0o777) == 0)
+        let r = try Shell.run(
+            [Paths.motet, "--no-config", "--output", "null", "--untimed", "--plugin", "./ww/x.so", song],
+            environment: run.environment, currentDirectory: run.home)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr == "motet: plugin x: \(ww)/x.so: refused: directory \(ww) is writable by group and others (mode 0777);"
+            + " fix with: chmod go-w \(ww) (or allow it with allow-unsafe-plugins = yes / --allow-unsafe-plugins) (from --plugin)\n")
+    }
 }
 
 /// A plugin file in /tmp (world-writable, sticky) is refused with advice to move it.

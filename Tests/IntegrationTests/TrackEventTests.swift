@@ -86,6 +86,36 @@ import Testing
                 "a stale like was acted on")
     }
 
+    @Test func aLikeNamingATrackIdThatNeverExistedIsRefusedAsNoSuchTrack() throws {
+        let run = try MotetRun("motet-no-such-track")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let files = try tracks(run, 1, seconds: 0.6)
+        let probe = try ProbePlugin.build(in: run.home)
+        let out = run.path("probe.out")
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--status", "quiet", "--plugin", "\(probe):like_track=9999,out=\(out)"] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ProbePlugin.lines(out).contains("like-track track=9999 answer=1"), "\(ProbePlugin.lines(out))")  // REFUSED
+        #expect(result.stderr.contains("command like refused: no such track: 9999"), "\(result.stderr)")
+        #expect(!result.stderr.contains("stale"), "\(result.stderr)")
+    }
+
+    /// A plugin that likes the last track while it shuts down (a scrobbler flushing its state) is
+    /// told the like was refused, not told "accepted" for a like nothing will apply.
+    @Test func aLikeSentDuringShutdownIsRefused() throws {
+        let run = try MotetRun("motet-shutdown-like")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let files = try tracks(run, 1, seconds: 0.6)
+        let probe = try ProbePlugin.build(in: run.home)
+        let out = run.path("probe.out")
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--status", "quiet", "--plugin", "\(probe):like_on_shutdown=yes,out=\(out)"] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        let like = ProbePlugin.lines(out).filter { $0.hasPrefix("shutdown-like ") }
+        #expect(like.count == 1 && like[0].hasSuffix("answer=1"), "\(ProbePlugin.lines(out))")  // MOTET_COMMAND_REFUSED
+        #expect(result.stderr.contains("command like refused: motet is quitting"), "\(result.stderr)")
+    }
+
     @Test func aPluginThatLikesOnEveryNowPlayingSendsAtMostOneLikePerTrack() throws {
         let run = try MotetRun("motet-like-loop")
         defer { try? FileManager.default.removeItem(atPath: run.home) }

@@ -19,7 +19,7 @@ failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 pass() { echo "ok: $*"; }
 need() { command -v "$1" >/dev/null || { echo "FAIL: $1 is missing (make deps-deb-test installs it)" >&2; exit 1; }; }
-for tool in dpkg-deb unshare mount cc pkg-config swift dbus-run-session man zsh fish; do need "$tool"; done
+for tool in dpkg-deb unshare mount cc pkg-config swift dbus-run-session man zsh fish readelf groff; do need "$tool"; done
 [ "$(id -u)" = 0 ] || { echo "FAIL: needs root (unshare -m and mount hide /opt/swift)" >&2; exit 1; }
 
 # 1. Install the packages' contents.
@@ -34,7 +34,7 @@ mkdir -p "$work/home" "$work/run" && chmod 700 "$work/run"
 # 2. A C plugin from the dev package's example, through its motet-plugin.pc (sysroot: the scratch
 # root stands for /).
 export PKG_CONFIG_PATH=$root/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
-cp -r "$root/usr/share/doc/motet/examples/c-plugin" "$work/c-plugin"
+cp -r "$root/usr/share/doc/motet-plugin-dev/examples/c-plugin" "$work/c-plugin"
 make -s -C "$work/c-plugin" >/dev/null
 # The same example, its descriptor stamped as if built with another Swift compiler.
 sed 's|\.destroy = hello_destroy,|.destroy = hello_destroy,\n    .swift_toolchain = "5.9",|' "$work/c-plugin/plugin.c" > "$work/c-plugin/stale.c"
@@ -44,7 +44,7 @@ unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 
 # 3. Two Swift plugin packages outside the tree: `.library(type: .dynamic)` depending on the kit's
 # product, one on the installed dev package by path, one on the source tree by path.
-swift_package() {  # NAME KIT_PATH
+swift_package() {  # NAME KIT_PATH EXPORT_MAP: the package PLUGINS.md documents
   local dir=$work/$1
   mkdir -p "$dir/Sources"
   cp -r "$src/Tests/Packaging/SwiftPlugin/Sources/HelloSwift" "$dir/Sources/HelloSwift"
@@ -56,7 +56,15 @@ let package = Package(
     products: [.library(name: "$1", type: .dynamic, targets: ["HelloSwift"])],
     dependencies: [.package(path: "$2")],
     targets: [
-        .target(name: "HelloSwift", dependencies: [.product(name: "MotetPluginKit", package: "$(basename "$2")")]),
+        .target(
+            name: "HelloSwift",
+            dependencies: [.product(name: "MotetPluginKit", package: "$(basename "$2")")],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-no-toolchain-stdlib-rpath",
+                    "-Xlinker", "--version-script=$3",
+                ]),
+            ]),
     ]
 )
 SWIFT
@@ -66,11 +74,20 @@ SWIFT
 }
 # The installed kit is read-only to a plugin author: building must not write into it.
 chmod -R a-w "$root/usr/share/motet/swift-kit"
-if swift_package hello-installed "$root/usr/share/motet/swift-kit"; then pass "a Swift plugin package builds against the installed dev package"; else fail "the Swift plugin package against the installed kit does not build"; fi
+if swift_package hello-installed "$root/usr/share/motet/swift-kit" "$root/usr/share/motet/swift-kit/plugin-exports.map"; then pass "a Swift plugin package builds against the installed dev package"; else fail "the Swift plugin package against the installed kit does not build"; fi
 ln -s "$src" "$work/motet"
-if swift_package hello-tree "$work/motet"; then pass "a Swift plugin package builds against the source tree"; else fail "the Swift plugin package against the source tree does not build"; fi
+if swift_package hello-tree "$work/motet" "$work/motet/Plugins/plugin-exports.map"; then pass "a Swift plugin package builds against the source tree"; else fail "the Swift plugin package against the source tree does not build"; fi
 needed=$(readelf -d "$plugins/hello-installed.so" | grep NEEDED || true)
 grep -q libswift_Concurrency <<<"$needed" || fail "the Swift plugin does not need libswift_Concurrency (not an ordinary plugin?): $needed"
+# What a shared object exports: its defined global and weak dynamic symbols.
+exported() { readelf --dyn-syms -W "$1" | awk '($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" { sub(/@.*/, "", $8); print $8 }' | sort -u | tr '\n' ' '; }
+# The documented build: an $ORIGIN-relative RUNPATH (no toolchain path) and only the entry.
+for p in hello-installed hello-tree; do
+  runpath=$(readelf -d "$plugins/$p.so" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+  [ "$runpath" = '$ORIGIN:$ORIGIN/../swift:/usr/lib/motet/swift' ] && pass "$p: RUNPATH $runpath" || fail "$p: RUNPATH $runpath"
+  [ "$(exported "$plugins/$p.so")" = "motet_plugin_entry " ] && pass "$p exports only motet_plugin_entry" \
+    || fail "$p exports: $(exported "$plugins/$p.so" | cut -c1-300)"
+done
 
 # 4. The player with /opt/swift hidden and a clean environment.
 hidden_run() {  # COMMAND... : runs in a private mount namespace where /opt/swift is empty
@@ -124,7 +141,37 @@ refusals=$(grep -c "refused: built with Swift 5.9" <<<"$err" || true)
 [ "$refusals" = 1 ] && [ "$status" = 64 ] && pass "a plugin stamped with another Swift version is refused in one line (exit 64)" \
   || fail "stale plugin: expected one refusal line and exit 64, got $status: $err"
 
-# 5. The man pages render, without Swift too.
+# 5. The shipped binaries: motet needs only the libraries it calls (linked --as-needed); each
+# bundled plugin has its installed name as SONAME (so no build path is recorded in
+# .gnu.version_d) and exports only its entry; the installed motet searches no build tree.
+needed=$(readelf -d "$root/usr/bin/motet" | grep NEEDED || true)
+unused=$(for lib in libogg.so.0 libvorbis.so.0 libswiftSynchronization.so; do
+  if grep -q "\[$lib\]" <<<"$needed"; then echo "$lib"; fi; done | tr '\n' ' ')
+[ -z "$unused" ] && grep -q "\[libvorbisfile.so.3\]" <<<"$needed" && pass "motet needs only the libraries it calls" \
+  || fail "motet needs libraries it does not call: $unused"
+shipped=0
+for p in log json notify mpris; do
+  so=$plugins/$p.so
+  soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+  [ "$soname" = "$p.so" ] || fail "$p.so: SONAME '$soname', expected $p.so"
+  base=$(readelf -V "$so" | sed -n 's/.*Flags: BASE.*Name: //p')
+  [ "$base" = "$p.so" ] || fail "$p.so: .gnu.version_d names '$base' (a build path?)"
+  [ "$(exported "$so")" = "motet_plugin_entry " ] || fail "$p.so exports $(exported "$so" | wc -w) symbols: $(exported "$so" | cut -c1-200)"
+  if [ "$soname" = "$p.so" ] && [ "$base" = "$p.so" ] && [ "$(exported "$so")" = "motet_plugin_entry " ]; then
+    shipped=$((shipped + 1))
+  fi
+done
+[ "$shipped" = 4 ] && pass "the bundled plugins have a SONAME and export only motet_plugin_entry" \
+  || fail "$((4 - shipped)) bundled plugin(s) lack a SONAME or export more than motet_plugin_entry"
+listing=$(hidden_run "$root/usr/bin/motet" --no-config --list-plugins 2>&1 || true)
+grep -q "build tree" <<<"$listing" && fail "the installed motet searches a build tree: $(grep 'build tree' <<<"$listing")" \
+  || pass "the installed motet searches no build tree"
+
+# 6. The man pages render, without Swift too, and groff has nothing to warn about.
+for page in "$root/usr/share/man/man1/motet.1"* "$root/usr/share/man/man7/motet-plugins.7"*; do
+  warnings=$(zcat -f "$page" | groff -ww -man -z 2>&1)
+  [ -z "$warnings" ] && pass "groff -ww: ${page#"$root"} is clean" || fail "groff -ww ${page#"$root"}: $warnings"
+done
 for page in "motet" "7 motet-plugins"; do
   hidden_run env MANPATH="$root/usr/share/man" MANWIDTH=80 man -P cat $page > "$work/man.txt" 2>&1 || true
   grep -q "SYNOPSIS\|DESCRIPTION" "$work/man.txt" && pass "man $page renders" || fail "man $page: $(head -5 "$work/man.txt")"
@@ -142,7 +189,7 @@ while IFS= read -r page; do
 done < <(find "$root/usr/share/doc/motet" -name '*.md')
 [ "$links" -ge 10 ] && pass "the installed docs' $links links resolve" || fail "only $links links found in the installed docs"
 
-# 6. Completions: bash offers outputs, plugin names and (after --list-plugins) option keys; zsh
+# 7. Completions: bash offers outputs, plugin names and option keys; zsh
 # and fish parse. TAB loads no plugin: a plugin whose constructor would leave a mark sits in the
 # plugin directory meanwhile.
 cat > "$work/tripwire.c" <<C
@@ -166,12 +213,15 @@ fish_names=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.
 [ "$fish_names" = "hello-installed hello-tree json log mpris notify tripwire " ] && pass "fish completes plugin names" || fail "fish --plugin offered: $fish_names"
 [ ! -e "$work/tripped" ] && pass "completing loaded no plugin" || fail "completion loaded a plugin"
 rm -f "$plugins/tripwire.so"
-# After --list-plugins (which loads the plugins and caches their option keys), TAB after
-# `--plugin json:` offers json's keys from that cache, in bash and fish.
-hidden_run "$root/usr/bin/motet" --list-plugins >/dev/null 2>&1 || true
+# TAB after `--plugin json:` offers json's keys with no --list-plugins run first (the first TAB
+# looks at json in a child and caches what it describes), in bash and fish; yes/no after a
+# yes/no key.
+rm -rf "$work/home/.cache/motet"
 keys=$(complete_words "$root/usr/bin/motet" --plugin json : "" | sort | tr '\n' ' ')
-[ "$keys" = "events= interval= path= " ] && pass "bash completes json's option keys after --list-plugins" \
+[ "$keys" = "events= interval= path= " ] && pass "bash completes json's option keys (no --list-plugins first)" \
   || fail "bash --plugin json: offered: $keys"
+answers=$(complete_words "$root/usr/bin/motet" --plugin notify : actions = "" | sort | tr '\n' ' ')
+[ "$answers" = "no yes " ] && pass "bash offers yes/no for a yes/no key" || fail "bash --plugin notify:actions= offered: $answers"
 fish_keys=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C '$root/usr/bin/motet --plugin json:in'" | cut -f1)
 [ "$fish_keys" = "json:interval=" ] && pass "fish completes json's option keys" || fail "fish --plugin json:in offered: $fish_keys"
 zsh -n "$root/usr/share/zsh/vendor-completions/_motet" && pass "zsh completion parses" || fail "zsh completion does not parse"

@@ -12,7 +12,7 @@ import Testing
             executablePath: "/nonexistent/usr/bin/motet")
         #expect(path.directories == [
             "/opt/a", "/opt/b", "/env/one", "/env/two", "/home/u/.local/share/motet/plugins",
-            "/nonexistent/usr/lib/motet/plugins", "/nonexistent/usr/bin",
+            "/nonexistent/usr/lib/motet/plugins",
         ])
         #expect(path.ignored == ["relative (from $MOTET_PLUGIN_PATH: relative directories are not searched)"])
     }
@@ -57,12 +57,29 @@ import Testing
         let bin = harness.directory + "/debug"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
         _ = FileManager.default.createFile(atPath: bin + "/motet", contents: Data("#!/bin/sh\n".utf8))
+        // What tells a SwiftPM build directory: the executable's object directory beside it.
+        try FileManager.default.createDirectory(atPath: bin + "/motet.build", withIntermediateDirectories: false)
         try ProbePlugin.build(in: bin, fileName: "libmotet-probe.so")
         try ProbePlugin.build(in: bin, fileName: "other.so")
         let path = PluginSearchPath(pluginDirectories: [], environment: [:], executablePath: bin + "/motet")
         #expect(path.directories.last == bin)
         #expect(harness.host.load([harness.probeRequest("probe"), harness.probeRequest("other")], searchPath: path) == 1)
         #expect(harness.log.count == 1 && harness.log[0].hasPrefix("motet: plugin other: not found"))
+    }
+
+    /// An installed motet (`/usr/bin/motet`, no `motet.build` beside it) does not search its own
+    /// directory for plugins.
+    @Test func anInstalledExecutablesDirectoryIsNoBuildTree() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        let bin = harness.directory + "/usr/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: bin + "/motet", contents: Data("#!/bin/sh\n".utf8))
+        try ProbePlugin.build(in: bin, fileName: "libmotet-probe.so")
+        let path = PluginSearchPath(pluginDirectories: [], environment: [:], executablePath: bin + "/motet")
+        #expect(!path.entries.contains { $0.source == .buildTree }, "\(path.entries)")
+        #expect(path.directories.last == harness.directory + "/usr/lib/motet/plugins")
+        #expect(harness.host.load([harness.probeRequest("probe")], searchPath: path) == 0)
     }
 
     @Test func aDirectoryReachedTwoWaysIsSearchedAndListedOnce() throws {

@@ -6,15 +6,21 @@ final class CommandAnswers: Sendable {
     private let nextEnabled = Atomic<Bool>(false)
     private let skipsExhausted = Atomic<Bool>(false)
     private let currentTrack = Atomic<UInt64>(0)
+    /// The highest id that has been current: plugins learn ids only from the events of a current
+    /// track, and ids only grow, so a larger one never named a track.
+    private let highestTrack = Atomic<UInt64>(0)
 
     /// The state machine's current track (0: none).
     func update(currentTrack track: UInt64) {
+        _ = highestTrack.max(track, ordering: .releasing)
         currentTrack.store(track, ordering: .releasing)
     }
 
-    /// Why a command for `track` would be refused as stale now, or nil (0 means "the current one").
-    func staleRefusal(track: UInt64) -> String? {
+    /// Why a command for `track` would be refused now because of the track it names, or nil (0
+    /// means "the current one"): no such track, or no longer current (stale).
+    func trackRefusal(track: UInt64) -> String? {
         guard track != 0, track != currentTrack.load(ordering: .acquiring) else { return nil }
+        if track > highestTrack.load(ordering: .acquiring) { return "no such track: \(track)" }
         return "track \(track) is no longer current (stale)"
     }
 

@@ -64,10 +64,12 @@ public final class Player: Sendable {
     /// none is possible now (the person at the keyboard is also told why, on the status line).
     ///
     /// `track` names the track the command is meant for (0: whatever is current when the player
-    /// acts on it); a command for a track that is no longer current is refused as stale.
+    /// acts on it); a command for a track that is no longer current is refused as stale, one for an
+    /// id that never named a track as "no such track". Once `run` has returned, every command is
+    /// refused ("motet is quitting"): nothing would act on it.
     @discardableResult
     public func send(_ command: PlayerCommand, track: UInt64 = 0, from source: CommandSource) -> CommandAnswer {
-        if let why = answers.staleRefusal(track: track) { return .refused(why) }
+        if let why = answers.trackRefusal(track: track) { return .refused(why) }
         if command == .next, let why = answers.nextRefusal() {
             if source == .user { _ = inbox.post(command, from: source) }
             return .refused(why)
@@ -97,6 +99,7 @@ public final class Player: Sendable {
         machine.start()
         engine.start()
         var more = false
+        var unhandled: [PlayerMessage] = []
         while !machine.isFinished {
             if !more { inbox.wakeup.wait(untilMicros: machine.nextDeadline()) }
             // Output events first, then the inbox (see PlayerStateMachine.handle(inbox:output:)).
@@ -104,9 +107,20 @@ public final class Player: Sendable {
             engine.takeEvents { output.append($0) }
             let taken = inbox.take()
             more = taken.more
-            machine.handle(inbox: taken.messages, output: output)
+            unhandled = machine.handle(inbox: taken.messages, output: output)
         }
+        reportUnapplied(unhandled + inbox.close(), machine)
         engine.shutdown()
         return machine.outcome
+    }
+
+    /// Ratings accepted just before the end (in the batch that quit, or while it was handled)
+    /// that nothing will apply: one line each, so that none is lost silently. Later ones are
+    /// refused (`PlayerInbox.close`).
+    private func reportUnapplied(_ messages: [PlayerMessage], _ machine: PlayerStateMachine) {
+        for case .command(let command, let source, _) in messages
+        where command == .like || command == .dislike || command == .unlike {
+            message("motet: \(command.name)\(machine.who(source)) not applied: motet was quitting")
+        }
     }
 }

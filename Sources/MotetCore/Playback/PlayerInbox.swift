@@ -23,7 +23,13 @@ final class PlayerInbox: Sendable {
         var displayShown: Bool?
         /// Lanes in the order their sources first sent something.
         var lanes: [(source: CommandSource, commands: [(command: PlayerCommand, track: UInt64)])] = []
+        /// The player has finished: commands are refused from now on.
+        var closed = false
     }
+
+    /// The answer to every command once the player has finished (a plugin's like sent while the
+    /// plugins shut down, for example): refused, so that its sender knows it was not applied.
+    static let closedRefusal = "motet is quitting"
 
     private let state = Locked(State())
     /// Wakes the control thread; shared with the sink worker.
@@ -33,6 +39,7 @@ final class PlayerInbox: Sendable {
     /// its source's lane is full.
     func post(_ command: PlayerCommand, from source: CommandSource, track: UInt64 = 0) -> CommandAnswer {
         let answer: CommandAnswer = state.withLock { s in
+            guard !s.closed else { return .refused(Self.closedRefusal) }
             let i: Int
             if let found = s.lanes.firstIndex(where: { $0.source == source }) {
                 i = found
@@ -86,6 +93,16 @@ final class PlayerInbox: Sendable {
                 more = more || !s.lanes[i].commands.isEmpty
             }
             return (messages, more)
+        }
+    }
+
+    /// Control thread, once the player has finished: refuses every command from now on, and
+    /// returns the ones still waiting (accepted, never to be acted on).
+    func close() -> [PlayerMessage] {
+        state.withLock { s in
+            s.closed = true
+            defer { s.lanes = [] }
+            return s.lanes.flatMap { lane in lane.commands.map { PlayerMessage.command($0.command, lane.source, track: $0.track) } }
         }
     }
 }

@@ -143,15 +143,22 @@ final class PlayerStateMachine {
     /// sink can say it was written, so a boundary may come before its segment (it waits in
     /// `earlyBoundaries`), and the end before the reports of the last segments. An end that a
     /// command of this batch has made moot (a previous, a seek) is dropped.
-    func handle(inbox: [PlayerMessage], output: [OutputEvent]) {
+    /// Returns the messages of `inbox` left unhandled because the machine finished first.
+    @discardableResult
+    func handle(inbox: [PlayerMessage], output: [OutputEvent]) -> [PlayerMessage] {
         var ended = false
         for e in output where !isFinished {
             if case .ended = e { ended = true } else { handle(e) }
         }
         let before = generation
-        for m in inbox where !isFinished { handle(m) }
+        var handled = 0
+        for m in inbox where !isFinished {
+            handle(m)
+            handled += 1
+        }
         if ended, generation == before, !isFinished { handle(OutputEvent.ended) }
         if !isFinished { tick() }
+        return Array(inbox.dropFirst(handled))
     }
 
     private func handle(_ report: DecoderReport) {

@@ -35,6 +35,10 @@ struct PluginEventQueue {
 
     var isEmpty: Bool { count == 0 && lostTracks == 0 }
 
+    /// How many tracks' events are waiting or were dropped without the plugin being told yet:
+    /// what it would miss if nothing more were delivered (the shutdown line counts them).
+    var undeliveredTracks: Int { tracks.count + lostTracks }
+
     mutating func push(_ event: QueuedEvent) {
         let kind = event.kind
         switch kind {

@@ -77,7 +77,7 @@ public final class PluginHost: Sendable {
             case .success:
                 break
             case .failure(let failure):
-                configuration.log(Self.message(request, failure.file, failure.failure))
+                configuration.log(Self.message(request, failure.file, failure.failure, origin: failure.origin))
             }
         }
         return instances.withLock { $0.count }
@@ -104,7 +104,8 @@ public final class PluginHost: Sendable {
     /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
     /// instance at once; waits at most `timeoutSeconds` in total (the player gives
     /// `shutdownWaitSeconds`, the header's `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it
-    /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s".
+    /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s; it did
+    /// not get the events of K tracks still queued" (the tracks whose events it never saw).
     public func shutdown(timeoutSeconds: Double) -> [String] {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
         let all = instances.withLock { list in
@@ -116,9 +117,13 @@ public final class PluginHost: Sendable {
         var gaveUp: [String] = []
         for instance in all where !instance.waitUntilFinished(deadlineMicros: deadline) {
             gaveUp.append(instance.name)
+            let missed = instance.undeliveredTracks
             configuration.log(
                 "motet: gave up waiting for plugin \(LogText.escaped(instance.name)) (\(LogText.escaped(instance.file)))"
-                    + " after \(LogText.seconds(timeoutSeconds)) s")
+                    + " after \(LogText.seconds(timeoutSeconds)) s; "
+                    + (missed == 0
+                        ? "every track's events had reached it"
+                        : "it did not get the events of \(missed) track\(missed == 1 ? "" : "s") still queued"))
         }
         return gaveUp
     }
@@ -128,6 +133,9 @@ public final class PluginHost: Sendable {
     private struct FailedStart: Error {
         var file: String?
         var failure: PluginLoadFailure
+        /// Where the refused option was written, when that is more precise than the request's
+        /// origin (a key's own line in a config section).
+        var origin: String? = nil
     }
 
     /// What can be known about a request without creating an instance: its file, its descriptor
@@ -155,7 +163,8 @@ public final class PluginHost: Sendable {
         if let described = PluginOptionCheck.descriptions(descriptor) {
             switch PluginOptionCheck.checked(options, against: described, home: PluginOptionCheck.home) {
             case .success(let checked): options = checked
-            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            case .failure(let refusal):
+                return .failure(FailedStart(file: file, failure: refusal.failure, origin: refusal.option.origin))
             }
         }
         return .success(Prepared(file: file, descriptor: descriptor, options: options))
@@ -173,7 +182,7 @@ public final class PluginHost: Sendable {
         requests.filter(\.fromCommandLine).compactMap { request in
             switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
             case .success: nil
-            case .failure(let failed): message(request, failed.file, failed.failure)
+            case .failure(let failed): message(request, failed.file, failed.failure, origin: failed.origin)
             }
         }
     }
@@ -240,7 +249,8 @@ public final class PluginHost: Sendable {
     static func resolve(_ nameOrPath: String, in searchPath: PluginSearchPath) -> Result<String, PluginLoadFailure> {
         if nameOrPath.contains("/") {
             let path = nameOrPath.hasPrefix("/") ? nameOrPath : PluginSearchPath.currentDirectory() + "/" + nameOrPath
-            return .success(path)
+            // `./ww/x.so` is shown as `CWD/ww/x.so`; `..` stays (lexically it may cross a link).
+            return .success("/" + path.split(separator: "/").filter { $0 != "." }.joined(separator: "/"))
         }
         guard PluginName.isValid(nameOrPath) else { return .failure(.invalidName(nameOrPath)) }
         for entry in searchPath.entries {
@@ -277,12 +287,13 @@ public final class PluginHost: Sendable {
         return .success(descriptor)
     }
 
-    /// One log line for a failed request: plugin, file, reason, and where it was asked for.
-    static func message(_ request: PluginRequest, _ file: String?, _ failure: PluginLoadFailure) -> String {
+    /// One log line for a failed request: plugin, file, reason, and where it was asked for
+    /// (`origin`, when given: where the refused option was written).
+    static func message(_ request: PluginRequest, _ file: String?, _ failure: PluginLoadFailure, origin: String? = nil) -> String {
         var line = "motet: plugin \(LogText.escaped(request.instanceName)): "
         if let file { line += LogText.escaped(file) + ": " }
         line += LogText.escaped(failure.reason)
-        line += " (from \(LogText.escaped(request.origin)))"
+        line += " (from \(LogText.escaped(origin ?? request.origin)))"
         return line
     }
 }

@@ -135,6 +135,10 @@ final class PluginInstance: @unchecked Sendable {
         }
     }
 
+    /// How many tracks' events are still queued (or were dropped unannounced): at shutdown, those
+    /// the plugin will not get if the host stops waiting now.
+    var undeliveredTracks: Int { lock.withLock { queue.undeliveredTracks } }
+
     /// The instance's thread.
     private func run(_ options: [PluginOption]) {
         let strings = CStringArena()

@@ -24,8 +24,12 @@ extension PluginHost {
     /// cannot load. `inspect` looks at one file (`name`, `file`): in this process by default;
     /// `motet --list-plugins` gives ``PluginInspection/inChild(executable:allowUnsafePermissions:)``
     /// so that a plugin that crashes while loading ends only its own child.
+    ///
+    /// `named`: the requests of `--list-plugins --plugin PATH`; each one given as a path is
+    /// looked at too, under "Named with --plugin" (its options are not cached: completion
+    /// completes keys for names only).
     public static func listingAndOptions(
-        searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
+        searchPath: PluginSearchPath, allowUnsafePermissions: Bool, named: [PluginRequest] = [],
         inspect: ((_ name: String, _ file: String) -> Inspection)? = nil
     ) -> (text: String, options: [DescribedPluginOption], unloadable: Int) {
         let inspect = inspect ?? { name, file in Self.inspect(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions) }
@@ -58,7 +62,26 @@ extension PluginHost {
             }
         }
         if !any { out += "  (none found)\n" }
+        let files = named.filter(\.isPath)
+        if !files.isEmpty { out += "\nNamed with --plugin:\n" }
+        for request in files {
+            guard case .success(let file) = resolve(request.name, in: searchPath) else { continue }
+            let found = inspect(request.instanceName, file)
+            out += found.text
+            if !found.loadable { unloadable += 1 }
+        }
         return (out, options, unloadable)
+    }
+
+    /// The options the plugin `name` (first match on `searchPath`) describes, looked at with
+    /// `inspect` (for completion: `motet --complete-plugin-options NAME` when the cache does not
+    /// know NAME yet); nil when no such plugin is on the search path or it cannot load.
+    public static func describedOptions(
+        of name: String, searchPath: PluginSearchPath, inspect: (_ name: String, _ file: String) -> Inspection
+    ) -> [DescribedPluginOption]? {
+        guard !name.contains("/"), case .success(let file) = resolve(name, in: searchPath) else { return nil }
+        let found = inspect(name, file)
+        return found.loadable ? found.options : nil
     }
 
     /// Loads `file` in this process and describes it (one listing entry).

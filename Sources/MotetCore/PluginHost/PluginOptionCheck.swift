@@ -75,20 +75,28 @@ enum PluginOptionCheck {
         return out
     }
 
+    /// An option the plugin does not allow, and why.
+    struct Refusal: Error {
+        var failure: PluginLoadFailure
+        /// The option refused (its `origin` says where it was written).
+        var option: PluginOption
+    }
+
     /// The options as create gets them (paths with "~/" expanded), or the first one that is not
     /// allowed.
     static func checked(
         _ options: [PluginOption], against described: [PluginOptionDescription], home: String?
-    ) -> Result<[PluginOption], PluginLoadFailure> {
+    ) -> Result<[PluginOption], Refusal> {
         var out: [PluginOption] = []
         for option in options {
             guard let d = described.first(where: { $0.name == option.key }) else {
-                return .failure(.unknownOption(option.key, known: described.map(\.name)))
+                return .failure(Refusal(failure: .unknownOption(option.key, known: described.map(\.name)), option: option))
             }
             guard let value = value(option.value, d.kind, home: home) else {
-                return .failure(.badOptionValue(option.key, value: option.value, allowed: d.kind.allowed))
+                return .failure(Refusal(
+                    failure: .badOptionValue(option.key, value: option.value, allowed: d.kind.allowed), option: option))
             }
-            out.append(PluginOption(key: option.key, value: value))
+            out.append(PluginOption(key: option.key, value: value, origin: option.origin))
         }
         return .success(out)
     }

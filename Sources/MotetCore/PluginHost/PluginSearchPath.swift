@@ -13,7 +13,9 @@ import MotetEvents
 /// 4. The user's plugins: `$XDG_DATA_HOME/motet/plugins` (default `~/.local/share/motet/plugins`;
 ///    see ``XDGDirectories`` for the home directory when `HOME` is unset).
 /// 5. The plugins installed with motet: `<dir of the executable>/../lib/motet/plugins`.
-/// 6. A build tree: the executable's own directory, where SwiftPM puts `libmotet-NAME.so`.
+/// 6. A build tree: the executable's own directory, where SwiftPM puts `libmotet-NAME.so` — only
+///    when it is one, told by SwiftPM's object directory for the executable beside it
+///    (`motet.build`): an installed `/usr/bin/motet` does not search `/usr/bin`.
 ///
 /// In directories 2 to 5 a name `NAME` matches `NAME.so`, then `libmotet-NAME.so`; in 6 only
 /// `libmotet-NAME.so`. What a name may be is ``PluginName``'s rule.
@@ -85,7 +87,11 @@ public struct PluginSearchPath: Sendable {
         if let exe = Self.resolvedExecutable(executablePath) {
             let binDir = Self.parent(exe)
             add(Self.parent(binDir) + "/lib/motet/plugins", .installed)
-            add(binDir, .buildTree)
+            let executableName = exe[exe.index(after: exe.lastIndex(of: "/") ?? exe.startIndex)...]
+            var info = stat()
+            if stat(binDir + "/" + executableName + ".build", &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+                add(binDir, .buildTree)
+            }
         }
     }
 

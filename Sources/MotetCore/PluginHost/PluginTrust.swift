@@ -22,12 +22,12 @@ enum PluginTrust {
         }
         var problems: [String] = []
         var fixes: [String] = []
-        var seen: Set<String> = []
+        // By device and inode: `/d/./ww` and `/d/ww` (or a link to it) are one directory, named once.
+        var seen: Set<[UInt64]> = []
 
         func inspect(_ target: String, isDirectory: Bool) {
-            guard seen.insert(target).inserted else { return }
             var info = stat()
-            guard stat(target, &info) == 0 else { return }
+            guard stat(target, &info) == 0, seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
             let what = isDirectory ? "directory \(target)" : target
             let writable = info.st_mode & (S_IWGRP | S_IWOTH)
             if isDirectory && writable != 0 && info.st_mode & S_ISVTX != 0 {

@@ -93,8 +93,12 @@ import Testing
         #expect(specs.map(\.name) == ["json", "log", "/opt/motet/libmotet-log.so", "log", "log"])
         #expect(specs.map(\.instanceName) == ["json", "log", "quiet-log", "log#2", "log#3"])
         #expect(specs.map(\.origin) == ["\(path):1", "\(path):2", "\(path):6", "\(path):9", "--plugin"])
-        #expect(specs[1].options == [PluginOption(key: "level", value: "debug"), PluginOption(key: "format", value: "%t — %a")])
-        #expect(specs[2].options == [PluginOption(key: "level", value: "error")])
+        // Each option of a section remembers its own line, for messages about it.
+        #expect(specs[1].options == [
+            PluginOption(key: "level", value: "debug", origin: "\(path):3"),
+            PluginOption(key: "format", value: "%t — %a", origin: "\(path):4"),
+        ])
+        #expect(specs[2].options == [PluginOption(key: "level", value: "error", origin: "\(path):8")])
         #expect(specs[4].options == [PluginOption(key: "level", value: "info")])
         #expect(invocation.settings.pluginDirectories == ["/cli"])
     }
@@ -119,7 +123,7 @@ import Testing
     }
 
     @Test func libraryNamesTheSharedObjectAndLeavesFileToThePlugin() throws {
-        let (invocation, _) = try parseWith("""
+        let (invocation, path) = try parseWith("""
             [plugin notes]
             file = a.txt
             library = /opt/notes.so
@@ -130,14 +134,16 @@ import Testing
             """, ["a.ogg"])
         let specs = invocation.settings.plugins
         #expect(specs.map(\.name) == ["/opt/notes.so", "/opt/old.so"])
-        #expect(specs[0].options == [PluginOption(key: "file", value: "a.txt"), PluginOption(key: "file", value: "b.txt")])
+        #expect(specs[0].options == [
+            PluginOption(key: "file", value: "a.txt", origin: "\(path):2"), PluginOption(key: "file", value: "b.txt", origin: "\(path):4"),
+        ])
         #expect(specs[0].deprecatedFileKey == nil)
-        #expect(specs[1].options == [PluginOption(key: "level", value: "2")])
+        #expect(specs[1].options == [PluginOption(key: "level", value: "2", origin: "\(path):7")])
         #expect(specs[1].deprecatedFileKey == "/opt/old.so")  // decided at load: the file, or the plugin's option
     }
 
     @Test func aCommentMayFollowAValueAfterABlank() throws {
-        let (invocation, _) = try parseWith("""
+        let (invocation, path) = try parseWith("""
             volume = 80 # quieter
             shuffle = yes\t# tab before it
             default-artwork = /pictures/a#b.png  # the first '#' is part of the path
@@ -151,7 +157,8 @@ import Testing
         #expect(s.defaultArtwork == "/pictures/a#b.png")
         #expect(s.plugins.map(\.instanceName) == ["log"])
         #expect(s.plugins.first?.options == [
-            PluginOption(key: "path", value: "/logs/My #1 log.txt"), PluginOption(key: "format", value: "plain#text"),
+            PluginOption(key: "path", value: "/logs/My #1 log.txt", origin: "\(path):5"),
+            PluginOption(key: "format", value: "plain#text", origin: "\(path):6"),
         ])
     }
 

@@ -28,6 +28,10 @@
  *                       it, and write "like track=T answer=A"
  *   like_stale=yes      (ABI 1.1) on every now-playing of a new track, send LIKE naming the previous
  *                       track, and write "stale-like track=T answer=A"
+ *   like_track=N        (ABI 1.1) on the first now-playing of a track, send LIKE naming track N once,
+ *                       and write "like-track track=N answer=A"
+ *   like_on_shutdown=yes (ABI 1.1) on the shutdown event, send LIKE naming the last track it was
+ *                       told about, and write "shutdown-like track=T answer=A"
  *   crash=WHERE         crash in create, on the first track-finished event (finished), or in
  *                       destroy: a NULL write (SIGSEGV), or with crash_kind=trap __builtin_trap()
  *                       (SIGILL), or crash_kind=stack unbounded recursion (stack overflow)
@@ -98,6 +102,8 @@ typedef struct probe {
     char crash_kind[16];
     int like_each;
     int like_stale;
+    uint64_t like_track;
+    int like_on_shutdown;
     uint64_t last_track;
     char open_uri[512];
 } probe;
@@ -204,6 +210,8 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "crash_kind")) snprintf(p->crash_kind, sizeof p->crash_kind, "%s", v);
         else if (!strcmp(k, "like_each")) p->like_each = !strcmp(v, "yes");
         else if (!strcmp(k, "like_stale")) p->like_stale = !strcmp(v, "yes");
+        else if (!strcmp(k, "like_track")) p->like_track = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "like_on_shutdown")) p->like_on_shutdown = !strcmp(v, "yes");
         else if (!strcmp(k, "open_uri")) snprintf(p->open_uri, sizeof p->open_uri, "%s", v);
     }
     out(p, "create abi=%u.%u host=%s version=%s cache=%s options=%u", host->abi_major, host->abi_minor,
@@ -309,6 +317,11 @@ static void probe_event(void *instance, const motet_event *event) {
             if (p->like_each)
                 out(p, "like track=%llu answer=%d", (unsigned long long)e->track_id,
                     p->host->send_track_command(p->host, MOTET_COMMAND_LIKE, e->track_id, 0, NULL));
+            if (p->like_track != 0) {
+                out(p, "like-track track=%llu answer=%d", (unsigned long long)p->like_track,
+                    p->host->send_track_command(p->host, MOTET_COMMAND_LIKE, p->like_track, 0, NULL));
+                p->like_track = 0;
+            }
         }
 #endif
         if (e->track_id != 0) p->last_track = e->track_id;
@@ -366,6 +379,11 @@ static void probe_event(void *instance, const motet_event *event) {
         break;
     case MOTET_EVENT_SHUTDOWN:
         out(p, "shutdown");
+#if MOTET_ABI_MINOR >= 1
+        if (p->like_on_shutdown && p->last_track != 0 && p->host->struct_size >= MOTET_HOST_SIZE_1_1)
+            out(p, "shutdown-like track=%llu answer=%d", (unsigned long long)p->last_track,
+                p->host->send_track_command(p->host, MOTET_COMMAND_LIKE, p->last_track, 0, NULL));
+#endif
         while (p->hang_on_shutdown) sleep_ms(1000);
         break;
     default:

@@ -81,10 +81,10 @@ struct ConfigFileReader {
                     } else {
                         // Kept in order too: with `library =` it is the plugin's own option.
                         section!.file = value
-                        section!.options.append(PluginOption(key: key, value: value))
+                        section!.options.append(PluginOption(key: key, value: value, origin: "\(path):\(number)"))
                     }
                 } else {
-                    section!.options.append(PluginOption(key: key, value: value))
+                    section!.options.append(PluginOption(key: key, value: value, origin: "\(path):\(number)"))
                 }
                 continue
             }

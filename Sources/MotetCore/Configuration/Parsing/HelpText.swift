@@ -56,7 +56,7 @@ enum HelpText {
             Config file: \(XDGDirectories.documented(.config, Options.configFileUnderXDG)), read
             before the command line, which overrides it. Lines are 'key = value' with the long options'
             names (flags take yes/no), '# comments', and '[plugin NAME]' sections whose keys are that
-            plugin's options ('file = PATH' loads a shared object under the instance name NAME).
+            plugin's options ('library = PATH' loads a shared object under the instance name NAME).
 
             Keys while playing:
             \(KeyTable.table)

@@ -173,7 +173,7 @@ enum OptionTable {
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.remoteCommands = !(try flag(value)) }),
         OptionDefinition(
             name: "list-plugins", short: nil, kind: .flag, allowedInConfigFile: false, repeatable: false,
-            help: "List the plugins found (name, version, description, ABI, file) and why a file cannot load, then exit (status 1 when one cannot). Each file is loaded in a child process of its own.",
+            help: "List the plugins found (name, version, description, ABI, file) and why a file cannot load, then exit (status 1 when one cannot). Each file is loaded in a child process of its own; with --plugin PATH, that file is listed too.",
             apply: { draft, value, _ throws(ParseProblem) in draft.listPlugins = try flag(value) }),
         OptionDefinition(
             name: "config", short: nil,

@@ -64,7 +64,10 @@ enum ManPage {
             head += Roff.bold(option.spelling)
             if case .value(let placeholder, _) = option.kind { head += " " + Roff.italic(placeholder) }
             out += head + "\n" + Roff.text(option.help) + "\n"
-            if option.repeatable { out += "Repeatable.\n" }
+            // Said once: a help text that already says so is not followed by it again.
+            if option.repeatable && !option.help.split(separator: " ").contains(where: { $0.hasPrefix("Repeatable") }) {
+                out += "Repeatable.\n"
+            }
             if !option.allowedInConfigFile { out += "Command line only.\n" }
         }
         out += """
@@ -74,7 +77,7 @@ enum ManPage {
             The config file is read before the command line, which overrides it. Lines are
             \\fIkey\\fR = \\fIvalue\\fR with the long options' names (flags take yes/no), # comments,
             and [plugin \\fINAME\\fR] sections whose keys are that plugin's options
-            (\\fBfile = \\fR\\fIPATH\\fR loads a shared object under the instance name \\fINAME\\fR).
+            (\\fBlibrary = \\fR\\fIPATH\\fR loads a shared object under the instance name \\fINAME\\fR).
             A comment may follow a value: a # after a space or a tab starts it
             (volume = 80 # quieter); a # right after another character, or inside double quotes,
             is part of the value ("/music/My #1.ogg").

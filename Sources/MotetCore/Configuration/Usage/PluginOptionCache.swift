@@ -2,9 +2,10 @@ import MotetEvents
 
 /// The options plugins describe, cached for shell completion: `motet --list-plugins` (which loads
 /// every plugin on the search path anyway) writes it, and `motet --complete-plugin-options NAME`
-/// (which the completion scripts call after `--plugin NAME:`) reads it, so that pressing TAB
-/// never loads a plugin. A plugin that is not in the cache (never listed, or describing no
-/// options) simply gets no keys offered.
+/// (which the completion scripts call after `--plugin NAME:`) reads it. When the cache does not
+/// know NAME yet, that call looks at NAME alone, in a child process as `--list-plugins` does, and
+/// adds what it describes (``merging(_:of:into:)``): keys complete without a `--list-plugins`
+/// first, and pressing TAB never loads a plugin into the shell or any plugin but the one named.
 ///
 /// The file is `$XDG_CACHE_HOME/motet/plugin-options`, one option a line:
 /// `NAME<TAB>KEY<TAB>KIND`, KIND being a ``DescribedPluginOption/Kind`` raw value. It is
@@ -58,7 +59,18 @@ public enum PluginOptionCache {
     /// The cached options of `plugin` in the cache at `path`, in the order the plugin describes
     /// them; none when there is no cache.
     public static func options(of plugin: String, in path: String) -> [DescribedPluginOption] {
+        all(in: path).filter { $0.plugin == plugin }
+    }
+
+    /// Every cached option; none when there is no cache.
+    static func all(in path: String) -> [DescribedPluginOption] {
         guard case .success(let bytes) = FileSystem.readFile(path, limit: 1 << 20) else { return [] }
-        return parse(String(decoding: bytes, as: UTF8.self)).filter { $0.plugin == plugin }
+        return parse(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The cache at `path` with `plugin`'s options replaced by `options` (the others kept, in
+    /// their order), ready for ``write(_:to:)``.
+    public static func merging(_ options: [DescribedPluginOption], of plugin: String, into path: String) -> [DescribedPluginOption] {
+        all(in: path).filter { $0.plugin != plugin } + options.filter { $0.plugin == plugin }
     }
 }

@@ -1,11 +1,28 @@
 /// Text made safe for roff (man pages): backslashes, hyphens in option names, and lines that
 /// would otherwise start a request.
 enum Roff {
-    /// Escapes running text: `\` becomes `\e`, and a line starting with `.` or `'` is protected.
+    /// Escapes running text: `\` becomes `\e`, a line starting with `.` or `'` is protected, and
+    /// characters beyond ASCII become groff's `\[uXXXX]` (raw UTF-8 is "invalid input" to groff;
+    /// `…` becomes `...`, which every output device has).
     static func text(_ s: String) -> String {
         var out = replace(s, "\\", "\\e")
         out = replace(replace(out, "\n.", "\n\\&."), "\n'", "\n\\&'")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
+        return asciiOnly(out)
+    }
+
+    private static func asciiOnly(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if scalar.isASCII {
+                out.unicodeScalars.append(scalar)
+            } else if scalar == "\u{2026}" {
+                out += "..."
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
         return out
     }
 

@@ -151,8 +151,9 @@ typedef struct motet_host {
 
     /**
      * Ask the player to do something. [thread-safe]
-     * Enqueues the command and returns at once with MOTET_COMMAND_ACCEPTED, _REFUSED or
-     * _UNSUPPORTED. `argument` is 0 unless the command's documentation says otherwise.
+     * Enqueues the command and returns at once with MOTET_COMMAND_ACCEPTED, _REFUSED,
+     * _UNSUPPORTED or (to a plugin built against ABI 1.1) _BUSY when the instance's queue is full.
+     * `argument` is 0 unless the command's documentation says otherwise.
      * Commands sent from one thread reach the player in the order they were sent. The host never
      * calls the plugin from inside send_command, so it may be called from on_event, from create,
      * or from the plugin's own threads. With `remote-commands = no` every command is answered
@@ -175,8 +176,12 @@ typedef struct motet_host {
      * Like send_command, for a given track. [thread-safe]
      * `track_id` names the track the command is meant for (a track_id from a track or now-playing
      * event; 0 means "whatever is current when the player acts on it"). A command for a track that
-     * is no longer current is answered MOTET_COMMAND_REFUSED (stale) and dropped; if the track
-     * changes while the command waits in the queue, the player drops it then. `string_argument`
+     * is no longer current is answered MOTET_COMMAND_REFUSED (stale) and dropped, as is one for an
+     * id that never named a track (no such track); if the track changes while the command waits
+     * in the queue, the player drops it then. Answers as send_command's. Once the player has
+     * stopped (at exit, while plugins get their last events and MOTET_EVENT_SHUTDOWN), every
+     * command is answered MOTET_COMMAND_REFUSED: nothing would act on it, so a plugin that wants
+     * a late like kept must keep it itself. `string_argument`
      * is NULL except for commands documented to take one (MOTET_COMMAND_OPEN_URI); it is copied.
      * Liking a liked track (or disliking a disliked one, unliking a track with no rating) changes
      * nothing and sends no event.
