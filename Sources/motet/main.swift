@@ -69,6 +69,10 @@ let settings = invocation.settings
 let executable = ProcessEnvironment.executablePath()
 let searchPath = PluginSearchPath(
     pluginDirectories: settings.pluginDirectories, environment: environment, executablePath: executable)
+let isolation = PluginIsolationSettings(
+    mode: settings.pluginIsolation, hostExecutable: PluginIsolationSettings.findHostExecutable(executablePath: "/proc/self/exe"),
+    memoryLimitBytes: UInt64(settings.pluginMemoryLimitMiB) * 1_048_576,
+    bundledDirectories: PluginIsolationSettings.bundledDirectories(of: searchPath))
 
 switch invocation.action {
 case .help:
@@ -98,7 +102,7 @@ case .play:
 // (exit 64, like any other mistake on the command line); one from the config file is a warning.
 if !settings.noPlugins {
     let problems = PluginHost.commandLineProblems(
-        settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+        settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins, isolation: isolation)
     if !problems.isEmpty {
         // One line each, as for any other mistake on the command line; nothing has played.
         Console.write(2, problems.map { $0 + "\n" }.joined())
@@ -177,7 +181,8 @@ let pluginHost = PluginHost(
         log: { console.message($0) },
         commands: { command, track, instance in
             playerReference.player?.send(command, track: track, from: .plugin(instance)) ?? .refused("the player is not running")
-        }))
+        },
+        isolation: isolation))
 let player = Player(
     configuration: playerConfiguration, device: device,
     events: { event in

@@ -35,6 +35,9 @@ struct PluginEventQueue {
 
     var isEmpty: Bool { count == 0 && lostTracks == 0 }
 
+    /// How many tracks have events waiting.
+    var tracksWaiting: Int { tracks.count }
+
     mutating func push(_ event: QueuedEvent) {
         let kind = event.kind
         switch kind {

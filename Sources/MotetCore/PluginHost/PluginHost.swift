@@ -27,13 +27,16 @@ public final class PluginHost: Sendable {
         public var commands: @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer
         /// Whether plugins' `MOTET_LOG_DEBUG` lines reach `log`.
         public var showsPluginDebugMessages: Bool
+        /// Which plugins run in a process of their own (`--plugin-isolation`); none by default.
+        public var isolation: PluginIsolationSettings
 
         public init(
             hostVersion: String, artworkCacheDirectory: String, remoteCommands: Bool = true,
             log: @escaping @Sendable (String) -> Void,
             commands: @escaping @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer,
-            showsPluginDebugMessages: Bool = false
+            showsPluginDebugMessages: Bool = false, isolation: PluginIsolationSettings = .none
         ) {
+            self.isolation = isolation
             self.hostVersion = hostVersion
             self.artworkCacheDirectory = artworkCacheDirectory
             self.remoteCommands = remoteCommands
@@ -44,7 +47,7 @@ public final class PluginHost: Sendable {
     }
 
     private let configuration: Configuration
-    private let instances = Locked<[PluginInstance]>([])
+    private let instances = Locked<[any PluginEndpoint]>([])
     private let isShutDown = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) {
@@ -131,34 +134,81 @@ public final class PluginHost: Sendable {
     }
 
     /// What can be known about a request without creating an instance: its file, its descriptor
-    /// and its checked options.
+    /// and its checked options; for an isolated plugin, its process (which loaded the file) too.
     private struct Prepared {
         var file: String
         var descriptor: UnsafePointer<motet_plugin_descriptor>
         var options: [PluginOption]
+        var isolated: (process: PluginProcess, launch: PluginProcess.Launch)?
     }
 
-    private static func prepare(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
-        -> Result<Prepared, FailedStart>
-    {
+    /// What starting a plugin's own process needs beside the request.
+    private struct Context {
+        var isolation: PluginIsolationSettings
+        var hostVersion: String
+        var artworkCacheDirectory: String
+    }
+
+    private static func prepare(
+        _ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool, context: Context
+    ) -> Result<Prepared, FailedStart> {
         let file: String
         switch resolve(request.name, in: searchPath) {
         case .success(let found): file = found
         case .failure(let failure): return .failure(FailedStart(file: nil, failure: failure))
         }
         let descriptor: UnsafePointer<motet_plugin_descriptor>
-        switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
-        case .success(let d): descriptor = d
-        case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+        var isolated: (process: PluginProcess, launch: PluginProcess.Launch)?
+        if context.isolation.isolates(file) {
+            switch startProcess(file, request, allowUnsafePermissions: allowUnsafePermissions, context: context) {
+            case .success(let (process, launch, d)):
+                descriptor = d
+                isolated = (process, launch)
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            }
+        } else {
+            switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
+            case .success(let d): descriptor = d
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            }
         }
         var options = request.options
         if let described = PluginOptionCheck.descriptions(descriptor) {
             switch PluginOptionCheck.checked(options, against: described, home: PluginOptionCheck.home) {
             case .success(let checked): options = checked
-            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            case .failure(let failure):
+                isolated?.process.end()
+                return .failure(FailedStart(file: file, failure: failure))
             }
         }
-        return .success(Prepared(file: file, descriptor: descriptor, options: options))
+        return .success(Prepared(file: file, descriptor: descriptor, options: options, isolated: isolated))
+    }
+
+    /// Checks trust and the ELF header here (neither runs the plugin's code), then starts the
+    /// plugin's own process, which loads it, and checks the descriptor it sends.
+    private static func startProcess(
+        _ file: String, _ request: PluginRequest, allowUnsafePermissions: Bool, context: Context
+    ) -> Result<(PluginProcess, PluginProcess.Launch, UnsafePointer<motet_plugin_descriptor>), PluginLoadFailure> {
+        if access(file, F_OK) != 0 { return .failure(.noSuchFile(String(cString: strerror(errno)))) }
+        if !allowUnsafePermissions, let distrust = PluginTrust.check(file) { return .failure(distrust) }
+        if let problem = PluginLibrary.checkELF(file) { return .failure(problem) }
+        guard let executable = context.isolation.hostExecutable else {
+            return .failure(.isolationFailed(
+                "cannot run it in a process of its own: motet-plugin-host is not installed beside motet"
+                    + " (nor in ../libexec/motet); reinstall motet, or load it into motet's process with --plugin-isolation never"))
+        }
+        let launch = PluginProcess.Launch(
+            executable: executable, file: file, instanceName: request.instanceName, hostVersion: context.hostVersion,
+            artworkCacheDirectory: context.artworkCacheDirectory, memoryLimitBytes: context.isolation.memoryLimitBytes)
+        switch PluginProcess.start(launch) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let (process, descriptor)):
+            if let problem = PluginDescriptorCheck.problem(descriptor, isolated: true) {
+                process.end()
+                return .failure(problem)
+            }
+            return .success((process, launch, descriptor))
+        }
     }
 
     /// The requests the user gave on the command line (``PluginRequest/fromCommandLine``) that
@@ -168,18 +218,22 @@ public final class PluginHost: Sendable {
     /// it is reported and the instance skipped, whatever its origin.) Loads the files it checks,
     /// as `load` then does again; creates nothing.
     public static func commandLineProblems(
-        _ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool
+        _ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
+        isolation: PluginIsolationSettings = .none
     ) -> [String] {
-        requests.filter(\.fromCommandLine).compactMap { request in
-            switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
-            case .success: nil
-            case .failure(let failed): message(request, failed.file, failed.failure)
+        let context = Context(isolation: isolation, hostVersion: "", artworkCacheDirectory: "")
+        return requests.filter(\.fromCommandLine).compactMap { request in
+            switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions, context: context) {
+            case .success(let prepared):
+                prepared.isolated?.process.end()
+                return nil
+            case .failure(let failed): return message(request, failed.file, failed.failure)
             }
         }
     }
 
     private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
-        -> Result<PluginInstance, FailedStart>
+        -> Result<any PluginEndpoint, FailedStart>
     {
         var request = request
         if let value = request.deprecatedFileKey {
@@ -188,13 +242,23 @@ public final class PluginHost: Sendable {
                 log: configuration.log)
         }
         let prepared: Prepared
-        switch Self.prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
+        let context = Context(
+            isolation: configuration.isolation, hostVersion: configuration.hostVersion,
+            artworkCacheDirectory: configuration.artworkCacheDirectory)
+        switch Self.prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions, context: context) {
         case .success(let p): prepared = p
         case .failure(let failed): return .failure(failed)
         }
         let (file, descriptor, options) = (prepared.file, prepared.descriptor, prepared.options)
-        let instance = PluginInstance(
-            name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
+        let instance: any PluginEndpoint
+        if let (process, launch) = prepared.isolated {
+            instance = IsolatedPluginInstance(
+                name: request.instanceName, file: file, process: process, abiMinor: descriptor.pointee.abi_minor,
+                launch: launch, configuration: configuration)
+        } else {
+            instance = PluginInstance(
+                name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
+        }
         // Listed before create runs, so that the events of the meantime queue for it.
         instances.withLock { $0.append(instance) }
         let log = configuration.log

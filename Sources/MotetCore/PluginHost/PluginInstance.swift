@@ -9,7 +9,7 @@ import MotetPluginABI
 /// waiting on a condition variable). Only this thread ever calls into the plugin instance, and
 /// always through the crash guard (`CPluginGuard`): a plugin that crashes in a call is reported
 /// once and gets no more calls, and the player goes on.
-final class PluginInstance: @unchecked Sendable {
+final class PluginInstance: PluginEndpoint, @unchecked Sendable {
     // Unchecked: its mutable state is guarded by `lock` (also taken by the C crash guard).
     let name: String
     let file: String
@@ -134,6 +134,11 @@ final class PluginInstance: @unchecked Sendable {
             return true
         }
     }
+
+    var tracksWaiting: Int { lock.withLock { queue.tracksWaiting } }
+
+    /// Nothing to end: a thread stuck in a plugin cannot be stopped, and the process exits anyway.
+    func abandon() {}
 
     /// The instance's thread.
     private func run(_ options: [PluginOption]) {

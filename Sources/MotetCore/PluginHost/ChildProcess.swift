@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts helper processes with `posix_spawn` (never `fork`: the player has Swift runtime threads):
+/// the `--inspect-plugin` child of `--list-plugins` and the plugin host processes.
+enum ChildProcess {
+    /// Starts `executable` with `arguments` (the first is argv[0]). Each pair of `descriptors`
+    /// (parent's descriptor, child's number) is duplicated into the child. (The player opens its
+    /// own descriptors close-on-exec; `motet-plugin-host` also closes any other it inherits.) The child starts with no blocked signals and SIGPIPE at its default, and
+    /// with the environment as it is, except the Swift runtime's backtracer, which is off: a
+    /// plugin crashing in a child is reported in one line, not in a screenful on standard error.
+    /// Returns the child's pid, or why it could not start.
+    static func spawn(_ executable: String, _ arguments: [String], descriptors: [(Int32, Int32)]) -> Result<pid_t, SpawnError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (from, to) in descriptors { posix_spawn_file_actions_adddup2(&actions, from, to) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+        var index = 0
+        while let entry = environ[index] {
+            if strncmp(entry, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(entry)) }
+            index += 1
+        }
+        environment.append(nil)
+        defer { for p in environment { free(p) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
+        return result == 0 ? .success(pid) : .failure(SpawnError(errno: result))
+    }
+
+    /// posix_spawn's error.
+    struct SpawnError: Error {
+        var errno: Int32
+        var text: String { String(cString: strerror(errno)) }
+    }
+
+    /// How a child ended, for a log line: "died of SIGABRT", "exited with status 3".
+    static func describe(status: Int32) -> String {
+        let signal = status & 0x7f
+        if signal != 0 { return "died of \(PluginCrash.signalName(signal))" }
+        return "exited with status \((status >> 8) & 0xff)"
+    }
+
+    /// Waits for `pid` to end and returns its status (retrying on EINTR).
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+}

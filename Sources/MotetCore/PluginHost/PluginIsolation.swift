@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetEvents
+
+/// How the host isolates plugins: the policy, and what it needs to start a plugin's process.
+public struct PluginIsolationSettings: Sendable {
+    public var mode: PluginIsolation
+    /// The `motet-plugin-host` executable, or nil when none was found (see ``findHostExecutable``).
+    public var hostExecutable: String?
+    /// The address-space limit of each plugin process in bytes (`--plugin-memory-limit`); 0 for none.
+    public var memoryLimitBytes: UInt64
+    /// Directories whose plugins are the bundled delegates (the installed plugin directory and a
+    /// build tree's), as real paths.
+    public var bundledDirectories: [String]
+
+    public init(mode: PluginIsolation, hostExecutable: String?, memoryLimitBytes: UInt64, bundledDirectories: [String]) {
+        self.mode = mode
+        self.hostExecutable = hostExecutable
+        self.memoryLimitBytes = memoryLimitBytes
+        self.bundledDirectories = bundledDirectories.compactMap(Self.realPath)
+    }
+
+    /// Every plugin in the player's process.
+    public static let none = PluginIsolationSettings(mode: .never, hostExecutable: nil, memoryLimitBytes: 0, bundledDirectories: [])
+
+    /// The bundled-plugin directories of a search path: where motet's own delegates are installed,
+    /// and a build tree's.
+    public static func bundledDirectories(of searchPath: PluginSearchPath) -> [String] {
+        searchPath.entries.filter { $0.source == .installed || $0.source == .buildTree }.map(\.directory)
+    }
+
+    /// Whether the plugin in `file` runs in a process of its own.
+    public func isolates(_ file: String) -> Bool {
+        switch mode {
+        case .never: return false
+        case .always: return true
+        case .thirdParty:
+            guard let real = Self.realPath(file) else { return true }
+            let directory = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
+            return !bundledDirectories.contains(directory)
+        }
+    }
+
+    /// `motet-plugin-host` for the motet at `executablePath`: beside it (a build tree), else in
+    /// `../libexec/motet/` (installed). Nil when neither exists.
+    public static func findHostExecutable(executablePath: String) -> String? {
+        guard let real = realPath(executablePath) else { return nil }
+        let directory = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
+        for candidate in [directory + "/motet-plugin-host", directory + "/../libexec/motet/motet-plugin-host"]
+        where access(candidate, X_OK) == 0 {
+            return realPath(candidate) ?? candidate
+        }
+        return nil
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
