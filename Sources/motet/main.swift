@@ -85,7 +85,8 @@ case .version:
 case .listPlugins:
     let listing = PluginHost.listingAndOptions(
         searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins,
-        inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins))
+        inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins),
+        isolation: isolation)
     Console.write(1, listing.text)
     // The option keys for shell completion, which must not load plugins to find them.
     let cache = PluginOptionCache.path(XDGDirectories(environment: environment))

@@ -12,8 +12,9 @@ struct DeliveredState {
         switch event {
         case .player(.trackStarted(let s)):
             started = s
-        case .player(.trackFinished(let f)) where f.trackID == started?.track.trackID:
-            started = nil
+        case .player(.trackFinished(let f)):
+            if f.trackID == started?.track.trackID { started = nil }
+            if f.trackID == nowPlaying?.trackID { nowPlaying = nil }
         case .player(.playbackState(let s)):
             state = s
         case .player(.nowPlaying(let n)):

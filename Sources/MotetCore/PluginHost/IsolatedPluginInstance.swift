@@ -4,6 +4,7 @@ import Glibc
 import CPluginWire
 import MotetEvents
 import MotetPluginABI
+import Synchronization
 
 /// A plugin instance that runs in a process of its own (`motet-plugin-host`), supervised: the
 /// player's side keeps the instance's queue (the same `PluginEventQueue` and rules as in process)
@@ -43,11 +44,18 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     private var stopping = false
     private var finished = false
     private var disabled = false
+    /// The host gave up on it at exit (and said so): nothing more is said or restarted.
+    private var abandoned = false
     // Only the instance's thread:
     private var supervision = PluginSupervision()
     private var delivered = DeliveredState()
     private var sequence: UInt64 = 0
     private var reportedFallingBehind = false
+    /// The event on its way when the process failed: handed to the next process after the replay
+    /// (a scrobbler must not lose a track's finish because its process died meanwhile).
+    private var inFlight: QueuedEvent?
+    /// Events taken by all its processes so far (read at exit).
+    private let takenInAll = Atomic<Int>(0)
 
     init(
         name: String, file: String, process: PluginProcess, abiMinor: UInt32, launch: PluginProcess.Launch,
@@ -104,8 +112,15 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
 
     var tracksWaiting: Int { lock.withLock { queue.tracksWaiting } }
 
+    var eventsTaken: Int { takenInAll.load(ordering: .relaxed) }
+
     func abandon() {
-        let current = lock.withLock { process }
+        let current = lock.withLock {
+            abandoned = true
+            disabled = true
+            lock.broadcast()
+            return process
+        }
         current.end()
     }
 
@@ -203,8 +218,8 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     /// Hands `event` to the process and waits until it was taken; on a failure, supervises.
     private func deliver(_ event: QueuedEvent, options: [PluginOption]) {
         guard lock.withLock({ !disabled }) else { return }
-        delivered.note(event)
-        guard let why = handOver(event) else { return }
+        guard let why = handOver(event) else { return delivered.note(event) }
+        inFlight = event
         supervise(why, options: options)
     }
 
@@ -224,7 +239,11 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
             failure = "stopped taking events (one waited \(LogText.seconds(Self.watchdogSeconds)) s)"
             return failure
         }
-        if why != nil { current.end() }
+        if why != nil {
+            current.end()
+        } else {
+            takenInAll.add(1, ordering: .relaxed)
+        }
         return why
     }
 
@@ -234,15 +253,15 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         while true {
             let what = "motet: plugin \(LogText.escaped(name)) (\(LogText.escaped(file))): its process \(why)"
             if let lost = lock.withLock({ () -> Int? in
-                guard stopping else { return nil }
+                guard stopping || abandoned else { return nil }
                 defer {
                     disabled = true
                     queue = PluginEventQueue()
                 }
                 return queue.tracksWaiting
             }) {
-                // Quitting: no restart; what it did not get is said.
-                log(what + (lost > 0 ? "; the events of \(lost) track\(lost == 1 ? "" : "s") were not delivered" : ""))
+                // Quitting: no restart; what it did not get is said (unless the host said it).
+                if !lock.withLock({ abandoned }) { log(what + (lost > 0 ? "; the events of \(lost) track\(lost == 1 ? "" : "s") were not delivered" : "")) }
                 return
             }
             switch supervision.failed(at: Double(monotonicMicros()) / 1_000_000) {
@@ -281,15 +300,20 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                 why = lock.withLock { failure } ?? "failed in create"
                 continue
             }
-            // The new instance hears the current track and state first.
+            // The new instance hears the current track and state first, then the event that was on
+            // its way (which may fail again: then it counts as another failure).
             var failedAgain: String?
-            for event in delivered.replay(abiMinor: abiMinor) {
+            for event in delivered.replay(abiMinor: abiMinor) + (inFlight.map { [$0] } ?? []) {
                 if let failed = handOver(event) {
                     failedAgain = failed
                     break
                 }
+                delivered.note(event)
             }
-            guard let failedAgain else { return }
+            guard let failedAgain else {
+                inFlight = nil
+                return
+            }
             why = failedAgain
         }
     }

@@ -18,6 +18,8 @@ protocol PluginEndpoint: AnyObject, Sendable {
     func requestStop()
     /// True once destroy returned (or the instance can take no more calls).
     func waitUntilFinished(deadlineMicros: Int64) -> Bool
+    /// How many events the plugin has taken so far (its progress, watched at exit).
+    var eventsTaken: Int { get }
     /// How many tracks still have events waiting (said when the host gives up on the instance).
     var tracksWaiting: Int { get }
     /// The host gave up waiting at exit: end what can be ended.

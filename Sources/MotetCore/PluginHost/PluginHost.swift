@@ -54,9 +54,10 @@ public final class PluginHost: Sendable {
         self.configuration = configuration
     }
 
-    /// How long the player waits at exit for the whole shutdown of all plugins
-    /// (`MOTET_SHUTDOWN_WAIT_MS`: one figure, stated in the header).
+    /// How long the player waits at most at exit for all plugins (`MOTET_SHUTDOWN_WAIT_MS`).
     public static let shutdownWaitSeconds = Double(MOTET_SHUTDOWN_WAIT_MS) / 1000
+    /// At exit, an instance that takes no event for this long is given up on (`MOTET_SHUTDOWN_STALL_MS`).
+    public static let shutdownStallSeconds = Double(MOTET_SHUTDOWN_STALL_MS) / 1000
 
     /// The names of the running instances, in load order.
     public var instanceNames: [String] { instances.withLock { $0.map(\.name) } }
@@ -105,23 +106,52 @@ public final class PluginHost: Sendable {
     }
 
     /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
-    /// instance at once; waits at most `timeoutSeconds` in total (the player gives
-    /// `shutdownWaitSeconds`, the header's `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it
-    /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s".
-    public func shutdown(timeoutSeconds: Double) -> [String] {
+    /// instance at once, for as long as each keeps taking events: an instance that takes none for
+    /// `stallSeconds` is given up on, and any that is not done after `timeoutSeconds` in all (the
+    /// player gives `shutdownStallSeconds` and `shutdownWaitSeconds`, the header's
+    /// `MOTET_SHUTDOWN_STALL_MS` and `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it gave
+    /// up on, each also logged in one line that says why and how many tracks' events it did not get.
+    public func shutdown(timeoutSeconds: Double, stallSeconds: Double = PluginHost.shutdownStallSeconds) -> [String] {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
         let all = instances.withLock { list in
             defer { list = [] }
             return list
         }
         for instance in all { instance.requestStop() }
-        let deadline = monotonicMicros() + Int64(max(timeoutSeconds, 0) * 1_000_000)
+        let start = monotonicMicros()
+        let deadline = start + Int64(max(timeoutSeconds, 0) * 1_000_000)
+        let stall = Int64(max(stallSeconds, 0) * 1_000_000)
+        // Each instance's progress: the events it took, and when that count last moved.
+        var progress = all.map { (taken: $0.eventsTaken, at: start) }
+        var waiting = Array(all.indices)
         var gaveUp: [String] = []
-        for instance in all where !instance.waitUntilFinished(deadlineMicros: deadline) {
-            gaveUp.append(instance.name)
-            configuration.log(
-                "motet: gave up waiting for plugin \(LogText.escaped(instance.name)) (\(LogText.escaped(instance.file)))"
-                    + " after \(LogText.seconds(timeoutSeconds)) s")
+        while !waiting.isEmpty {
+            let now = monotonicMicros()
+            waiting.removeAll { index in
+                let instance = all[index]
+                if instance.waitUntilFinished(deadlineMicros: 0) { return true }
+                let taken = instance.eventsTaken
+                if taken != progress[index].taken { progress[index] = (taken, now) }
+                let why: String
+                if now - progress[index].at >= stall {
+                    why = "it took no event for \(LogText.seconds(stallSeconds)) s"
+                } else if now >= deadline {
+                    why = "it was not done after \(LogText.seconds(timeoutSeconds)) s"
+                } else {
+                    return false
+                }
+                let lost = instance.tracksWaiting
+                gaveUp.append(instance.name)
+                instance.abandon()
+                configuration.log(
+                    "motet: gave up waiting for plugin \(LogText.escaped(instance.name)) (\(LogText.escaped(instance.file))) at exit: "
+                        + why + (lost > 0 ? "; it did not get the events of \(lost) track\(lost == 1 ? "" : "s")" : ""))
+                return true
+            }
+            if !waiting.isEmpty {
+                // A short poll, only while quitting.
+                _ = all[waiting[0]].waitUntilFinished(deadlineMicros: monotonicMicros() + 20_000)
+            }
         }
         return gaveUp
     }

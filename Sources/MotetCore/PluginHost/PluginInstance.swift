@@ -4,6 +4,7 @@ import Glibc
 import CPluginGuard
 import MotetEvents
 import MotetPluginABI
+import Synchronization
 
 /// One running plugin instance: its descriptor, its host table, and its serial queue (a thread
 /// waiting on a condition variable). Only this thread ever calls into the plugin instance, and
@@ -34,6 +35,8 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
     private var crashReported = false
     /// Touched only by the instance's own thread.
     private var reportedFallingBehind = false
+    /// Events delivered so far (written by the instance's thread, read at exit).
+    private let taken = Atomic<Int>(0)
 
     init(
         name: String, file: String, descriptor: UnsafePointer<motet_plugin_descriptor>,
@@ -137,6 +140,8 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
 
     var tracksWaiting: Int { lock.withLock { queue.tracksWaiting } }
 
+    var eventsTaken: Int { taken.load(ordering: .relaxed) }
+
     /// Nothing to end: a thread stuck in a plugin cannot be stopped, and the process exits anyway.
     func abandon() {}
 
@@ -197,5 +202,6 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
 
     private func deliver(_ event: QueuedEvent, to instance: UnsafeMutableRawPointer?) {
         PluginEventMapping.withCEvent(event) { motet_guarded_on_event(latch, descriptor, instance, $0) }
+        taken.add(1, ordering: .relaxed)
     }
 }

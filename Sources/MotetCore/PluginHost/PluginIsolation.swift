@@ -42,6 +42,15 @@ public struct PluginIsolationSettings: Sendable {
         }
     }
 
+    /// How the plugin in `file` runs, for `--list-plugins`.
+    public func describe(_ file: String) -> String {
+        guard isolates(file) else {
+            return mode == .never ? "in motet's process (--plugin-isolation never)" : "in motet's process (bundled with motet)"
+        }
+        guard hostExecutable != nil else { return "nowhere: it needs a process of its own, and motet-plugin-host is not installed" }
+        return "in a process of its own (--plugin-isolation \(mode.rawValue))"
+    }
+
     /// `motet-plugin-host` for the motet at `executablePath`: beside it (a build tree), else in
     /// `../libexec/motet/` (installed). Nil when neither exists.
     public static func findHostExecutable(executablePath: String) -> String? {

@@ -26,7 +26,7 @@ extension PluginHost {
     /// so that a plugin that crashes while loading ends only its own child.
     public static func listingAndOptions(
         searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
-        inspect: ((_ name: String, _ file: String) -> Inspection)? = nil
+        inspect: ((_ name: String, _ file: String) -> Inspection)? = nil, isolation: PluginIsolationSettings? = nil
     ) -> (text: String, options: [DescribedPluginOption], unloadable: Int) {
         let inspect = inspect ?? { name, file in Self.inspect(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions) }
         var unloadable = 0
@@ -53,6 +53,7 @@ extension PluginHost {
                 firstFile[name] = file
                 let found = inspect(name, file)
                 out += found.text
+                if found.loadable, let isolation { out += "      runs " + isolation.describe(file) + "\n" }
                 options += found.options
                 if !found.loadable { unloadable += 1 }
             }

@@ -47,10 +47,12 @@
  *   creating anything: keep the entry function free of side effects.
  *   create runs on the instance's own queue and never holds up playback: events that happen
  *   meanwhile wait in the instance's queue (bounded, see "Events") and are delivered once create
- *   returns MOTET_OK; if it fails they are dropped with the instance. At exit the host waits at
- *   most MOTET_SHUTDOWN_WAIT_MS for the whole shutdown (every instance's remaining events, the
- *   shutdown event and destroy, all instances at once), then names the plugins it gave up on and
- *   exits anyway.
+ *   returns MOTET_OK; if it fails they are dropped with the instance. At exit the host delivers
+ *   what is still queued for each instance, then the shutdown event and destroy, all instances at
+ *   once, for as long as the instance keeps taking events: it gives up on an instance that takes
+ *   no event for MOTET_SHUTDOWN_STALL_MS, and on any after MOTET_SHUTDOWN_WAIT_MS in all, then
+ *   names the plugins it gave up on with how many tracks' events they did not get, and exits
+ *   anyway. Keep on_event fast (a scrobbler queues its network work on a thread of its own).
  *
  * Building and loading
  *   cc -shared -fPIC -fvisibility=hidden -Wl,-z,defs $(pkg-config --cflags motet-plugin) ...
@@ -73,8 +75,11 @@ extern "C" {
 #define MOTET_ABI_MAJOR 1u
 #define MOTET_ABI_MINOR 1u
 
-/** How long, in milliseconds, the host waits for the whole shutdown of all plugins at exit. */
-#define MOTET_SHUTDOWN_WAIT_MS 5000u
+/** How long, in milliseconds, the host waits at most at exit for all plugins to take what is
+ *  still queued for them, the shutdown event and destroy (hosts before isolation: 5000). */
+#define MOTET_SHUTDOWN_WAIT_MS 10000u
+/** At exit, an instance that takes no event for this many milliseconds is given up on. */
+#define MOTET_SHUTDOWN_STALL_MS 2000u
 
 /* ---- Status codes (returned as int32_t) ---------------------------------------------------- */
 #define MOTET_OK 0
