@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: what building needs, and what the tests' real components need on top.
-BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev
+BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev
 # PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
@@ -68,13 +68,13 @@ build: deps
 # beside the motet built there. Plain C built with cc, not by SwiftPM, which links libswiftCore into
 # every executable: 3.5 MiB more resident memory per plugin process, and a Swift runtime that is
 # not the plugin's own.
-PLUGIN_HOST_SOURCES := Sources/motet-plugin-host/main.c Sources/CPluginWire/plugin_wire.c
+PLUGIN_HOST_SOURCES := Sources/motet-plugin-host/main.c Sources/motet-plugin-host/sandbox.c Sources/CPluginWire/plugin_wire.c
 PLUGIN_HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fstack-protector-strong -D_FORTIFY_SOURCE=2 \
 	-I Sources/CPluginWire/include -I Sources/MotetPluginABI/include
 plugin-host:
 	@test -n "$(BIN)" || { echo "make plugin-host: give BIN=DIR" >&2; exit 2; }
 	mkdir -p $(BIN)
-	$(or $(CC),cc) $(PLUGIN_HOST_CFLAGS) -o $(BIN)/motet-plugin-host $(PLUGIN_HOST_SOURCES) -lltdl -ldl -lpthread
+	$(or $(CC),cc) $(PLUGIN_HOST_CFLAGS) -o $(BIN)/motet-plugin-host $(PLUGIN_HOST_SOURCES) -lltdl -lseccomp -ldl -lpthread
 
 # Our own strictness (warnings as errors) for every target, the plugin kit included: the kit's
 # target in Package.swift does not impose it on the packages that depend on it.

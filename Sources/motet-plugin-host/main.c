@@ -3,8 +3,11 @@
  * (docs/ISOLATION.md). The player starts it with posix_spawn, one process per plugin instance:
  *
  *   motet-plugin-host --motet-wire=1 FILE INSTANCE HOST_VERSION ARTWORK_DIR MEMORY_LIMIT_BYTES
+ *                     STATE_DIR on|off [WRITABLE...]
  *
- * with one end of a socketpair on descriptor 3. It loads FILE through libltdl exactly as the
+ * with one end of a socketpair on descriptor 3. STATE_DIR is the instance's `state_dir` ("" for
+ * none). With `on` it sandboxes itself before it loads FILE (sandbox.c): writes only beneath the
+ * WRITABLE paths, and it says how that went in a SANDBOX frame first. It loads FILE through libltdl exactly as the
  * player loads a plugin in its own process, sends the descriptor, calls create with the options
  * the player sends, then hands each event to on_event and forwards the plugin's send_command,
  * send_track_command and log calls to the player (plugin_wire.h). The plugin sees the same header
@@ -28,6 +31,7 @@
 #include <unistd.h>
 
 #include "plugin_wire.h"
+#include "sandbox.h"
 
 #define SOCKET_FD 3
 /** How long a send_command waits for the player's answer before it says REFUSED. */
@@ -245,7 +249,7 @@ static uint32_t read_create(motet_option *options, uint8_t **payload) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 7 || strcmp(argv[1], MOTET_WIRE_VERSION_ARGUMENT) != 0) {
+    if (argc < 9 || strcmp(argv[1], MOTET_WIRE_VERSION_ARGUMENT) != 0) {
         fprintf(stderr, "motet-plugin-host: this program is started by motet to run one plugin (%s)\n",
                 argc > 1 && strncmp(argv[1], "--motet-wire=", 13) == 0 ? "another version of motet started it"
                                                                        : "not meant to be run by hand");
@@ -263,11 +267,21 @@ int main(int argc, char **argv) {
         setrlimit(RLIMIT_AS, &memory);
     }
     motet_wire_connection_init(&connection, SOCKET_FD);
+    motet_wire_buffer b;
+
+    if (strcmp(argv[8], "on") == 0) {
+        char problem[300];
+        int applied = motet_sandbox_apply((const char *const *)argv + 9, argc - 9, problem, sizeof problem);
+        motet_wire_buffer_init(&b, MOTET_WIRE_SANDBOX);
+        motet_wire_put_u32(&b, (uint32_t)applied);
+        motet_wire_put_string(&b, problem[0] ? problem : NULL);
+        if (motet_wire_send(&connection, &b) != MOTET_WIRE_OK) fail(0, NULL);
+        motet_wire_buffer_free(&b);
+    }
 
     motet_plugin_entry_fn entry = open_plugin(file);
     const motet_plugin_descriptor *d = entry(MOTET_ABI_MAJOR, MOTET_ABI_MINOR);
     if (!d) send_load_failure(MOTET_WIRE_FAILED_DECLINED, NULL);
-    motet_wire_buffer b;
     motet_wire_buffer_init(&b, MOTET_WIRE_DESCRIPTOR);
     motet_wire_encode_descriptor(&b, d);
     if (motet_wire_send(&connection, &b) != MOTET_WIRE_OK) fail(0, NULL);
@@ -284,6 +298,7 @@ int main(int argc, char **argv) {
     host.send_command = send_command;
     host.log = host_log;
     host.send_track_command = send_track_command;
+    host.state_dir = argv[7][0] ? argv[7] : NULL;
 
     /* create's frame is read here; then the reader thread takes the socket over, before create
      * runs: create may call send_command and wait for its answer. */

@@ -72,7 +72,7 @@ let searchPath = PluginSearchPath(
 let isolation = PluginIsolationSettings(
     mode: settings.pluginIsolation, hostExecutable: PluginIsolationSettings.findHostExecutable(executablePath: "/proc/self/exe"),
     memoryLimitBytes: UInt64(settings.pluginMemoryLimitMiB) * 1_048_576,
-    bundledDirectories: PluginIsolationSettings.bundledDirectories(of: searchPath))
+    bundledDirectories: PluginIsolationSettings.bundledDirectories(of: searchPath), sandbox: settings.pluginSandbox)
 
 switch invocation.action {
 case .help:
@@ -183,7 +183,7 @@ let pluginHost = PluginHost(
         commands: { command, track, instance in
             playerReference.player?.send(command, track: track, from: .plugin(instance)) ?? .refused("the player is not running")
         },
-        isolation: isolation))
+        isolation: isolation, stateDirectoryBase: XDGDirectories(environment: environment).stateHome + "/motet/plugins"))
 let player = Player(
     configuration: playerConfiguration, device: device,
     events: { event in

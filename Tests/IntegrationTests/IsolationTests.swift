@@ -121,3 +121,83 @@ import Testing
         #expect(fromCommandLine.stderr.contains("died of SIGSEGV"), "\(fromCommandLine.stderr)")
     }
 }
+
+/// At exit, what is still queued for a plugin is delivered for as long as it keeps taking events
+/// (`MOTET_SHUTDOWN_STALL_MS`, `MOTET_SHUTDOWN_WAIT_MS`), isolated or in motet's process.
+@Suite struct ExitDrainTests {
+    @Test(arguments: ["third-party", "never"])
+    func aScrobblerThatTakes100MillisecondsAnEventHearsEveryTrackOfAnUntimedRun(isolation: String) throws {
+        let run = try MotetRun("motet-drain-\(isolation)")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let probe = try ProbePlugin.build(in: run.home)
+        var files: [String] = []
+        for i in 1...20 {
+            let file = run.path("t\(i).ogg")
+            try Fixtures.oggVorbis(file, seconds: 0.2, synth: ["sine", "\(200 + 20 * i)"], tags: .init(title: "T\(i)"), serial: i)
+            files.append(file)
+        }
+        let out = run.path("probe.out")
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--untimed", "--status", "quiet", "--plugin-isolation", isolation,
+             "--plugin", "\(probe):sleep_ms=100,out=\(out)"] + files, timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("gave up"), "\(result.stderr)")
+        let finished = ProbePlugin.lines(out).filter { $0.hasPrefix("finished ") }
+        #expect(finished.count == 20, "\(finished)")
+        #expect(ProbePlugin.lines(out).last == "destroy")
+    }
+
+    @Test(arguments: ["third-party", "never"])
+    func aPluginStuckInOnEventDelaysQuittingByTheStallTimeAndItsLostTracksAreCounted(isolation: String) throws {
+        let run = try MotetRun("motet-drain-stuck-\(isolation)")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let probe = try ProbePlugin.build(in: run.home)
+        var files: [String] = []
+        for i in 1...3 {
+            let file = run.path("t\(i).ogg")
+            try Fixtures.oggVorbis(file, seconds: 0.2, synth: ["sine", "\(300 + 50 * i)"], tags: .init(title: "T\(i)"), serial: i)
+            files.append(file)
+        }
+        // The gate never opens: the plugin is stuck in its first on_event.
+        let started = Date()
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--untimed", "--status", "quiet", "--plugin-isolation", isolation,
+             "--plugin", "\(probe):gate=\(run.path("never")),out=\(run.path("probe.out"))"] + files, timeout: 60)
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = result.stderr.split(separator: "\n").first { $0.contains("gave up waiting for plugin probe (") }
+        #expect(line?.contains("at exit: it took no event for 2 s; it did not get the events of 3 tracks") == true, "\(result.stderr)")
+        #expect(took < 6, "motet took \(took) s to quit")
+    }
+}
+
+/// An isolated plugin that describes its options runs sandboxed: it may write to its output
+/// paths, its state directory and the artwork cache, and nowhere else.
+@Suite struct SandboxTests {
+    @Test(arguments: [true, false])
+    func aPluginThatAppendsToBashrcGetsEACCESWhileItsOwnOutputPathWorks(sandboxed: Bool) throws {
+        let run = try MotetRun("motet-sandbox-\(sandboxed)")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let plugin = try IsolationTests.buildMisbehaving(in: run.home)
+        let a = run.path("a.ogg"), bashrc = run.path(".bashrc"), out = run.path("out/plugin.out")
+        try Fixtures.oggVorbis(a, seconds: 0.3, synth: ["sine", "330"], tags: .init(title: "First"), serial: 1)
+        try "# my shell\n".write(toFile: bashrc, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: run.path("out"), withIntermediateDirectories: true)
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--untimed", "--plugin-sandbox", sandboxed ? "on" : "off",
+             "--plugin", "\(plugin):out=\(out),append=\(bashrc)", a], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        // Its own output path works either way: it wrote every line to it.
+        #expect(lines.first == "create" && lines.last == "destroy", "\(lines)")
+        if sandboxed {
+            #expect(lines.contains("append Permission denied"), "\(lines)")
+            #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "# my shell\n")
+        } else {
+            #expect(lines.contains("append written"), "\(lines)")
+        }
+        // Its state directory was made for it, private to the user.
+        var info = stat()
+        #expect(stat(run.path("state/motet/plugins/misbehaving"), &info) == 0 && info.st_mode & 0o777 == 0o700)
+    }
+}

@@ -48,6 +48,7 @@ extern "C" {
 #define MOTET_WIRE_COMMAND 14u     /* u64 request, u32 command, u64 track, i64 argument, string */
 #define MOTET_WIRE_LOG 15u         /* u32 level, string message */
 #define MOTET_WIRE_DONE 16u        /* destroy returned */
+#define MOTET_WIRE_SANDBOX 17u     /* i32 Landlock ABI applied (0: writes not confined, -1: no sandbox at all), string problem */
 
 /* Why the host process could not load the plugin (MOTET_WIRE_LOAD_FAILED). */
 #define MOTET_WIRE_FAILED_NOT_SHARED_OBJECT 1u

@@ -45,6 +45,8 @@ public struct Settings: Sendable, Equatable {
     /// `--plugin-memory-limit`: the address space each plugin process may use, in MiB; 0 for no
     /// limit. Default ``defaultPluginMemoryLimitMiB``.
     public var pluginMemoryLimitMiB: Int
+    /// `--plugin-sandbox`: whether isolated plugins' processes are sandboxed. Default true.
+    public var pluginSandbox: Bool
     /// The default of `--plugin-memory-limit` (docs/ISOLATION.md says how it was measured).
     public static let defaultPluginMemoryLimitMiB = 1024
     /// `remote-commands = yes|no` (`--remote-commands`, `--no-remote-commands`). When false, commands
@@ -89,6 +91,7 @@ public struct Settings: Sendable, Equatable {
         allowUnsafePlugins = false
         pluginIsolation = .thirdParty
         pluginMemoryLimitMiB = Self.defaultPluginMemoryLimitMiB
+        pluginSandbox = true
         remoteCommands = true
         pauseForCalls = true
         skipDisliked = true

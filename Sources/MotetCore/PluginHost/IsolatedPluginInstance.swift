@@ -286,7 +286,7 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
             case .failure(let failure):
                 why = "could not be started again: \(failure.reason)"
                 continue
-            case .success(let (restarted, _)):
+            case .success(let (restarted, _, _)):
                 lock.withLock {
                     process = restarted
                     createStatus = nil

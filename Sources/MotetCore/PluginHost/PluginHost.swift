@@ -29,14 +29,19 @@ public final class PluginHost: Sendable {
         public var showsPluginDebugMessages: Bool
         /// Which plugins run in a process of their own (`--plugin-isolation`); none by default.
         public var isolation: PluginIsolationSettings
+        /// Where each instance's state directory is made (`…/motet/plugins`, under
+        /// `$XDG_STATE_HOME`); nil: plugins get none (`state_dir` is NULL).
+        public var stateDirectoryBase: String?
 
         public init(
             hostVersion: String, artworkCacheDirectory: String, remoteCommands: Bool = true,
             log: @escaping @Sendable (String) -> Void,
             commands: @escaping @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer,
-            showsPluginDebugMessages: Bool = false, isolation: PluginIsolationSettings = .none
+            showsPluginDebugMessages: Bool = false, isolation: PluginIsolationSettings = .none,
+            stateDirectoryBase: String? = nil
         ) {
             self.isolation = isolation
+            self.stateDirectoryBase = stateDirectoryBase
             self.hostVersion = hostVersion
             self.artworkCacheDirectory = artworkCacheDirectory
             self.remoteCommands = remoteCommands
@@ -172,15 +177,8 @@ public final class PluginHost: Sendable {
         var isolated: (process: PluginProcess, launch: PluginProcess.Launch)?
     }
 
-    /// What starting a plugin's own process needs beside the request.
-    private struct Context {
-        var isolation: PluginIsolationSettings
-        var hostVersion: String
-        var artworkCacheDirectory: String
-    }
-
     private static func prepare(
-        _ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool, context: Context
+        _ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool, context: PluginStartContext
     ) -> Result<Prepared, FailedStart> {
         let file: String
         switch resolve(request.name, in: searchPath) {
@@ -190,10 +188,10 @@ public final class PluginHost: Sendable {
         let descriptor: UnsafePointer<motet_plugin_descriptor>
         var isolated: (process: PluginProcess, launch: PluginProcess.Launch)?
         if context.isolation.isolates(file) {
-            switch startProcess(file, request, allowUnsafePermissions: allowUnsafePermissions, context: context) {
-            case .success(let (process, launch, d)):
-                descriptor = d
-                isolated = (process, launch)
+            switch PluginProcessStart.first(file, request, allowUnsafePermissions: allowUnsafePermissions, context: context) {
+            case .success(let started):
+                descriptor = started.descriptor
+                isolated = (started.process, started.launch)
             case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
             }
         } else {
@@ -203,7 +201,8 @@ public final class PluginHost: Sendable {
             }
         }
         var options = request.options
-        if let described = PluginOptionCheck.descriptions(descriptor) {
+        let described = PluginOptionCheck.descriptions(descriptor)
+        if let described {
             switch PluginOptionCheck.checked(options, against: described, home: PluginOptionCheck.home) {
             case .success(let checked): options = checked
             case .failure(let failure):
@@ -211,34 +210,13 @@ public final class PluginHost: Sendable {
                 return .failure(FailedStart(file: file, failure: failure))
             }
         }
-        return .success(Prepared(file: file, descriptor: descriptor, options: options, isolated: isolated))
-    }
-
-    /// Checks trust and the ELF header here (neither runs the plugin's code), then starts the
-    /// plugin's own process, which loads it, and checks the descriptor it sends.
-    private static func startProcess(
-        _ file: String, _ request: PluginRequest, allowUnsafePermissions: Bool, context: Context
-    ) -> Result<(PluginProcess, PluginProcess.Launch, UnsafePointer<motet_plugin_descriptor>), PluginLoadFailure> {
-        if access(file, F_OK) != 0 { return .failure(.noSuchFile(String(cString: strerror(errno)))) }
-        if !allowUnsafePermissions, let distrust = PluginTrust.check(file) { return .failure(distrust) }
-        if let problem = PluginLibrary.checkELF(file) { return .failure(problem) }
-        guard let executable = context.isolation.hostExecutable else {
-            return .failure(.isolationFailed(
-                "cannot run it in a process of its own: motet-plugin-host is not installed beside motet"
-                    + " (nor in ../libexec/motet); reinstall motet, or load it into motet's process with --plugin-isolation never"))
-        }
-        let launch = PluginProcess.Launch(
-            executable: executable, file: file, instanceName: request.instanceName, hostVersion: context.hostVersion,
-            artworkCacheDirectory: context.artworkCacheDirectory, memoryLimitBytes: context.isolation.memoryLimitBytes)
-        switch PluginProcess.start(launch) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let (process, descriptor)):
-            if let problem = PluginDescriptorCheck.problem(descriptor, isolated: true) {
-                process.end()
-                return .failure(problem)
+        if let first = isolated, !context.checkingOnly {
+            switch PluginProcessStart.final(first, request, file, options: options, described: described, context: context) {
+            case .success(let final): isolated = final
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
             }
-            return .success((process, launch, descriptor))
         }
+        return .success(Prepared(file: file, descriptor: descriptor, options: options, isolated: isolated))
     }
 
     /// The requests the user gave on the command line (``PluginRequest/fromCommandLine``) that
@@ -251,7 +229,9 @@ public final class PluginHost: Sendable {
         _ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
         isolation: PluginIsolationSettings = .none
     ) -> [String] {
-        let context = Context(isolation: isolation, hostVersion: "", artworkCacheDirectory: "")
+        let context = PluginStartContext(
+            isolation: isolation, hostVersion: "", artworkCacheDirectory: "", stateDirectoryBase: nil, checkingOnly: true,
+            log: { _ in })
         return requests.filter(\.fromCommandLine).compactMap { request in
             switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions, context: context) {
             case .success(let prepared):
@@ -272,9 +252,10 @@ public final class PluginHost: Sendable {
                 log: configuration.log)
         }
         let prepared: Prepared
-        let context = Context(
+        let context = PluginStartContext(
             isolation: configuration.isolation, hostVersion: configuration.hostVersion,
-            artworkCacheDirectory: configuration.artworkCacheDirectory)
+            artworkCacheDirectory: configuration.artworkCacheDirectory, stateDirectoryBase: configuration.stateDirectoryBase,
+            checkingOnly: false, log: configuration.log)
         switch Self.prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions, context: context) {
         case .success(let p): prepared = p
         case .failure(let failed): return .failure(failed)
@@ -287,7 +268,8 @@ public final class PluginHost: Sendable {
                 launch: launch, configuration: configuration)
         } else {
             instance = PluginInstance(
-                name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
+                name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration,
+                stateDirectory: context.stateDirectory(for: request, file: file))
         }
         // Listed before create runs, so that the events of the meantime queue for it.
         instances.withLock { $0.append(instance) }

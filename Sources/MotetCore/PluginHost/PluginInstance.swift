@@ -40,13 +40,14 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
 
     init(
         name: String, file: String, descriptor: UnsafePointer<motet_plugin_descriptor>,
-        configuration: PluginHost.Configuration
+        configuration: PluginHost.Configuration, stateDirectory: String? = nil
     ) {
         self.name = name
         self.file = file
         self.descriptor = descriptor
         self.abiMinor = descriptor.pointee.abi_minor
-        self.host = PluginHostTable(instanceName: name, pluginMinor: abiMinor, configuration: configuration)
+        self.host = PluginHostTable(
+            instanceName: name, pluginMinor: abiMinor, configuration: configuration, stateDirectory: stateDirectory)
         self.log = configuration.log
         latch.initialize(to: motet_crash_latch(
             mutex: lock.mutex, condition: lock.condition, signal: 0, call: 0, event_type: 0))

@@ -10,12 +10,17 @@ public struct PluginIsolationSettings: Sendable {
     public var hostExecutable: String?
     /// The address-space limit of each plugin process in bytes (`--plugin-memory-limit`); 0 for none.
     public var memoryLimitBytes: UInt64
+    /// Whether plugin processes sandbox themselves (`--plugin-sandbox`, default on).
+    public var sandbox: Bool
     /// Directories whose plugins are the bundled delegates (the installed plugin directory and a
     /// build tree's), as real paths.
     public var bundledDirectories: [String]
 
-    public init(mode: PluginIsolation, hostExecutable: String?, memoryLimitBytes: UInt64, bundledDirectories: [String]) {
+    public init(
+        mode: PluginIsolation, hostExecutable: String?, memoryLimitBytes: UInt64, bundledDirectories: [String], sandbox: Bool = true
+    ) {
         self.mode = mode
+        self.sandbox = sandbox
         self.hostExecutable = hostExecutable
         self.memoryLimitBytes = memoryLimitBytes
         self.bundledDirectories = bundledDirectories.compactMap(Self.realPath)
@@ -48,7 +53,7 @@ public struct PluginIsolationSettings: Sendable {
             return mode == .never ? "in motet's process (--plugin-isolation never)" : "in motet's process (bundled with motet)"
         }
         guard hostExecutable != nil else { return "nowhere: it needs a process of its own, and motet-plugin-host is not installed" }
-        return "in a process of its own (--plugin-isolation \(mode.rawValue))"
+        return "in a process of its own (--plugin-isolation \(mode.rawValue))" + (sandbox ? "" : ", not sandboxed (--plugin-sandbox off)")
     }
 
     /// `motet-plugin-host` for the motet at `executablePath`: beside it (a build tree), else in

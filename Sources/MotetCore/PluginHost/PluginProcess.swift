@@ -25,6 +25,22 @@ final class PluginProcess: @unchecked Sendable {
         var artworkCacheDirectory: String
         /// RLIMIT_AS of the process in bytes; 0 for none.
         var memoryLimitBytes: UInt64
+        /// The instance's `state_dir`, or nil.
+        var stateDirectory: String?
+        /// Where a sandboxed process may write (nil: not sandboxed).
+        var writable: [String]?
+    }
+
+    /// How the process's sandbox went (its SANDBOX frame).
+    enum SandboxReport: Equatable {
+        /// Not asked for.
+        case off
+        /// Writes are confined by Landlock of this ABI version.
+        case confined(landlockABI: Int32)
+        /// Tracing is refused, but writes could not be confined (no Landlock here); why.
+        case writesNotConfined(String)
+        /// No sandbox at all could be set up; why.
+        case failed(String)
     }
 
     /// How long loading may take before the process is killed (as `--list-plugins` allows).
@@ -44,15 +60,18 @@ final class PluginProcess: @unchecked Sendable {
 
     /// Starts a host process for `launch` and waits for the plugin's descriptor (a copy the player
     /// can check like one it loaded itself), or for why it could not load.
-    static func start(_ launch: Launch) -> Result<(PluginProcess, UnsafePointer<motet_plugin_descriptor>), PluginLoadFailure> {
+    static func start(_ launch: Launch)
+        -> Result<(process: PluginProcess, descriptor: UnsafePointer<motet_plugin_descriptor>, sandbox: SandboxReport), PluginLoadFailure>
+    {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             return .failure(.isolationFailed("cannot make its socket: \(String(cString: strerror(errno)))"))
         }
         let arguments = [
             launch.executable, MOTET_WIRE_VERSION_ARGUMENT, launch.file, launch.instanceName, launch.hostVersion,
-            launch.artworkCacheDirectory, String(launch.memoryLimitBytes),
-        ]
+            launch.artworkCacheDirectory, String(launch.memoryLimitBytes), launch.stateDirectory ?? "",
+            launch.writable == nil ? "off" : "on",
+        ] + (launch.writable ?? [])
         let spawned = ChildProcess.spawn(launch.executable, arguments, descriptors: [(fds[1], 3)])
         close(fds[1])
         let pid: pid_t
@@ -63,11 +82,20 @@ final class PluginProcess: @unchecked Sendable {
             return .failure(.isolationFailed("cannot start \(launch.executable): \(error.text)"))
         }
         let process = PluginProcess(pid: pid, fd: fds[0])
-        let frame = process.readFrame(timeoutSeconds: loadTimeoutSeconds)
+        var frame = process.readFrame(timeoutSeconds: loadTimeoutSeconds)
+        var sandbox = SandboxReport.off
+        if launch.writable != nil, case .frame(MOTET_WIRE_SANDBOX, let payload) = frame {
+            guard let report = sandboxReport(payload) else {
+                process.end()
+                return .failure(.isolationFailed("its process sent a malformed sandbox report"))
+            }
+            sandbox = report
+            frame = process.readFrame(timeoutSeconds: loadTimeoutSeconds)
+        }
         switch frame {
         case .frame(MOTET_WIRE_DESCRIPTOR, let payload):
             let descriptor = payload.withUnsafeBufferPointer { motet_wire_decode_descriptor($0.baseAddress, $0.count) }
-            if let descriptor { return .success((process, descriptor)) }
+            if let descriptor { return .success((process, descriptor, sandbox)) }
             process.end()
             return .failure(.invalidDescriptor("its process sent a malformed descriptor"))
         case .frame(MOTET_WIRE_LOAD_FAILED, let payload):
@@ -80,6 +108,18 @@ final class PluginProcess: @unchecked Sendable {
             let status = process.end()
             return .failure(.isolationFailed("its process \(ChildProcess.describe(status: status)) while loading it; it is not used"
                 + " (report it to the plugin's author, or remove the file)"))
+        }
+    }
+
+    private static func sandboxReport(_ payload: [UInt8]) -> SandboxReport? {
+        payload.withUnsafeBufferPointer { bytes -> SandboxReport? in
+            var r = motet_wire_reader()
+            motet_wire_reader_init(&r, bytes.baseAddress, bytes.count)
+            let applied = Int32(bitPattern: motet_wire_get_u32(&r))
+            let problem = motet_wire_get_string(&r).map { LogText.fromPlugin($0) } ?? ""
+            guard motet_wire_reader_finish(&r) == MOTET_WIRE_OK else { return nil }
+            if applied > 0 { return .confined(landlockABI: applied) }
+            return applied == 0 ? .writesNotConfined(problem) : .failed(problem)
         }
     }
 

@@ -11,11 +11,14 @@
  *   do=close        close every descriptor from 3 up (the host's socket among them)
  *   do=garbage      write garbage into descriptor 3 (the host's socket)
  *   once=PATH       misbehave only in the instance that creates PATH first (later ones behave)
+ *   append=PATH     at create, try to append a line to PATH (say ~/.bashrc) and write
+ *                   "append written" or "append <strerror>" (the sandbox must refuse it)
  *
  * Built with -DMISBEHAVE_IN_CONSTRUCTOR it segfaults in a constructor, when it is loaded.
  */
 #include <motet/plugin.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -84,16 +87,23 @@ static int32_t create(const motet_host *host, const motet_option *options, uint3
     if (!p) return MOTET_ERROR;
     p->fd = -1;
     p->after_ms = 300;
-    const char *once = NULL;
+    const char *once = NULL, *append = NULL;
     for (uint32_t i = 0; i < count; i++) {
         if (!strcmp(options[i].key, "out")) p->fd = open(options[i].value, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         else if (!strcmp(options[i].key, "do")) snprintf(p->what, sizeof p->what, "%s", options[i].value);
         else if (!strcmp(options[i].key, "after_ms")) p->after_ms = atol(options[i].value);
         else if (!strcmp(options[i].key, "once")) once = options[i].value;
+        else if (!strcmp(options[i].key, "append")) append = options[i].value;
     }
     clock_gettime(CLOCK_MONOTONIC, &p->created);
     p->armed = p->what[0] && (!once || open(once, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600) >= 0);
     line(p, "create", NULL, -1);
+    if (append) {
+        int fd = open(append, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        ssize_t w = fd >= 0 ? write(fd, "echo pwned\n", 11) : -1;
+        line(p, "append", w == 11 ? "written" : strerror(errno), -1);
+        if (fd >= 0) close(fd);
+    }
     if (p->armed && strcmp(p->what, "spin") != 0) {
         pthread_t thread;
         if (pthread_create(&thread, NULL, later, p) == 0) pthread_detach(thread);
@@ -125,6 +135,15 @@ static void destroy(void *instance) {
     free(p);
 }
 
+/* Described, so that its process is sandboxed: it may write in the directories of out and once. */
+static const motet_option_description described[] = {
+    {sizeof(motet_option_description), MOTET_OPTION_OUTPUT_PATH, "out", NULL, "where the lines go"},
+    {sizeof(motet_option_description), MOTET_OPTION_STRING, "do", NULL, "what to do wrong"},
+    {sizeof(motet_option_description), MOTET_OPTION_INTEGER, "after_ms", "300", "when"},
+    {sizeof(motet_option_description), MOTET_OPTION_OUTPUT_PATH, "once", NULL, "misbehave only where this is made first"},
+    {sizeof(motet_option_description), MOTET_OPTION_STRING, "append", NULL, "a file it has no business writing"},
+};
+
 static const motet_plugin_descriptor descriptor = {
     .struct_size = sizeof(motet_plugin_descriptor),
     .abi_major = MOTET_ABI_MAJOR,
@@ -137,6 +156,8 @@ static const motet_plugin_descriptor descriptor = {
     .create = create,
     .on_event = on_event,
     .destroy = destroy,
+    .options = described,
+    .option_count = sizeof described / sizeof described[0],
 };
 
 __attribute__((visibility("default"))) const motet_plugin_descriptor *motet_plugin_entry(uint32_t major, uint32_t minor) {

@@ -167,6 +167,9 @@ enum OptionTable {
         settingChoice(
             "plugin-isolation", \.pluginIsolation,
             help: "Which plugins run in a process of their own, where nothing they do can stop the music: third-party (default: all but the bundled delegates), always, or never (all in motet's process; for debugging a plugin)."),
+        settingYesNo(
+            "plugin-sandbox", \.pluginSandbox,
+            help: "Whether an isolated plugin's process is sandboxed (default yes): it may write only to its state directory, the artwork cache and its output paths, and may not trace other processes. no (or off) for debugging a plugin."),
         OptionDefinition(
             name: "plugin-memory-limit", short: nil,
             kind: .value(placeholder: "MIB", expected: ValueParsers.memoryLimitExpected),
