@@ -201,3 +201,46 @@ import Testing
         #expect(stat(run.path("state/motet/plugins/misbehaving"), &info) == 0 && info.st_mode & 0o777 == 0o700)
     }
 }
+
+/// Isolation is invisible to a plugin, whatever it was built with.
+@Suite struct IsolatedPluginKindsTests {
+    @Test func anABI10PluginRunsIsolatedUnsandboxedAndHearsEveryTrack() throws {
+        let run = try MotetRun("motet-isolated-1.0")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let probe = try ProbePlugin.build(in: run.home, fileName: "old.so", abi1_0: true)
+        let a = run.path("a.ogg"), b = run.path("b.ogg"), out = run.path("old.out")
+        try Fixtures.oggVorbis(a, seconds: 0.3, synth: ["sine", "330"], tags: .init(title: "First"), serial: 1)
+        try Fixtures.oggVorbis(b, seconds: 0.3, synth: ["sine", "550"], tags: .init(title: "Second"), serial: 2)
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--untimed", "--plugin", "\(probe):out=\(out)", a, b], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        // Said once: it runs in a process of its own, but describes nothing to sandbox it by.
+        let said = result.stderr.split(separator: "\n").filter { $0.contains("runs in a process of its own but not sandboxed") }
+        #expect(said.count == 1 && said.first?.contains(probe) == true, "\(result.stderr)")
+        let finished = ProbePlugin.lines(out).filter { $0.hasPrefix("finished ") }
+        #expect(finished.count == 2, "\(ProbePlugin.lines(out))")
+        #expect(!ProbePlugin.lines(out).contains { $0.hasPrefix("started ") })  // ABI 1.1 events stay away
+    }
+
+    @Test func aSwiftPluginBuiltOnTheKitRunsIsolatedAndSandboxedAndWritesItsFile() throws {
+        let run = try MotetRun("motet-isolated-swift")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let a = run.path("a.ogg"), state = run.path("json/now.json"), events = run.path("json/events.jsonl")
+        try Fixtures.oggVorbis(a, seconds: 1.5, synth: ["sine", "330"], tags: .init(title: "Swift Song"), serial: 1)
+        // The bundled json delegate is a Swift plugin built on the kit like any third party's.
+        let result = try run.run(
+            ["--no-config", "--output", "null", "--status", "quiet", "--plugin-isolation", "always",
+             "--plugin", "json:path=\(state)", "--list-plugins"], timeout: 60)
+        #expect(result.stdout.contains("runs in a process of its own (--plugin-isolation always)"), "\(result.stdout)")
+        let played = try run.run(
+            ["--no-config", "--output", "null", "--status", "quiet", "--plugin-isolation", "always",
+             "--plugin", "json:path=\(state),events=\(events)", a], timeout: 60)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(!played.stderr.contains("not sandboxed"), "\(played.stderr)")
+        // Both its files, in the directory its output-path options name, are whole and valid.
+        #expect(JSONDelegateFiles.state(state) != nil)
+        #expect(try JSONDelegateFiles.schemaErrors([("now-playing", state), ("events", events)]) == "")
+        let lines = try JSONDelegateFiles.events(events)
+        #expect(lines.contains { "\($0)".contains("Swift Song") }, "\(lines)")
+    }
+}

@@ -101,13 +101,20 @@ enum PluginProcessStart {
     }
 
     /// The directories of the MOTET_OPTION_OUTPUT_PATH options, given or by default (made if
-    /// missing, as the plugin would make them: Landlock can only allow what exists).
+    /// missing, as the plugin would make them: Landlock can only allow what exists). A default that
+    /// starts with `~/` or `$NAME/` is expanded as a plugin would (`$XDG_RUNTIME_DIR/motet/x.json`).
     static func outputDirectories(options: [PluginOption], described: [PluginOptionDescription]) -> [String] {
         var directories: [String] = []
         for description in described where description.kind == .outputPath {
             let given = options.last { $0.key == description.name }?.value
             guard var path = given ?? description.defaultValue, !path.isEmpty else { continue }
             if path.hasPrefix("~/"), let home = PluginOptionCheck.home { path = home + path.dropFirst() }
+            if path.hasPrefix("$"), let slash = path.firstIndex(of: "/"),
+                let value = getenv(String(path[path.index(after: path.startIndex)..<slash])).map({ String(cString: $0) }),
+                value.hasPrefix("/")
+            {
+                path = value + path[slash...]
+            }
             guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { continue }
             let directory = slash == path.startIndex ? "/" : String(path[..<slash])
             makeDirectories(directory)
