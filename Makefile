@@ -37,7 +37,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all plugin-host deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
+.PHONY: all plugin-host bench-isolation deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
 	test-asan install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
 
 all: build
@@ -210,6 +210,11 @@ bench-wakeups: deps-bench release
 # of the player and of the sound server (about 15 minutes); writes bench/out/servers.md.
 bench-servers: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/servers.sh
+
+# Plugin isolation: per-event latency, a plugin process's RSS, CPU of the four bundled delegates
+# isolated against in process, wake-ups with one isolated plugin (bench/isolation.sh).
+bench-isolation: deps-bench release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/isolation.sh
 
 # Internet radio (issue 13): an Icecast stream for 60 s on null and pulse, Motet against mpv, ogg123
 # and Motet on the same songs as local files, with libcurl's floor (bench/radio.sh).
