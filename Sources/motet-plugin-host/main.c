@@ -88,13 +88,29 @@ static const char *without_path(const char *file, const char *text) {
     return (strncmp(text, file, n) == 0 && strncmp(text + n, ": ", 2) == 0) ? text + n + 2 : text;
 }
 
+/* A Swift plugin finds the Swift runtime through its RUNPATH; in motet's own process it was
+ * already loaded. When it cannot find a runtime library here, the player's own (the directory in
+ * MOTET_SWIFT_RUNTIME) is loaded first, as in motet's process. True when one was loaded. */
+static int load_players_swift_library(const char *error) {
+    const char *dir = getenv("MOTET_SWIFT_RUNTIME");
+    const char *name = strstr(error, "libswift");
+    if (!dir || !*dir || !name) return 0;
+    size_t length = strcspn(name, ": ");
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%.*s", dir, (int)length, name) >= (int)sizeof path) return 0;
+    return dlopen(path, RTLD_NOW | RTLD_GLOBAL) != NULL;
+}
+
 /* Opens FILE as the player does (PluginLibrary.swift): dlopen(RTLD_NOW | RTLD_LOCAL) first for
  * the real error (libltdl binds lazily), then libltdl with local binding. */
 static motet_plugin_entry_fn open_plugin(const char *file) {
-    dlerror();
-    if (!dlopen(file, RTLD_NOW | RTLD_LOCAL)) {
+    for (int tries = 0;; tries++) {
+        dlerror();
+        if (dlopen(file, RTLD_NOW | RTLD_LOCAL)) break;
         const char *error = dlerror();
-        const char *text = without_path(file, error ? error : "unknown dlopen error");
+        if (!error) error = "unknown dlopen error";
+        if (tries < 8 && strstr(error, "cannot open shared object file") && load_players_swift_library(error)) continue;
+        const char *text = without_path(file, error);
         if (strstr(text, "undefined symbol")) send_load_failure(MOTET_WIRE_FAILED_UNRESOLVED_SYMBOL, text);
         if (strstr(text, "invalid ELF header") || strstr(text, "file too short") || strstr(text, "wrong ELF class")
             || strstr(text, "ELF file"))

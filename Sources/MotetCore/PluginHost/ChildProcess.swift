@@ -11,7 +11,9 @@ enum ChildProcess {
     /// with the environment as it is, except the Swift runtime's backtracer, which is off: a
     /// plugin crashing in a child is reported in one line, not in a screenful on standard error.
     /// Returns the child's pid, or why it could not start.
-    static func spawn(_ executable: String, _ arguments: [String], descriptors: [(Int32, Int32)]) -> Result<pid_t, SpawnError> {
+    static func spawn(
+        _ executable: String, _ arguments: [String], descriptors: [(Int32, Int32)], environment extra: [String] = []
+    ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -29,10 +31,12 @@ enum ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
-        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+        var environment: [UnsafeMutablePointer<CChar>?] = (["SWIFT_BACKTRACE=enable=no"] + extra).map { strdup($0) }
+        let replaced = ["SWIFT_BACKTRACE="] + extra.compactMap { $0.split(separator: "=").first.map { $0 + "=" } }
         var index = 0
         while let entry = environ[index] {
-            if strncmp(entry, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(entry)) }
+            let text = String(cString: entry)
+            if !replaced.contains(where: { text.hasPrefix($0) }) { environment.append(strdup(entry)) }
             index += 1
         }
         environment.append(nil)
@@ -47,6 +51,18 @@ enum ChildProcess {
         var errno: Int32
         var text: String { String(cString: strerror(errno)) }
     }
+
+    /// The directory of the Swift runtime this process runs (where `swift_retain` comes from), or
+    /// nil: a Swift plugin in a process of its own that cannot find a runtime through its RUNPATH
+    /// loads this one, as it would share it in motet's process.
+    static let swiftRuntimeDirectory: String? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_retain") else { return nil }
+        var info = Dl_info()
+        guard dladdr(symbol, &info) != 0, let name = info.dli_fname else { return nil }
+        let path = String(cString: name)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }()
 
     /// How a child ended, for a log line: "died of SIGABRT", "exited with status 3".
     static func describe(status: Int32) -> String {

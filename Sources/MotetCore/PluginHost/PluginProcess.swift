@@ -72,7 +72,9 @@ final class PluginProcess: @unchecked Sendable {
             launch.artworkCacheDirectory, String(launch.memoryLimitBytes), launch.stateDirectory ?? "",
             launch.writable == nil ? "off" : "on",
         ] + (launch.writable ?? [])
-        let spawned = ChildProcess.spawn(launch.executable, arguments, descriptors: [(fds[1], 3)])
+        let spawned = ChildProcess.spawn(
+            launch.executable, arguments, descriptors: [(fds[1], 3)],
+            environment: ChildProcess.swiftRuntimeDirectory.map { ["MOTET_SWIFT_RUNTIME=" + $0] } ?? [])
         close(fds[1])
         let pid: pid_t
         switch spawned {
