@@ -56,12 +56,19 @@ enum ChildProcess {
     /// nil: a Swift plugin in a process of its own that cannot find a runtime through its RUNPATH
     /// loads this one, as it would share it in motet's process.
     static let swiftRuntimeDirectory: String? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_retain") else { return nil }
-        var info = Dl_info()
-        guard dladdr(symbol, &info) != 0, let name = info.dli_fname else { return nil }
-        let path = String(cString: name)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
+        // /proc/self/maps names every mapped file; dladdr is not visible from Swift.
+        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(maps) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), maps) != nil {
+            let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? ""
+            guard let start = text.firstIndex(of: "/") else { continue }
+            let path = text[start...]
+            guard path.hasSuffix("/libswiftCore.so"), let slash = path.lastIndex(of: "/") else { continue }
+            return String(path[..<slash])
+        }
+        return nil
     }()
 
     /// How a child ended, for a log line: "died of SIGABRT", "exited with status 3".
