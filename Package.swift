@@ -249,6 +249,7 @@ let package = Package(
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
+                "CPluginWire",
                 "MotetPluginHost",
                 "MotetTestSupport",
             ],
