@@ -72,6 +72,11 @@ let package = Package(
         // libcurl: Debian's headers only; CNetwork loads libcurl.so.4 when an input is a URL.
         .target(name: "CNetwork", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
+        // The framing between the player and a plugin host process, used by both ends. The host
+        // process itself (Sources/motet-plugin-host/main.c) is built by the Makefile with cc, not
+        // by SwiftPM, which links libswiftCore into every executable: 3.5 MiB more resident memory
+        // in each plugin's process, and a second Swift runtime beside a Swift plugin's own.
+        .target(name: "CPluginWire", dependencies: ["MotetPluginABI"]),
         // The host's crash guard around calls into plugins (C: sigsetjmp cannot be used from Swift).
         .target(name: "CPluginGuard", dependencies: ["MotetPluginABI"]),
 
@@ -117,6 +122,7 @@ let package = Package(
             dependencies: [
                 "CLTDL",
                 "CPluginGuard",
+                "CPluginWire",
                 "MotetPluginABI",
                 "MotetEvents",
             ],
@@ -259,6 +265,7 @@ let package = Package(
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
+                "CPluginWire",
                 "MotetPluginHost",
                 "MotetTestSupport",
             ],

@@ -108,4 +108,38 @@ printf 'HTTP/1.0 200 OK\r\nContent-Type: audio/ogg\r\nicy-name: Radio\x1b[1m\r\n
 printf 'ICY 200 OK\r\nicy-name:Old\r\ncontent-type:audio/mpeg\r\n\r\nID3\x04' >"$OUT/http/shoutcast"
 printf 'HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 10-19/20\r\nContent-Length: 10\r\nAccept-Ranges: bytes\r\n\r\n' >"$OUT/http/range"
 printf 'HTTP/1.1 302 Found\r\nLocation: /x\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<!DOCTYPE html>' >"$OUT/http/redirect"
+# --- The plugin host framing (plugin_wire.h): the first byte picks event (0), descriptor (1) or a
+# frame stream (2); the payloads are what the player and motet-plugin-host really send.
+mkdir -p "$OUT/wire"
+python3 - "$OUT/wire" <<'WIRE'
+import struct, sys
+out = sys.argv[1]
+def s(text):
+    if text is None: return struct.pack("<I", 0)
+    b = text.encode() + b"\0"
+    return struct.pack("<I", len(b)) + b
+track = struct.pack("<IIQ", 1, 1, 7) + s("Song") + s("Ada, Bo") + struct.pack("<I", 2) + s("Ada") + s("Bo") + s("Album") \
+    + struct.pack("<q", 180000000) + s("/m/s.ogg") + s(None) + s("Radio") + s("c0ffee") + s(None) + s("Jazz") + s(None)
+events = {
+    "state": struct.pack("<I7I", 2, 2, 80, 0, 1, 1, 1, 0),
+    "started": struct.pack("<II", 8, 0) + track + struct.pack("<q", 1700000000000000),
+    "finished": struct.pack("<III", 3, 1, 0) + struct.pack("<Q", 7) + s("/m/s.ogg") + s("Song") + track + struct.pack("<qqq", 1000, 2000, -1),
+    "nowplaying": struct.pack("<III", 1, 0xF, 5) + s("Song") + s("Ada, Bo") + s("Album") + struct.pack("<I", 1) + s("Ada")
+        + struct.pack("<qqqd", 180000000, 1500000, 42, 1.0) + struct.pack("<Q", 4) + b"\x89PNG" + s("image/png") + s("c0ffee")
+        + s("/c/c0ffee.png") + s("/m/s.ogg") + struct.pack("<Q", 7) + s(None) + s(None) + s(None) + s(None) + s(None),
+    "error": struct.pack("<Ii", 4, -132) + s("bad") + s("/m/s.ogg") + struct.pack("<qQ", -1, 7),
+    "lost": struct.pack("<II", 9, 3),
+    "seeked": struct.pack("<IQq", 10, 7, 5000000),
+    "shutdown": struct.pack("<I", 7),
+}
+for name, event in events.items():
+    payload = struct.pack("<Q", 1) + event
+    open(f"{out}/event-{name}", "wb").write(b"\0" + payload)
+stream = b"".join(struct.pack("<II", len(struct.pack("<Q", i) + e), 2) + struct.pack("<Q", i) + e for i, e in enumerate(events.values()))
+open(f"{out}/stream", "wb").write(b"\2" + stream + struct.pack("<II", 0, 3))
+option = struct.pack("<II", 32, 5) + s("path") + s("~/x.json") + s("where")
+descriptor = struct.pack("<IIII", 96, 1, 1, 0) + s("org.example.x") + s("x") + s("1.0") + s("an example") + struct.pack("<I", 7) \
+    + s(None) + struct.pack("<I", 1) + option
+open(f"{out}/descriptor", "wb").write(b"\1" + descriptor)
+WIRE
 echo "fuzz-seeds.sh: seeds in $OUT" >&2

@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses in Tests/Fuzz and runs each for SECONDS_PER_TARGET seconds.
 #
 #   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]     (default 60; targets: picture comments decode
-#                                                      config pluginspec playlist pls xspf http; default all)
+#                                                      config pluginspec playlist pls xspf http wire; default all)
 #   bench/fuzz.sh --fixed [TARGET…]                  the landing gate (`make test`): each target a
 #                                                      fixed number of executions (RUNS below) with
 #                                                      seed 1, from the seeds only (a fresh corpus),
@@ -26,9 +26,9 @@ if [ "${1:-}" = --fixed ]; then FIXED=yes; shift; SECONDS_PER_TARGET=0; else SEC
 # Executions per target in --fixed mode: about 5 s each on a busy 2-core machine (decode is
 # ~3,000 files/s, the text parsers 2,000-20,000 inputs/s under ASan): a landing gate, not a
 # search (that is `make fuzz`).
-declare -A RUNS=([picture]=100000 [comments]=40000 [decode]=6000 [config]=10000 [pluginspec]=100000 [playlist]=100000 [pls]=25000 [xspf]=25000 [http]=70000)
+declare -A RUNS=([picture]=100000 [comments]=40000 [decode]=6000 [config]=10000 [pluginspec]=100000 [playlist]=100000 [pls]=25000 [xspf]=25000 [http]=70000 [wire]=60000)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist pls xspf http)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist pls xspf http wire)
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=$FUZZ_DIR/bin
@@ -62,6 +62,15 @@ build_config() {
 
 build() {
     local target=$1 harness sources=() extra=() helpers=()
+    if [ "$target" = wire ]; then
+        # The plugin host framing is C: built with the toolchain's clang, same sanitizers.
+        echo "fuzz.sh: building wire" >&2
+        "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=fuzzer,address -O1 -g -Wall -Werror \
+            -I Sources/CPluginWire/include -I Sources/MotetPluginABI/include Sources/CPluginWire/plugin_wire.c \
+            Tests/Fuzz/WireFuzz.c -o "$BIN/fuzz-wire" >"$FUZZ_DIR/logs/build-wire.log" 2>&1 ||
+            { cat "$FUZZ_DIR/logs/build-wire.log" >&2; exit 2; }
+        return
+    fi
     case $target in
         picture) harness=PictureFuzz ;;
         comments) harness=CommentFuzz ;;

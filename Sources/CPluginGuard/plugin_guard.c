@@ -120,6 +120,10 @@ const char *motet_guard_signal_name(int32_t signal) {
     case SIGILL: return "SIGILL (illegal instruction, e.g. a Swift runtime trap)";
     case SIGFPE: return "SIGFPE (arithmetic exception)";
     case SIGTRAP: return "SIGTRAP (trap)";
+    case SIGABRT: return "SIGABRT (abort)";
+    case SIGKILL: return "SIGKILL (killed)";
+    case SIGSYS: return "SIGSYS (a forbidden system call)";
+    case SIGTERM: return "SIGTERM (terminated)";
     default: return "a fatal signal";
     }
 }

@@ -102,6 +102,12 @@ public final class MotetHost: Sendable {
     public var instanceName: String { Self.string(table.pointee.instance_name) ?? "" }
     /// Where the host caches artwork files.
     public var artworkCacheDirectory: String? { Self.string(table.pointee.artwork_cache_dir) }
+    /// This instance's own directory (ABI 1.2, `state_dir`): keep what must survive a restart
+    /// here; a sandboxed plugin may write here. Nil from a host older than ABI 1.2, or when the
+    /// host could not make it.
+    public var stateDirectory: String? {
+        table.pointee.struct_size >= MOTET_HOST_SIZE_1_2 ? Self.string(table.pointee.state_dir) : nil
+    }
     public var hostVersion: String { Self.string(table.pointee.host_version) ?? "" }
     public var abiMinor: UInt32 { table.pointee.abi_minor }
 

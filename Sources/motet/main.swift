@@ -85,6 +85,10 @@ let settings = invocation.settings
 let executable = ProcessEnvironment.executablePath()
 let searchPath = PluginSearchPath(
     pluginDirectories: settings.pluginDirectories, environment: environment, executablePath: executable)
+let isolation = PluginIsolationSettings(
+    mode: settings.pluginIsolation, hostExecutable: PluginIsolationSettings.findHostExecutable(executablePath: "/proc/self/exe"),
+    memoryLimitBytes: UInt64(settings.pluginMemoryLimitMiB) * 1_048_576,
+    bundledDirectories: PluginIsolationSettings.bundledDirectories(of: searchPath), sandbox: settings.pluginSandbox)
 
 switch invocation.action {
 case .help:
@@ -98,7 +102,8 @@ case .listPlugins:
     let listing = PluginHost.listingAndOptions(
         searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins,
         named: settings.plugins.filter(\.fromCommandLine),
-        inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins))
+        inspect: PluginInspection.inChild(executable: "/proc/self/exe", allowUnsafePermissions: settings.allowUnsafePlugins),
+        isolation: isolation)
     Console.write(1, listing.text)
     // The option keys for shell completion, which must not load plugins to find them.
     let cache = PluginOptionCache.path(XDGDirectories(environment: environment))
@@ -115,7 +120,7 @@ case .play:
 // (exit 64, like any other mistake on the command line); one from the config file is a warning.
 if !settings.noPlugins {
     let problems = PluginHost.commandLineProblems(
-        settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
+        settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins, isolation: isolation)
     if !problems.isEmpty {
         // One line each, as for any other mistake on the command line; nothing has played.
         Console.write(2, problems.map { $0 + "\n" }.joined())
@@ -204,7 +209,8 @@ let pluginHost = PluginHost(
         log: notify,
         commands: { command, track, instance in
             playerReference.player?.send(command, track: track, from: .plugin(instance)) ?? .refused("the player is not running")
-        }))
+        },
+        isolation: isolation, stateDirectoryBase: XDGDirectories(environment: environment).stateHome + "/motet/plugins"))
 let player = Player(
     configuration: playerConfiguration, device: device,
     events: { event in

@@ -2,7 +2,8 @@ import Foundation
 import MotetTestSupport
 import Testing
 
-/// The real player with a plugin that crashes: one line names the plugin, the call and the signal;
+/// The real player with a plugin that crashes in motet's process (`--plugin-isolation never`, where
+/// the crash guard catches it): one line names the plugin, the call and the signal;
 /// the audio is untouched, the other plugins hear every track, and the exit status is 0.
 @Suite struct PluginCrashTests {
     /// The titles of the tracks the probe writing to `path` saw finish ("title=First", ...).
@@ -23,6 +24,7 @@ import Testing
         let crasher = run.path("crasher.out"), good = run.path("good.out"), wav = run.path("out.wav")
         let result = try run.run([
             "--no-config", "--output", "wav:\(wav)", "--untimed", "--status", "events",
+            "--plugin-isolation", "never",
             "--plugin", "\(probe):crash=\(crash),out=\(crasher)", "--plugin", "\(probe):out=\(good)", a, b,
         ], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")

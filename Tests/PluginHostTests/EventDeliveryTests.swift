@@ -20,7 +20,7 @@ import Testing
         harness.host.publish(.interruptionEnded(.deviceLost))
         #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
         #expect(ProbePlugin.lines(harness.output("probe")) == [
-            "create abi=1.1 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
+            "create abi=1.2 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
             "option out=\(harness.output("probe"))",
             "option color=blue",
             "np size=184 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "

@@ -39,6 +39,16 @@ public struct Settings: Sendable, Equatable {
     /// `--allow-unsafe-plugins`: load plugin files writable by group/others or owned by another
     /// non-root user (refused otherwise).
     public var allowUnsafePlugins: Bool
+    /// `--plugin-isolation`: which plugins run in a process of their own. Default
+    /// ``PluginIsolation/thirdParty``.
+    public var pluginIsolation: PluginIsolation
+    /// `--plugin-memory-limit`: the address space each plugin process may use, in MiB; 0 for no
+    /// limit. Default ``defaultPluginMemoryLimitMiB``.
+    public var pluginMemoryLimitMiB: Int
+    /// `--plugin-sandbox`: whether isolated plugins' processes are sandboxed. Default true.
+    public var pluginSandbox: Bool
+    /// The default of `--plugin-memory-limit` (docs/ISOLATION.md says how it was measured).
+    public static let defaultPluginMemoryLimitMiB = 1024
     /// `remote-commands = yes|no` (`--remote-commands`, `--no-remote-commands`). When false, commands
     /// sent by plugins are answered "refused" and not acted on. Default true.
     public var remoteCommands: Bool
@@ -79,6 +89,9 @@ public struct Settings: Sendable, Equatable {
         pluginDirectories = []
         noPlugins = false
         allowUnsafePlugins = false
+        pluginIsolation = .thirdParty
+        pluginMemoryLimitMiB = Self.defaultPluginMemoryLimitMiB
+        pluginSandbox = true
         remoteCommands = true
         pauseForCalls = true
         skipDisliked = true

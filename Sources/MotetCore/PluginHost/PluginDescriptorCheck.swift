@@ -6,7 +6,9 @@ enum PluginDescriptorCheck {
     private static let versionFieldsSize: UInt32 = 16
 
     /// Why the descriptor cannot be used, or nil when it can.
-    static func problem(_ d: UnsafePointer<motet_plugin_descriptor>) -> PluginLoadFailure? {
+    /// `isolated`: the plugin runs in a process of its own, with its own Swift runtime if it has
+    /// one, so the compiler it was built with does not matter.
+    static func problem(_ d: UnsafePointer<motet_plugin_descriptor>, isolated: Bool = false) -> PluginLoadFailure? {
         // Only the version fields are read until the size and the major say the rest is ours.
         let size = UnsafeRawPointer(d).load(as: UInt32.self)
         guard size >= versionFieldsSize else {
@@ -36,7 +38,7 @@ enum PluginDescriptorCheck {
         // A Swift plugin shares this process's one Swift runtime: only the same compiler will do.
         // (swift_toolchain is the first field past the 1.0 baseline; kits built before ABI 1.1
         // declared an 80-byte descriptor that ends with it.)
-        if size >= MOTET_DESCRIPTOR_SIZE_1_0 + UInt32(MemoryLayout<UnsafePointer<CChar>?>.size),
+        if !isolated, size >= MOTET_DESCRIPTOR_SIZE_1_0 + UInt32(MemoryLayout<UnsafePointer<CChar>?>.size),
             let stamp = UnsafeRawPointer(d).load(
                 fromByteOffset: Int(MOTET_DESCRIPTOR_SIZE_1_0), as: UnsafePointer<CChar>?.self)
         {

@@ -27,13 +27,21 @@ public final class PluginHost: Sendable {
         public var commands: @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer
         /// Whether plugins' `MOTET_LOG_DEBUG` lines reach `log`.
         public var showsPluginDebugMessages: Bool
+        /// Which plugins run in a process of their own (`--plugin-isolation`); none by default.
+        public var isolation: PluginIsolationSettings
+        /// Where each instance's state directory is made (`…/motet/plugins`, under
+        /// `$XDG_STATE_HOME`); nil: plugins get none (`state_dir` is NULL).
+        public var stateDirectoryBase: String?
 
         public init(
             hostVersion: String, artworkCacheDirectory: String, remoteCommands: Bool = true,
             log: @escaping @Sendable (String) -> Void,
             commands: @escaping @Sendable (PlayerCommand, _ track: UInt64, _ instanceName: String) -> CommandAnswer,
-            showsPluginDebugMessages: Bool = false
+            showsPluginDebugMessages: Bool = false, isolation: PluginIsolationSettings = .none,
+            stateDirectoryBase: String? = nil
         ) {
+            self.isolation = isolation
+            self.stateDirectoryBase = stateDirectoryBase
             self.hostVersion = hostVersion
             self.artworkCacheDirectory = artworkCacheDirectory
             self.remoteCommands = remoteCommands
@@ -44,16 +52,17 @@ public final class PluginHost: Sendable {
     }
 
     private let configuration: Configuration
-    private let instances = Locked<[PluginInstance]>([])
+    private let instances = Locked<[any PluginEndpoint]>([])
     private let isShutDown = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
     }
 
-    /// How long the player waits at exit for the whole shutdown of all plugins
-    /// (`MOTET_SHUTDOWN_WAIT_MS`: one figure, stated in the header).
+    /// How long the player waits at most at exit for all plugins (`MOTET_SHUTDOWN_WAIT_MS`).
     public static let shutdownWaitSeconds = Double(MOTET_SHUTDOWN_WAIT_MS) / 1000
+    /// At exit, an instance that takes no event for this long is given up on (`MOTET_SHUTDOWN_STALL_MS`).
+    public static let shutdownStallSeconds = Double(MOTET_SHUTDOWN_STALL_MS) / 1000
 
     /// The names of the running instances, in load order.
     public var instanceNames: [String] { instances.withLock { $0.map(\.name) } }
@@ -102,28 +111,52 @@ public final class PluginHost: Sendable {
     }
 
     /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
-    /// instance at once; waits at most `timeoutSeconds` in total (the player gives
-    /// `shutdownWaitSeconds`, the header's `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it
-    /// gave up on, each also logged as "motet: gave up waiting for plugin NAME (FILE) after N s; it did
-    /// not get the events of K tracks still queued" (the tracks whose events it never saw).
-    public func shutdown(timeoutSeconds: Double) -> [String] {
+    /// instance at once, for as long as each keeps taking events: an instance that takes none for
+    /// `stallSeconds` is given up on, and any that is not done after `timeoutSeconds` in all (the
+    /// player gives `shutdownStallSeconds` and `shutdownWaitSeconds`, the header's
+    /// `MOTET_SHUTDOWN_STALL_MS` and `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it gave
+    /// up on, each also logged in one line that says why and how many tracks' events it did not get.
+    public func shutdown(timeoutSeconds: Double, stallSeconds: Double = PluginHost.shutdownStallSeconds) -> [String] {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
         let all = instances.withLock { list in
             defer { list = [] }
             return list
         }
         for instance in all { instance.requestStop() }
-        let deadline = monotonicMicros() + Int64(max(timeoutSeconds, 0) * 1_000_000)
+        let start = monotonicMicros()
+        let deadline = start + Int64(max(timeoutSeconds, 0) * 1_000_000)
+        let stall = Int64(max(stallSeconds, 0) * 1_000_000)
+        // Each instance's progress: the events it took, and when that count last moved.
+        var progress = all.map { (taken: $0.eventsTaken, at: start) }
+        var waiting = Array(all.indices)
         var gaveUp: [String] = []
-        for instance in all where !instance.waitUntilFinished(deadlineMicros: deadline) {
-            gaveUp.append(instance.name)
-            let missed = instance.undeliveredTracks
-            configuration.log(
-                "motet: gave up waiting for plugin \(LogText.escaped(instance.name)) (\(LogText.escaped(instance.file)))"
-                    + " after \(LogText.seconds(timeoutSeconds)) s; "
-                    + (missed == 0
-                        ? "every track's events had reached it"
-                        : "it did not get the events of \(missed) track\(missed == 1 ? "" : "s") still queued"))
+        while !waiting.isEmpty {
+            let now = monotonicMicros()
+            waiting.removeAll { index in
+                let instance = all[index]
+                if instance.waitUntilFinished(deadlineMicros: 0) { return true }
+                let taken = instance.eventsTaken
+                if taken != progress[index].taken { progress[index] = (taken, now) }
+                let why: String
+                if now - progress[index].at >= stall {
+                    why = "it took no event for \(LogText.seconds(stallSeconds)) s"
+                } else if now >= deadline {
+                    why = "it was not done after \(LogText.seconds(timeoutSeconds)) s"
+                } else {
+                    return false
+                }
+                let lost = instance.undeliveredTracks
+                gaveUp.append(instance.name)
+                instance.abandon()
+                configuration.log(
+                    "motet: gave up waiting for plugin \(LogText.escaped(instance.name)) (\(LogText.escaped(instance.file))) at exit: "
+                        + why + (lost > 0 ? "; it did not get the events of \(lost) track\(lost == 1 ? "" : "s")" : "; every track's events had reached it"))
+                return true
+            }
+            if !waiting.isEmpty {
+                // A short poll, only while quitting.
+                _ = all[waiting[0]].waitUntilFinished(deadlineMicros: monotonicMicros() + 20_000)
+            }
         }
         return gaveUp
     }
@@ -139,35 +172,54 @@ public final class PluginHost: Sendable {
     }
 
     /// What can be known about a request without creating an instance: its file, its descriptor
-    /// and its checked options.
+    /// and its checked options; for an isolated plugin, its process (which loaded the file) too.
     private struct Prepared {
         var file: String
         var descriptor: UnsafePointer<motet_plugin_descriptor>
         var options: [PluginOption]
+        var isolated: (process: PluginProcess, launch: PluginProcess.Launch)?
     }
 
-    private static func prepare(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
-        -> Result<Prepared, FailedStart>
-    {
+    private static func prepare(
+        _ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool, context: PluginStartContext
+    ) -> Result<Prepared, FailedStart> {
         let file: String
         switch resolve(request.name, in: searchPath) {
         case .success(let found): file = found
         case .failure(let failure): return .failure(FailedStart(file: nil, failure: failure))
         }
         let descriptor: UnsafePointer<motet_plugin_descriptor>
-        switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
-        case .success(let d): descriptor = d
-        case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+        var isolated: (process: PluginProcess, launch: PluginProcess.Launch)?
+        if context.isolation.isolates(file) {
+            switch PluginProcessStart.first(file, request, allowUnsafePermissions: allowUnsafePermissions, context: context) {
+            case .success(let started):
+                descriptor = started.descriptor
+                isolated = (started.process, started.launch)
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            }
+        } else {
+            switch openDescriptor(file, allowUnsafePermissions: allowUnsafePermissions) {
+            case .success(let d): descriptor = d
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            }
         }
         var options = request.options
-        if let described = PluginOptionCheck.descriptions(descriptor) {
+        let described = PluginOptionCheck.descriptions(descriptor)
+        if let described {
             switch PluginOptionCheck.checked(options, against: described, home: PluginOptionCheck.home) {
             case .success(let checked): options = checked
             case .failure(let refusal):
+                isolated?.process.end()
                 return .failure(FailedStart(file: file, failure: refusal.failure, origin: refusal.option.origin))
             }
         }
-        return .success(Prepared(file: file, descriptor: descriptor, options: options))
+        if let first = isolated, !context.checkingOnly {
+            switch PluginProcessStart.final(first, request, file, options: options, described: described, context: context) {
+            case .success(let final): isolated = final
+            case .failure(let failure): return .failure(FailedStart(file: file, failure: failure))
+            }
+        }
+        return .success(Prepared(file: file, descriptor: descriptor, options: options, isolated: isolated))
     }
 
     /// The requests the user gave on the command line (``PluginRequest/fromCommandLine``) that
@@ -177,18 +229,24 @@ public final class PluginHost: Sendable {
     /// it is reported and the instance skipped, whatever its origin.) Loads the files it checks,
     /// as `load` then does again; creates nothing.
     public static func commandLineProblems(
-        _ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool
+        _ requests: [PluginRequest], searchPath: PluginSearchPath, allowUnsafePermissions: Bool,
+        isolation: PluginIsolationSettings = .none
     ) -> [String] {
-        requests.filter(\.fromCommandLine).compactMap { request in
-            switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
-            case .success: nil
-            case .failure(let failed): message(request, failed.file, failed.failure, origin: failed.origin)
+        let context = PluginStartContext(
+            isolation: isolation, hostVersion: "", artworkCacheDirectory: "", stateDirectoryBase: nil, checkingOnly: true,
+            log: { _ in })
+        return requests.filter(\.fromCommandLine).compactMap { request in
+            switch prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions, context: context) {
+            case .success(let prepared):
+                prepared.isolated?.process.end()
+                return nil
+            case .failure(let failed): return message(request, failed.file, failed.failure, origin: failed.origin)
             }
         }
     }
 
     private func start(_ request: PluginRequest, searchPath: PluginSearchPath, allowUnsafePermissions: Bool)
-        -> Result<PluginInstance, FailedStart>
+        -> Result<any PluginEndpoint, FailedStart>
     {
         var request = request
         if let value = request.deprecatedFileKey {
@@ -197,13 +255,25 @@ public final class PluginHost: Sendable {
                 log: configuration.log)
         }
         let prepared: Prepared
-        switch Self.prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions) {
+        let context = PluginStartContext(
+            isolation: configuration.isolation, hostVersion: configuration.hostVersion,
+            artworkCacheDirectory: configuration.artworkCacheDirectory, stateDirectoryBase: configuration.stateDirectoryBase,
+            checkingOnly: false, log: configuration.log)
+        switch Self.prepare(request, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions, context: context) {
         case .success(let p): prepared = p
         case .failure(let failed): return .failure(failed)
         }
         let (file, descriptor, options) = (prepared.file, prepared.descriptor, prepared.options)
-        let instance = PluginInstance(
-            name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration)
+        let instance: any PluginEndpoint
+        if let (process, launch) = prepared.isolated {
+            instance = IsolatedPluginInstance(
+                name: request.instanceName, file: file, process: process, abiMinor: descriptor.pointee.abi_minor,
+                launch: launch, configuration: configuration)
+        } else {
+            instance = PluginInstance(
+                name: request.instanceName, file: file, descriptor: descriptor, configuration: configuration,
+                stateDirectory: context.stateDirectory(for: request, file: file))
+        }
         // Listed before create runs, so that the events of the meantime queue for it.
         instances.withLock { $0.append(instance) }
         let log = configuration.log

@@ -26,7 +26,7 @@ final class PluginHostTable: Sendable {
     /// Written once in init, then only read (by plugins, through the pointer).
     nonisolated(unsafe) let table: UnsafeMutablePointer<motet_host>
 
-    init(instanceName: String, pluginMinor: UInt32, configuration: PluginHost.Configuration) {
+    init(instanceName: String, pluginMinor: UInt32, configuration: PluginHost.Configuration, stateDirectory: String? = nil) {
         self.instanceName = instanceName
         self.pluginMinor = pluginMinor
         self.remoteCommands = configuration.remoteCommands
@@ -57,7 +57,8 @@ final class PluginHostTable: Sendable {
                     guard let host, let data = host.pointee.host_data else { return MOTET_COMMAND_REFUSED }
                     return Unmanaged<PluginHostTable>.fromOpaque(data).takeUnretainedValue()
                         .send(command, track: track, argument, string: string.map { String(cString: $0) })
-                }))
+                },
+                state_dir: stateDirectory.map { UnsafePointer(strdup($0)) }))
         self.table = table
         // Retained forever on purpose (see the type's comment).
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque()

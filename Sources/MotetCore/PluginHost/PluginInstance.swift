@@ -4,12 +4,13 @@ import Glibc
 import CPluginGuard
 import MotetEvents
 import MotetPluginABI
+import Synchronization
 
 /// One running plugin instance: its descriptor, its host table, and its serial queue (a thread
 /// waiting on a condition variable). Only this thread ever calls into the plugin instance, and
 /// always through the crash guard (`CPluginGuard`): a plugin that crashes in a call is reported
 /// once and gets no more calls, and the player goes on.
-final class PluginInstance: @unchecked Sendable {
+final class PluginInstance: PluginEndpoint, @unchecked Sendable {
     // Unchecked: its mutable state is guarded by `lock` (also taken by the C crash guard).
     let name: String
     let file: String
@@ -34,16 +35,19 @@ final class PluginInstance: @unchecked Sendable {
     private var crashReported = false
     /// Touched only by the instance's own thread.
     private var reportedFallingBehind = false
+    /// Events delivered so far (written by the instance's thread, read at exit).
+    private let taken = Atomic<Int>(0)
 
     init(
         name: String, file: String, descriptor: UnsafePointer<motet_plugin_descriptor>,
-        configuration: PluginHost.Configuration
+        configuration: PluginHost.Configuration, stateDirectory: String? = nil
     ) {
         self.name = name
         self.file = file
         self.descriptor = descriptor
         self.abiMinor = descriptor.pointee.abi_minor
-        self.host = PluginHostTable(instanceName: name, pluginMinor: abiMinor, configuration: configuration)
+        self.host = PluginHostTable(
+            instanceName: name, pluginMinor: abiMinor, configuration: configuration, stateDirectory: stateDirectory)
         self.log = configuration.log
         latch.initialize(to: motet_crash_latch(
             mutex: lock.mutex, condition: lock.condition, signal: 0, call: 0, event_type: 0))
@@ -139,6 +143,11 @@ final class PluginInstance: @unchecked Sendable {
     /// the plugin will not get if the host stops waiting now.
     var undeliveredTracks: Int { lock.withLock { queue.undeliveredTracks } }
 
+    var eventsTaken: Int { taken.load(ordering: .relaxed) }
+
+    /// Nothing to end: a thread stuck in a plugin cannot be stopped, and the process exits anyway.
+    func abandon() {}
+
     /// The instance's thread.
     private func run(_ options: [PluginOption]) {
         let strings = CStringArena()
@@ -196,5 +205,6 @@ final class PluginInstance: @unchecked Sendable {
 
     private func deliver(_ event: QueuedEvent, to instance: UnsafeMutableRawPointer?) {
         PluginEventMapping.withCEvent(event) { motet_guarded_on_event(latch, descriptor, instance, $0) }
+        taken.add(1, ordering: .relaxed)
     }
 }

@@ -55,7 +55,7 @@ enum PluginLibrary {
 
     /// Refuses anything but a regular file that starts with the ELF magic, before the dynamic
     /// linker sees it (so that a FIFO or a device cannot block or surprise the loader).
-    private static func checkELF(_ path: String) -> PluginLoadFailure? {
+    static func checkELF(_ path: String) -> PluginLoadFailure? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             return .noSuchFile("\(String(cString: strerror(errno)))")

@@ -30,7 +30,7 @@ extension PluginHost {
     /// completes keys for names only).
     public static func listingAndOptions(
         searchPath: PluginSearchPath, allowUnsafePermissions: Bool, named: [PluginRequest] = [],
-        inspect: ((_ name: String, _ file: String) -> Inspection)? = nil
+        inspect: ((_ name: String, _ file: String) -> Inspection)? = nil, isolation: PluginIsolationSettings? = nil
     ) -> (text: String, options: [DescribedPluginOption], unloadable: Int) {
         let inspect = inspect ?? { name, file in Self.inspect(name: name, file: file, allowUnsafePermissions: allowUnsafePermissions) }
         var unloadable = 0
@@ -57,6 +57,7 @@ extension PluginHost {
                 firstFile[name] = file
                 let found = inspect(name, file)
                 out += found.text
+                if found.loadable, let isolation { out += "      runs " + isolation.describe(file) + "\n" }
                 options += found.options
                 if !found.loadable { unloadable += 1 }
             }
@@ -68,6 +69,7 @@ extension PluginHost {
             guard case .success(let file) = resolve(request.name, in: searchPath) else { continue }
             let found = inspect(request.instanceName, file)
             out += found.text
+            if found.loadable, let isolation { out += "      runs " + isolation.describe(file) + "\n" }
             if !found.loadable { unloadable += 1 }
         }
         return (out, options, unloadable)

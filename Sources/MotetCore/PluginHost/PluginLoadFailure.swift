@@ -38,6 +38,9 @@ enum PluginLoadFailure: Error, Equatable {
     case badOptionValue(String, value: String, allowed: String)
     /// The host could not start the instance's thread.
     case threadFailed
+    /// The plugin's own process (isolation) could not be started, or ended while it loaded;
+    /// the text says which.
+    case isolationFailed(String)
     /// create raised a fatal signal (caught by the crash guard).
     case createCrashed(signal: Int32)
 
@@ -89,6 +92,8 @@ enum PluginLoadFailure: Error, Equatable {
             return "unknown option '\(key)'\(guess) (it has: \(known.isEmpty ? "no options" : known.joined(separator: ", ")))"
         case .badOptionValue(let key, let value, let allowed):
             return "option \(key): '\(value)' is not allowed (\(allowed))"
+        case .isolationFailed(let detail):
+            return detail
         case .threadFailed:
             return "the host could not start a thread for it"
         case .createCrashed(let signal):

@@ -164,6 +164,20 @@ enum OptionTable {
         settingFlag(
             "allow-unsafe-plugins", \.allowUnsafePlugins,
             help: "Load plugin files even when group/other-writable or owned by another user (refused otherwise)."),
+        settingChoice(
+            "plugin-isolation", \.pluginIsolation,
+            help: "Which plugins run in a process of their own, where nothing they do can stop the music: third-party (default: all but the bundled delegates), always, or never (all in motet's process; for debugging a plugin)."),
+        settingYesNo(
+            "plugin-sandbox", \.pluginSandbox,
+            help: "Whether an isolated plugin's process is sandboxed (default yes): it may write only to its state directory, the artwork cache and its output paths, and may not trace other processes. no (or off) for debugging a plugin."),
+        OptionDefinition(
+            name: "plugin-memory-limit", short: nil,
+            kind: .value(placeholder: "MIB", expected: ValueParsers.memoryLimitExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "The address space each plugin process may use, in MiB (default \(Settings.defaultPluginMemoryLimitMiB); 0: no limit). A plugin that needs more fails and is restarted.",
+            apply: { draft, value, _ throws(ParseProblem) in
+                draft.settings.pluginMemoryLimitMiB = try ValueParsers.memoryLimit(required(value))
+            }),
         settingYesNo(
             "remote-commands", \.remoteCommands,
             help: "Whether plugins may control playback (default yes); with no, their commands are refused."),

@@ -108,6 +108,16 @@ enum ValueParsers {
         return SkipLimit(count: count, minutes: minutes)
     }
 
+    static let memoryLimitExpected = "a whole number of MiB from 16 to 1048576, or 0 for no limit"
+
+    /// `--plugin-memory-limit`: MiB, 0 (no limit) or 16 to 1048576.
+    static func memoryLimit(_ text: String) throws(ParseProblem) -> Int {
+        guard let value = wholeNumber(text, maximumDigits: 7), value == 0 || (16...1_048_576).contains(value) else {
+            throw .invalidValue(text, expected: memoryLimitExpected)
+        }
+        return value
+    }
+
     /// One of the raw values of `E`.
     static func choice<E: RawRepresentable & CaseIterable>(_ text: String, of type: E.Type, expected: String) throws(ParseProblem) -> E
     where E.RawValue == String {

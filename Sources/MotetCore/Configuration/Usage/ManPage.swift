@@ -90,6 +90,19 @@ enum ManPage {
         }
         out += ".PP\n" + Roff.text(KeyTable.escapeNote) + "\n"
         out += """
+            .SH PLUGIN ISOLATION
+            Every plugin but motet's own delegates runs in a process of its own
+            (\\fBmotet\\-plugin\\-host\\fR), so that nothing it does can stop the music: a process that
+            dies, stops taking events for 10 s, breaks its connection or reaches
+            \\fB\\-\\-plugin\\-memory\\-limit\\fR is named in one line and started again (after 0.5 s,
+            then 2 s), and the new instance is told the current track first; after 3 failures in 5
+            minutes the plugin is disabled for the run. A plugin that describes its options runs
+            sandboxed: it may write only to its state directory, the artwork cache and the
+            directories of its output-path options, and may not trace other processes.
+            \\fB\\-\\-plugin\\-isolation never \\-\\-plugin\\-sandbox off\\fR loads every plugin into
+            motet's process, for debugging one. At exit, each plugin gets what is still queued for it
+            while it keeps taking events: one that takes none for 2 s is given up on, and any after
+            10 s, with a line that says how many tracks' events it did not get.
             .SH FILES
             .TP
             .I $XDG_CONFIG_HOME/motet/motet.conf
@@ -104,6 +117,12 @@ enum ManPage {
             .I $XDG_CACHE_HOME/motet/plugin-options
             The plugins' option keys for shell completion (default \\fI~/.cache/motet/plugin-options\\fR),
             refreshed by \\fB\\-\\-list\\-plugins\\fR: completing never loads a plugin.
+            .TP
+            .I $XDG_STATE_HOME/motet/plugins/INSTANCE/
+            Each plugin instance's own directory (its \\fBstate_dir\\fR), made by motet.
+            .TP
+            .I /usr/libexec/motet/motet\\-plugin\\-host
+            The process each isolated plugin runs in.
             .TP
             .I $XDG_DATA_HOME/motet/plugins/
             The user's plugins (default \\fI~/.local/share/motet/plugins/\\fR).

@@ -47,10 +47,12 @@
  *   creating anything: keep the entry function free of side effects.
  *   create runs on the instance's own queue and never holds up playback: events that happen
  *   meanwhile wait in the instance's queue (bounded, see "Events") and are delivered once create
- *   returns MOTET_OK; if it fails they are dropped with the instance. At exit the host waits at
- *   most MOTET_SHUTDOWN_WAIT_MS for the whole shutdown (every instance's remaining events, the
- *   shutdown event and destroy, all instances at once), then names the plugins it gave up on and
- *   exits anyway.
+ *   returns MOTET_OK; if it fails they are dropped with the instance. At exit the host delivers
+ *   what is still queued for each instance, then the shutdown event and destroy, all instances at
+ *   once, for as long as the instance keeps taking events: it gives up on an instance that takes
+ *   no event for MOTET_SHUTDOWN_STALL_MS, and on any after MOTET_SHUTDOWN_WAIT_MS in all, then
+ *   names the plugins it gave up on with how many tracks' events they did not get, and exits
+ *   anyway. Keep on_event fast (a scrobbler queues its network work on a thread of its own).
  *
  * Building and loading
  *   cc -shared -fPIC -fvisibility=hidden -Wl,-z,defs $(pkg-config --cflags motet-plugin) ...
@@ -71,10 +73,13 @@ extern "C" {
 #endif
 
 #define MOTET_ABI_MAJOR 1u
-#define MOTET_ABI_MINOR 1u
+#define MOTET_ABI_MINOR 2u
 
-/** How long, in milliseconds, the host waits for the whole shutdown of all plugins at exit. */
-#define MOTET_SHUTDOWN_WAIT_MS 5000u
+/** How long, in milliseconds, the host waits at most at exit for all plugins to take what is
+ *  still queued for them, the shutdown event and destroy (hosts before isolation: 5000). */
+#define MOTET_SHUTDOWN_WAIT_MS 10000u
+/** At exit, an instance that takes no event for this many milliseconds is given up on. */
+#define MOTET_SHUTDOWN_STALL_MS 2000u
 
 /* ---- Status codes (returned as int32_t) ---------------------------------------------------- */
 #define MOTET_OK 0
@@ -188,6 +193,18 @@ typedef struct motet_host {
      */
     int32_t (*send_track_command)(const struct motet_host *host, uint32_t command, uint64_t track_id,
                                   int64_t argument, const char *string_argument);
+
+    /* ---- ABI 1.2 (present when struct_size >= MOTET_HOST_SIZE_1_2) ---- */
+
+    /**
+     * A directory of the instance's own, created by the host before create:
+     * `$XDG_STATE_HOME/motet/plugins/INSTANCE` (default `~/.local/state/motet/plugins/INSTANCE`).
+     * Keep what must survive a restart here (a scrobbler's unsent tracks). A sandboxed plugin may
+     * write here, in `artwork_cache_dir`, and in the directories of its MOTET_OPTION_OUTPUT_PATH
+     * options, and nowhere else (PLUGINS.md, "Isolation and the sandbox"). NULL only when the host
+     * could not create it (it said why in its log).
+     */
+    const char *state_dir;
 } motet_host;
 
 /* ---- Events ------------------------------------------------------------------------------- */
@@ -356,7 +373,10 @@ typedef struct motet_track {
 #define MOTET_START_NEXT 1u        /**< next (or a dislike that skipped). */
 #define MOTET_START_PREVIOUS 2u
 #define MOTET_START_LOOP 3u        /**< the queue started again under --loop. */
-#define MOTET_START_REQUEST 4u     /**< asked for explicitly: play after stop, a seek past the end, open URI. */
+/** Asked for explicitly: play after stop, a seek past the end, open URI; and the current track
+ *  told again to a plugin instance the host restarted after its process failed (docs: PLUGINS.md,
+ *  "Isolation and the sandbox"), with the track's original started_at_unix_us. */
+#define MOTET_START_REQUEST 4u
 
 /**
  * MOTET_EVENT_TRACK_STARTED (ABI 1.1): a track became current — also while paused (a next while
@@ -541,6 +561,8 @@ typedef const motet_plugin_descriptor *(*motet_plugin_entry_fn)(uint32_t host_ab
 #define MOTET_TRACKS_LOST_SIZE_1_1 16u
 #define MOTET_SEEKED_SIZE_1_1 24u
 #define MOTET_OPTION_DESCRIPTION_SIZE_1_1 32u
+/* ... and of ABI 1.2. */
+#define MOTET_HOST_SIZE_1_2 88u
 
 #ifdef __cplusplus
 }

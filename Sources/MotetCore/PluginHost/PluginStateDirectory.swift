@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetEvents
+
+/// Each instance's own directory (`motet_host.state_dir`, ABI 1.2):
+/// `$XDG_STATE_HOME/motet/plugins/INSTANCE`, made by the host before create, private to the user.
+enum PluginStateDirectory {
+    /// The directory for `instanceName` under `base` (`…/motet/plugins`), made (with its parents)
+    /// if missing; or the one line that says why it could not be.
+    static func make(base: String, instanceName: String) -> Result<String, PluginFileError> {
+        let path = base + "/" + instanceName
+        var made = ""
+        for part in path.split(separator: "/") {
+            made += "/" + part
+            if mkdir(made, 0o700) != 0 && errno != EEXIST {
+                return .failure(PluginFileError(
+                    description: "cannot make its state directory \(LogText.escaped(made)): \(String(cString: strerror(errno)))"))
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            return .failure(PluginFileError(description: "its state directory \(LogText.escaped(path)) is not a directory"))
+        }
+        return .success(path)
+    }
+}
