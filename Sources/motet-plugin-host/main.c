@@ -5,7 +5,7 @@
  *   motet-plugin-host --motet-wire=1 FILE INSTANCE HOST_VERSION ARTWORK_DIR MEMORY_LIMIT_BYTES
  *                     STATE_DIR on|off [WRITABLE...]
  *
- * with one end of a socketpair on descriptor 3. STATE_DIR is the instance's `state_dir` ("" for
+ * with one end of a socketpair on descriptor 3 and a pipe's write end on descriptor 4 (NOTE_FD). STATE_DIR is the instance's `state_dir` ("" for
  * none). With `on` it sandboxes itself before it loads FILE (sandbox.c): writes only beneath the
  * WRITABLE paths, and it says how that went in a SANDBOX frame first. It loads FILE through libltdl exactly as the
  * player loads a plugin in its own process, sends the descriptor, calls create with the options
@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +35,9 @@
 #include "sandbox.h"
 
 #define SOCKET_FD 3
+/** A pipe to the player for the one thing a dying process can still say: "M", its memory limit
+ *  was reached (written from the fatal signal's handler, where the socket's framing cannot be). */
+#define NOTE_FD 4
 /** How long a send_command waits for the player's answer before it says REFUSED. */
 #define ANSWER_WAIT_SECONDS 10
 /** A log message longer than this is cut here (the player cuts at 2000 bytes anyway). */
@@ -244,6 +248,30 @@ static frame *next_frame(void) {
     return f;
 }
 
+/* A fatal signal under a memory limit: when not even 1 MiB more can be mapped, the limit is what
+ * killed it; say so on the note pipe, then die of the signal as before. */
+static void on_fatal_signal(int signal_number) {
+    void *more = mmap(NULL, 1u << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (more == MAP_FAILED) {
+        ssize_t w = write(NOTE_FD, "M", 1);
+        (void)w;
+    } else {
+        munmap(more, 1u << 20);
+    }
+    raise(signal_number); /* SA_RESETHAND: the default action now */
+}
+
+static void watch_memory_limit(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    action.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, NULL);
+    sigaction(SIGBUS, &action, NULL);
+    sigaction(SIGABRT, &action, NULL);
+}
+
 /* ---- Start-up: load, describe, create ---- */
 
 /* The options of the CREATE frame, which must come first; they point into `*payload`. */
@@ -273,7 +301,7 @@ int main(int argc, char **argv) {
     }
     const char *file = argv[2];
     /* Only the standard streams and the socket: whatever else the player had open stays there. */
-    close_range(SOCKET_FD + 1, ~0u, 0);
+    close_range(NOTE_FD + 1, ~0u, 0);
     signal(SIGPIPE, SIG_IGN);
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
@@ -281,6 +309,7 @@ int main(int argc, char **argv) {
     if (limit > 0) {
         struct rlimit memory = {(rlim_t)limit, (rlim_t)limit};
         setrlimit(RLIMIT_AS, &memory);
+        watch_memory_limit();
     }
     motet_wire_connection_init(&connection, SOCKET_FD);
     motet_wire_buffer b;

@@ -84,6 +84,8 @@ import Testing
         let about = linesAbout(played.plugin, in: played.result.stderr)
         #expect(about.count == 1, "\(played.result.stderr)")
         #expect(about.first?.contains("restarting it") == true, "\(played.result.stderr)")
+        #expect(about.first?.contains("its process reached its memory limit of 64 MiB (--plugin-memory-limit) and died of SIG") == true,
+            "\(played.result.stderr)")
         #expect(played.lines.contains("started First reason 4"), "\(played.lines)")
     }
 

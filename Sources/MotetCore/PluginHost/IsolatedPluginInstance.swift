@@ -361,7 +361,9 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         let status = current.endAfterGrace()
         lock.withLock {
             guard process === current, failure == nil else { return }
-            failure = why ?? ChildProcess.describe(status: status)
+            failure = why ?? (current.diedOfMemoryLimit
+                ? "reached its memory limit of \(launch.memoryLimitBytes / 1_048_576) MiB (--plugin-memory-limit) and "
+                    + ChildProcess.describe(status: status) : ChildProcess.describe(status: status))
             lock.broadcast()
         }
     }

@@ -13,6 +13,8 @@ final class PluginProcess: @unchecked Sendable {
     // Unchecked: `pid` and `connection` are written once in init; the C connection serialises writes.
     let pid: pid_t
     private let connection: UnsafeMutablePointer<motet_wire_connection>
+    /// The read end of the process's note pipe (non-blocking): "M" when it died of its memory limit.
+    private let note: Int32
     /// The status once the process was reaped (only once: a pid may be reused after that).
     private let status = Locked<Int32?>(nil)
 
@@ -46,14 +48,16 @@ final class PluginProcess: @unchecked Sendable {
     /// How long loading may take before the process is killed (as `--list-plugins` allows).
     static let loadTimeoutSeconds = PluginInspection.timeoutSeconds
 
-    private init(pid: pid_t, fd: Int32) {
+    private init(pid: pid_t, fd: Int32, note: Int32) {
         self.pid = pid
+        self.note = note
         connection = .allocate(capacity: 1)
         motet_wire_connection_init(connection, fd)
     }
 
     // Never freed while a thread may still write: a process object lives as long as its instance.
     deinit {
+        close(note)
         close(connection.pointee.fd)
         connection.deallocate()
     }
@@ -72,18 +76,28 @@ final class PluginProcess: @unchecked Sendable {
             launch.artworkCacheDirectory, String(launch.memoryLimitBytes), launch.stateDirectory ?? "",
             launch.writable == nil ? "off" : "on",
         ] + (launch.writable ?? [])
+        var notes: [Int32] = [-1, -1]
+        guard pipe(&notes) == 0 else {
+            close(fds[0])
+            close(fds[1])
+            return .failure(.isolationFailed("cannot make its note pipe: \(String(cString: strerror(errno)))"))
+        }
         let spawned = ChildProcess.spawn(
-            launch.executable, arguments, descriptors: [(fds[1], 3)],
+            launch.executable, arguments, descriptors: [(fds[1], 3), (notes[1], 4)],
             environment: ChildProcess.swiftRuntimeDirectory.map { ["MOTET_SWIFT_RUNTIME=" + $0] } ?? [])
         close(fds[1])
+        close(notes[1])
+        _ = fcntl(notes[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(notes[0], F_SETFL, O_NONBLOCK)
         let pid: pid_t
         switch spawned {
         case .success(let started): pid = started
         case .failure(let error):
             close(fds[0])
+            close(notes[0])
             return .failure(.isolationFailed("cannot start \(launch.executable): \(error.text)"))
         }
-        let process = PluginProcess(pid: pid, fd: fds[0])
+        let process = PluginProcess(pid: pid, fd: fds[0], note: notes[0])
         var frame = process.readFrame(timeoutSeconds: loadTimeoutSeconds)
         var sandbox = SandboxReport.off
         if launch.writable != nil, case .frame(MOTET_WIRE_SANDBOX, let payload) = frame {
@@ -235,6 +249,12 @@ final class PluginProcess: @unchecked Sendable {
             status = ended
             return ended
         }
+    }
+
+    /// Whether the process said, as it died, that its memory limit was reached.
+    var diedOfMemoryLimit: Bool {
+        var byte: UInt8 = 0
+        return read(note, &byte, 1) == 1 && byte == UInt8(ascii: "M")
     }
 
     /// Waits for the process to end by itself (after it said DONE) and returns its status.
