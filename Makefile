@@ -38,7 +38,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
 .PHONY: all deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
-	test-asan install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
+	test-asan test-repeat install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
 
 all: build
 
@@ -97,6 +97,12 @@ test-asan: deps-test
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path) MOTET_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --skip-build $(ASAN_FLAGS)
+
+# Flake hunting: `make test` N times, each in a fresh clone of the current commit, the last BUSY of
+# them with one core kept busy; one line per run (time, result, failed tests) in
+# .build/test-repeat/summary.tsv. TEST_TARGET=test-unit for a shorter hunt (Tests/repeat-suite.sh).
+test-repeat:
+	BUSY=$(or $(BUSY),0) TEST_TARGET=$(or $(TEST_TARGET),test) Tests/repeat-suite.sh $(or $(N),5)
 
 # Installs the player, the bundled delegates (as lib/motet/plugins/NAME.so), the man pages and the
 # shell completions (generated from the option table by the motet just built), the docs and the
