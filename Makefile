@@ -9,7 +9,7 @@ BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libseccomp-dev
 # PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
-	dbus-daemon xvfb dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
+	dbus-daemon xvfb x11-utils dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
 	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
@@ -37,8 +37,8 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all plugin-host bench-isolation deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan \
-	test-asan install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
+.PHONY: all plugin-host bench-isolation deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan test-sanitizers \
+	test-asan test-repeat install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
 
 all: build
 
@@ -87,14 +87,27 @@ release: deps
 demo: release
 	$(RELEASE_BIN)/motet --plugin log --plugin json --plugin notify Examples/demo/motet-demo.ogg
 
-# Every test: the debug suite, the same suite under ThreadSanitizer, then every fuzz target for a
-# fixed number of executions with a fixed seed (deterministic; see FUZZING.md), then the Debian
-# packages installed and run with the Swift toolchain hidden.
+# Every test: the debug suite, the same suite under ThreadSanitizer, a part of it under
+# AddressSanitizer and LeakSanitizer (test-sanitizers), then every fuzz target for a fixed number
+# of executions with a fixed seed (deterministic; see FUZZING.md), then the Debian packages
+# installed and run with the Swift toolchain hidden.
 test: deps-test
 	$(MAKE) test-unit
-	$(MAKE) test-tsan
+	$(MAKE) test-sanitizers
 	$(MAKE) test-fuzz
 	$(MAKE) test-deb
+
+# The TSan suite while the ASan variant builds beside it at the lowest priority (nice 19: the
+# suite mostly waits on real time and leaves the cores idle, and under a sanitizer its timing
+# suites are skipped, so the build only takes what the suite does not use), then the part of the
+# suite that `make test` runs under ASan (ASAN_IN_TEST).
+test-sanitizers: deps-test
+	@mkdir -p .build/test-logs
+	nice -n 19 $(SWIFT) build --build-tests $(ASAN_FLAGS) >.build/test-logs/asan-build.log 2>&1 & asan=$$!; \
+	  $(MAKE) test-tsan; status=$$?; \
+	  if ! wait $$asan; then tail -n 40 .build/test-logs/asan-build.log; echo "make: the ASan build failed (.build/test-logs/asan-build.log)"; exit 1; fi; \
+	  exit $$status
+	$(MAKE) test-asan ASAN_SKIP='$(ASAN_IN_TEST)' ASAN_FIRST='IntegrationTests\.|MPRISTests\.|DelegateTests\.'
 
 # Tests/run-suite.sh runs the suite in two processes side by side (most tests wait on real time),
 # then the suites that measure time alone; their logs are in .build/test-logs.
@@ -109,11 +122,25 @@ test-tsan: deps-test
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(TSAN_FLAGS) --show-bin-path) MOTET_SANITIZER=thread \
 	  SWIFT=$(SWIFT) Tests/run-suite.sh .build/test-logs/tsan $(TSAN_FLAGS)
 
+# The whole suite under AddressSanitizer (LeakSanitizer too: a leak fails the test process, and a
+# player that leaked exits 1). `make test` leaves out (ASAN_SKIP) the integration suites that do not
+# run plugins inside the player, which the debug and TSan passes run, to stay under 20 minutes on
+# 2 cores: it runs every in-process module (the plugin host, the delegates, MPRIS) and the player
+# with plugins loaded, crashing, flooding commands, built against the installed header; ASAN_FIRST
+# gives the MPRIS suites to the first of run-suite.sh's two processes, which balances them.
+ASAN_IN_TEST := IntegrationTests\.(?!(PluginPlaybackTests|PluginCrashTests|PluginCommandLineTests|InstalledCPluginTests|TrackEventTests|CommandFloodTests)\b)
 test-asan: deps-test
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
 	$(MAKE) plugin-host BIN=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path) MOTET_SANITIZER=address \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --skip-build $(ASAN_FLAGS)
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp SKIP='$(ASAN_SKIP)' FIRST='$(ASAN_FIRST)' \
+	  SWIFT=$(SWIFT) Tests/run-suite.sh .build/test-logs/asan $(ASAN_FLAGS)
+
+# Flake hunting: `make test` N times, each in a fresh clone of the current commit, the last BUSY of
+# them with one core kept busy; one line per run (time, result, failed tests) in
+# .build/test-repeat/summary.tsv. TEST_TARGET=test-unit for a shorter hunt (Tests/repeat-suite.sh).
+test-repeat:
+	BUSY=$(or $(BUSY),0) TEST_TARGET=$(or $(TEST_TARGET),test) Tests/repeat-suite.sh $(or $(N),5)
 
 # Installs the player, the bundled delegates (as lib/motet/plugins/NAME.so), the man pages and the
 # shell completions (generated from the option table by the motet just built), the docs and the

@@ -150,14 +150,3 @@ func blocksSignal(_ pid: pid_t, _ signal: Int32) -> Bool {
     else { return false }
     return mask & (1 << UInt64(signal - 1)) != 0
 }
-
-/// Polls `condition` every `interval` seconds (finer than `Shell.waitUntil`'s 50 ms) until it
-/// holds or `timeout` seconds pass; returns whether it held.
-func pollUntil(timeout: Double, interval: Double = 0.0005, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(useconds_t(interval * 1_000_000))
-    }
-    return condition()
-}

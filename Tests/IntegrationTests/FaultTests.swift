@@ -267,14 +267,14 @@ import Testing
                 var info = stat()
                 return stat(out, &info) == 0 ? max(0, Int(info.st_size) - 44) : 0
             }
-            _ = pollUntil(timeout: 60) { blocksSignal(motet.pid, SIGTERM) || !motet.isRunning }
+            _ = try Shell.waitUntil(timeout: 60, interval: 0.0005) { blocksSignal(motet.pid, SIGTERM) || !motet.isRunning }
             switch point {
             case .after(let seconds):
                 Thread.sleep(forTimeInterval: seconds)
             case .whenWritten(let bytes):
-                _ = pollUntil(timeout: 120) { written() >= bytes || !motet.isRunning }
+                _ = try Shell.waitUntil(timeout: 120, interval: 0.0005) { written() >= bytes || !motet.isRunning }
             case .atTheEnd:
-                _ = pollUntil(timeout: 120) { written() >= reference.count || !motet.isRunning }
+                _ = try Shell.waitUntil(timeout: 120, interval: 0.0005) { written() >= reference.count || !motet.isRunning }
             }
             motet.signal(SIGTERM)
             let ended = motet.wait(timeout: 60)

@@ -24,7 +24,12 @@ struct RemoteInputBusTests {
         let server = try Self.served()
         try "[playlist]\nFile1=a.ogg\nFile2=b.ogg\nNumberOfEntries=2\n".write(
             toFile: server.directory + "/list.pls", atomically: true, encoding: .utf8)
-        try "#EXTM3U\na.ogg\n".write(toFile: server.directory + "/listen", atomically: true, encoding: .utf8)
+        // B (30 s) after A (2 s): the player must still be playing when the last OpenUri comes,
+        // however slow the machine (with A alone it ended its queue and exited meanwhile).
+        try "#EXTM3U\na.ogg\nb.ogg\n".write(toFile: server.directory + "/listen", atomically: true, encoding: .utf8)
+        let dir = try Paths.temporaryDirectory("motet-mpris-list")
+        try Fixtures.oggVorbis(dir + "/local.ogg", seconds: 30, tags: .init(title: "Listed Locally"))
+        try "#EXTM3U\nlocal.ogg\n".write(toFile: dir + "/list.m3u", atomically: true, encoding: .utf8)
 
         // By its name, served as text/plain (as many servers send .pls files).
         let byName = try client.call(Self.player, "OpenUri", ["s", server.url("list.pls?type=text/plain")])
@@ -43,9 +48,6 @@ struct RemoteInputBusTests {
         #expect(try Shell.waitUntil(timeout: 5) { client.playerctlValue(["metadata", "xesam:url"]) == server.url("a.ogg") })
 
         // A local playlist, as a file:// URI.
-        let dir = try Paths.temporaryDirectory("motet-mpris-list")
-        try Fixtures.oggVorbis(dir + "/local.ogg", seconds: 30, tags: .init(title: "Listed Locally"))
-        try "#EXTM3U\nlocal.ogg\n".write(toFile: dir + "/list.m3u", atomically: true, encoding: .utf8)
         let local = try client.call(Self.player, "OpenUri", ["s", "file://" + dir + "/list.m3u"])
         #expect(local.status == 0, "busctl OpenUri: \(local.stderr)")
         #expect(motet.waitForState(timeout: 20) { $0["title"] as? String == "Listed Locally" }, "\(motet.state() ?? [:])\n\(motet.stderr)")

@@ -38,15 +38,22 @@ public final class DBusRig: @unchecked Sendable {
             ["dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"],
             stdout: addressFile, stderr: dir + "/dbus-daemon.log")
         var line = ""
-        _ = try Shell.waitUntil(timeout: 20) {
-            let text = (try? String(contentsOfFile: addressFile, encoding: .utf8)) ?? ""
-            line = text.hasSuffix("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : ""
-            return !line.isEmpty || !daemon.isRunning
-        }
-        guard !line.isEmpty else {
+        let log = { (try? String(contentsOfFile: dir + "/dbus-daemon.log", encoding: .utf8)) ?? "" }
+        do {
+            try Readiness.wait(for: "dbus-daemon", answering: "its address", timeout: 20, process: daemon, detail: log) {
+                let text = (try? String(contentsOfFile: addressFile, encoding: .utf8)) ?? ""
+                line = text.hasSuffix("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                return !line.isEmpty
+            }
+            // The address is printed once the bus listens; a call that returns shows it serves.
+            let bus = ["DBUS_SESSION_BUS_ADDRESS": line]
+            try Readiness.wait(
+                for: "dbus-daemon", answering: "a call to org.freedesktop.DBus on \(line)", timeout: 20, process: daemon,
+                detail: log
+            ) { (try? Shell.run(["busctl", "--user", "status", "org.freedesktop.DBus"], environment: bus, timeout: 10))?.status == 0 }
+        } catch {
             daemon.stop()
-            let log = (try? String(contentsOfFile: dir + "/dbus-daemon.log", encoding: .utf8)) ?? ""
-            throw TestError.failed("dbus-daemon did not start: \(log)")
+            throw error
         }
         self.address = line
         self.daemon = daemon
@@ -67,6 +74,24 @@ public final class DBusRig: @unchecked Sendable {
     @discardableResult
     public func waitForName(_ name: String, timeout: Double = 10) -> Bool {
         (try? Shell.waitUntil(timeout: timeout) { hasName(name) }) ?? false
+    }
+
+    /// Waits until the notification server `server` (its process: `process`) answers
+    /// `GetServerInformation` on this bus — the server's own reply, not only its name on the bus.
+    public func waitForNotificationServer(
+        _ server: String, process: SpawnedProcess, timeout: Double = 20, detail: () -> String
+    ) throws {
+        try Readiness.wait(
+            for: server, answering: "org.freedesktop.Notifications.GetServerInformation", timeout: timeout,
+            process: process, detail: detail
+        ) {
+            let r = try? Shell.run(
+                [
+                    "busctl", "--user", "call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                    "org.freedesktop.Notifications", "GetServerInformation",
+                ], environment: environment, timeout: 10)
+            return r?.status == 0
+        }
     }
 
     /// Waits until `name` is no longer owned; false after `timeout` seconds.

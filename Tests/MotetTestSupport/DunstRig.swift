@@ -59,13 +59,17 @@ public final class DunstRig: @unchecked Sendable {
                 timeout = 0
 
             """.write(toFile: rc, atomically: true, encoding: .utf8)
-        dunst = try SpawnedProcess(
+        let dunst = try SpawnedProcess(
             ["dunst", "-config", rc], environment: bus.environment.merging(["DISPLAY": display]) { $1 },
             stdout: dir + "/dunst.log", stderr: dir + "/dunst.err")
-        guard bus.waitForName("org.freedesktop.Notifications", timeout: 20) else {
-            let err = (try? String(contentsOfFile: dir + "/dunst.err", encoding: .utf8)) ?? ""
+        self.dunst = dunst
+        do {
+            try bus.waitForNotificationServer("dunst", process: dunst) {
+                (try? String(contentsOfFile: dir + "/dunst.err", encoding: .utf8)) ?? ""
+            }
+        } catch {
             stop()
-            throw TestError.failed("dunst did not take org.freedesktop.Notifications: \(err)")
+            throw error
         }
     }
 

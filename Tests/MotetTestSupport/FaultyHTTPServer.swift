@@ -50,18 +50,25 @@ public final class FaultyHTTPServer: @unchecked Sendable {
         process = try SpawnedProcess(
             ["python3", script, directory, portFile, logPath] + (tls ? ["tls"] : [])
                 + (basicAuth.map { ["auth=" + Data($0.utf8).base64EncodedString()] } ?? []), stdout: scratch + "/out.log", stderr: scratch + "/err.log")
-        let deadline = Date().addingTimeInterval(10)
-        var found: Int?
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let p = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                found = p
-                break
+        let log = { (try? String(contentsOfFile: scratch + "/err.log", encoding: .utf8)) ?? "" }
+        var found = 0
+        do {
+            // The port file is renamed into place whole, once the server listens.
+            try Readiness.wait(for: "the test HTTP server", answering: "its port", timeout: 10, process: process, detail: log) {
+                found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) } ?? 0
+                return found > 0
             }
-            usleep(20_000)
-        }
-        guard let found else {
+            // A request that gets its reply (not logged: `requests()` holds the tests' own).
+            let ready = (tls ? "https" : "http") + "://127.0.0.1:\(found)/_ready"
+            try Readiness.wait(
+                for: "the test HTTP server", answering: "GET \(ready)", timeout: 10, process: process, detail: log
+            ) {
+                let r = try? Shell.run(["curl", "-sk", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}", ready], timeout: 10)
+                return r?.stdout == "204"
+            }
+        } catch {
             process.stop()
-            throw TestError.failed("the test HTTP server did not start: \((try? String(contentsOfFile: scratch + "/err.log", encoding: .utf8)) ?? "")")
+            throw error
         }
         port = found
     }
@@ -108,6 +115,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return False
 
     def do_GET(self):
+        if self.path == "/_ready":
+            self.send_response(204); self.end_headers(); return
         url = urllib.parse.urlparse(self.path)
         q = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
         with log_lock:

@@ -85,9 +85,15 @@ public final class IcecastRig: @unchecked Sendable {
             ["icecast2", "-c", directory + "/icecast.xml"], stdout: directory + "/icecast.stdout",
             appendOutput: true, stderr: directory + "/icecast.stderr")
         lock.withLock { icecast = process }
-        let up = try Shell.waitUntil(timeout: 20) { self.accepts() || !process.isRunning }
-        guard up, process.isRunning else {
-            throw TestError.failed("icecast2 did not start on port \(port): \(log("error.log")) \(log("../icecast.stderr"))")
+        // An HTTP request that icecast2 answers (its status page), not only a connection: after a
+        // restart on the same port, only the new server can answer.
+        let status = "http://127.0.0.1:\(port)/status-json.xsl"
+        try Readiness.wait(
+            for: "icecast2", answering: "GET \(status)", timeout: 20, process: process,
+            detail: { "\(self.log("error.log")) \(self.log("../icecast.stderr"))" }
+        ) {
+            let r = try? Shell.run(["curl", "-s", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}", status], timeout: 10)
+            return r?.stdout == "200"
         }
         // ices2 gives up when its server goes away: the station's source starts again with it.
         try lock.withLock {
@@ -121,18 +127,6 @@ public final class IcecastRig: @unchecked Sendable {
     /// A log of the station (icecast's `error.log`, `access.log`, ices2's `ices.log`).
     public func log(_ name: String) -> String {
         (try? String(contentsOfFile: directory + "/logs/" + name, encoding: .utf8)) ?? ""
-    }
-
-    private func accepts() -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = Self.loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 
     private func writeConfigs() throws {
@@ -182,20 +176,12 @@ public final class IcecastRig: @unchecked Sendable {
         try ices.write(toFile: directory + "/ices.xml", atomically: true, encoding: .utf8)
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
     /// A port on 127.0.0.1 that nothing listens on now (the kernel's pick for port 0).
     public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestError.failed("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var address = loopback(port: 0)
+        var address = Readiness.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

@@ -31,7 +31,9 @@ import Glibc
 /// - WirePlumber's default policy does not cork other streams for a `media.role=phone` stream
 ///   (issue #15; PulseAudio's module-role-cork does): a player must notice calls itself.
 /// - Killing all three and starting them again in the same directories is "lost the sound server";
-///   the pipe sink must be loaded again.
+///   the pipe sink must be loaded again. The dead pipewire's `pipewire-0` stays behind: the rig
+///   removes it and starts WirePlumber and pipewire-pulse only once the new pipewire answers
+///   (waiting for the file let pipewire-pulse start first and fail, issue 26).
 public final class PipeWireRig: SoundServerRig, @unchecked Sendable {
     /// The sink that writes to the capture file (the same name as `PulseRig`'s).
     public static let sinkName = PulseRig.sinkName
@@ -103,25 +105,43 @@ public final class PipeWireRig: SoundServerRig, @unchecked Sendable {
     /// The PIDs of pipewire, wireplumber and pipewire-pulse while they run (for CPU accounting).
     public var serverPIDs: [Int32] { lock.withLock { processes.filter(\.isRunning).map(\.pid) } }
 
-    private func start() throws {
+    /// Starts the three servers in order, each only once the one before it answers. `delay`
+    /// holds pipewire back that many seconds (a slow start, as on a loaded machine: the rig's own
+    /// test).
+    private func start(pipewireDelay delay: Double = 0) throws {
+        // A SIGKILLed server leaves its sockets and lock files behind: remove them, so that no
+        // client (WirePlumber, pipewire-pulse, pactl) meets a dead server's socket.
+        for stale in ["pipewire-0", "pipewire-0.lock", "pipewire-0-manager", "pipewire-0-manager.lock", "pulse/native", "pulse/pid"] {
+            unlink(runtimePath + "/" + stale)
+        }
         for name in ["pipewire", "wireplumber", "pipewire-pulse"] {
+            let argv = name == "pipewire" && delay > 0 ? ["sh", "-c", "sleep \(delay); exec pipewire"] : [name]
             let process = try SpawnedProcess(
-                [name], environment: serverEnvironment, stdout: logPath(name), appendOutput: true, stderr: logPath(name))
+                argv, environment: serverEnvironment, stdout: logPath(name), appendOutput: true, stderr: logPath(name))
             lock.withLock { processes.append(process) }
             if name == "pipewire" {
-                let up = try Shell.waitUntil(timeout: 10) {
-                    FileManager.default.fileExists(atPath: self.runtimePath + "/pipewire-0") || !process.isRunning
+                // Its socket accepts a connection and it answers a request: only then can
+                // WirePlumber and pipewire-pulse connect.
+                let socket = runtimePath + "/pipewire-0"
+                try Readiness.wait(
+                    for: "pipewire", answering: "a connection to \(socket) and pw-cli info 0", timeout: 10 + delay,
+                    process: process, detail: { logTail() }
+                ) {
+                    Readiness.unixSocketAccepts(socket)
+                        && (try? Shell.run(["pw-cli", "info", "0"], environment: serverEnvironment, timeout: 5).status) == 0
                 }
-                guard up, process.isRunning else { throw TestError.failed("pipewire did not start: \(logTail())") }
             }
         }
         // pipewire-pulse answers once it has the graph; WirePlumber has made the dummy sink by then
         // or soon after (our pipe sink needs no session manager, but stream routing does).
-        let up = try Shell.waitUntil(timeout: 20) {
-            guard self.lock.withLock({ self.processes.allSatisfy(\.isRunning) }) else { return false }
-            return (try? self.pactl(["info"]).status) == 0
+        let pulse = lock.withLock { processes.last }
+        try Readiness.wait(
+            for: "pipewire-pulse", answering: "pactl info on \(serverAddress)", timeout: 20, process: pulse,
+            detail: { logTail() }
+        ) { (try? self.pactl(["info"]).status) == 0 }
+        guard lock.withLock({ processes.allSatisfy(\.isRunning) }) else {
+            throw TestError.failed("a PipeWire server exited during start-up: \(logTail())")
         }
-        guard up else { throw TestError.failed("pipewire-pulse did not start: \(logTail())") }
         try checkedPactl(
             [
                 "load-module", "module-pipe-sink", "sink_name=\(Self.sinkName)", "file=\(fifoPath)", "format=s16le",
@@ -166,6 +186,13 @@ public final class PipeWireRig: SoundServerRig, @unchecked Sendable {
     public func restart() throws {
         kill()
         try start()
+    }
+
+    /// `restart()`, with pipewire itself starting only `pipewireDelay` seconds after it is
+    /// spawned: a slow start, which the rig must wait for (its own test).
+    public func restart(pipewireDelay: Double) throws {
+        kill()
+        try start(pipewireDelay: pipewireDelay)
     }
 
     /// Stops everything (by PID) and removes the directory.

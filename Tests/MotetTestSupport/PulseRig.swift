@@ -93,11 +93,12 @@ public final class PulseRig: SoundServerRig, @unchecked Sendable {
                 "-L", "module-native-protocol-unix",
             ], environment: serverEnvironment)
         lock.withLock { server = process }
-        let up = try Shell.waitUntil(timeout: 15) {
-            guard process.isRunning else { return false }
-            return (try? pactl(["info"]).status) == 0
-        }
-        guard up else { throw TestError.failed("pulseaudio did not start: \(logTail())") }
+        // pactl info answers only from a live server (a SIGKILLed one leaves its socket file,
+        // which pulseaudio removes as stale).
+        try Readiness.wait(
+            for: "pulseaudio", answering: "pactl info on \(serverAddress)", timeout: 15, process: process,
+            detail: { logTail() }
+        ) { (try? pactl(["info"]).status) == 0 }
         try checkedPactl([
             "load-module", "module-pipe-sink", "sink_name=\(Self.sinkName)", "file=\(fifoPath)", "format=s16le",
             "rate=\(rate)", "channels=\(channels)", "use_system_clock_for_timing=yes",

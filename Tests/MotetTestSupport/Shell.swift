@@ -105,12 +105,16 @@ public enum Shell {
         return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 
-    /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
-    public static func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) throws -> Bool {
+    /// Polls `condition` every `interval` seconds (50 ms unless a test must catch a brief state)
+    /// until it holds or `timeout` seconds pass; returns whether it held. The one polling loop of
+    /// the tests: a rig waiting for its server goes through `Readiness.wait`, which uses it.
+    public static func waitUntil(
+        timeout: Double = 10, interval: Double = 0.05, _ condition: () throws -> Bool
+    ) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return true }
-            usleep(50_000)
+            usleep(useconds_t(interval * 1_000_000))
         }
         return try condition()
     }

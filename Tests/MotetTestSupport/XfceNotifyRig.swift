@@ -23,20 +23,28 @@ public final class XfceNotifyRig: @unchecked Sendable {
         directory = dir
         xvfb = try XvfbDisplay(directory: dir)
         display = xvfb.display
-        monitor = try SpawnedProcess(
+        let monitor = try SpawnedProcess(
             ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"],
             environment: bus.environment, stdout: dir + "/monitor.txt", stderr: dir + "/monitor.err")
-        _ = try Shell.waitUntil(timeout: 10) { self.monitorText.contains("NameAcquired") }
+        self.monitor = monitor
+        // It records only once it has joined the bus (its NameAcquired is its first line).
+        try Readiness.wait(for: "dbus-monitor", answering: "NameAcquired", timeout: 10, process: monitor) {
+            self.monitorText.contains("NameAcquired")
+        }
         // Its own HOME and config: the settings it reads (xfconf) are not there, so the defaults hold.
         let env = bus.environment.merging([
             "DISPLAY": display, "HOME": dir, "XDG_CONFIG_HOME": dir + "/config", "XDG_CACHE_HOME": dir + "/cache",
             "XDG_DATA_HOME": dir + "/data", "NO_AT_BRIDGE": "1",
         ]) { $1 }
-        server = try SpawnedProcess([Self.binary], environment: env, stdout: dir + "/notifyd.log", stderr: dir + "/notifyd.err")
-        guard bus.waitForName("org.freedesktop.Notifications", timeout: 20) else {
-            let err = (try? String(contentsOfFile: dir + "/notifyd.err", encoding: .utf8)) ?? ""
+        let server = try SpawnedProcess([Self.binary], environment: env, stdout: dir + "/notifyd.log", stderr: dir + "/notifyd.err")
+        self.server = server
+        do {
+            try bus.waitForNotificationServer("xfce4-notifyd", process: server) {
+                (try? String(contentsOfFile: dir + "/notifyd.err", encoding: .utf8)) ?? ""
+            }
+        } catch {
             stop()
-            throw TestError.failed("xfce4-notifyd did not take org.freedesktop.Notifications: \(err)")
+            throw error
         }
     }
 

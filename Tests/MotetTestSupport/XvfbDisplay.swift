@@ -7,22 +7,30 @@ public final class XvfbDisplay: @unchecked Sendable {
     public let display: String
     private let process: SpawnedProcess
 
-    /// Starts Xvfb, writing its display number and log into `directory`, and waits for its socket.
+    /// Starts Xvfb, writing its display number and log into `directory`, and waits until an X
+    /// client (`xdpyinfo`) connects to it: a socket file in /tmp/.X11-unix may be a dead server's.
     public init(directory: String) throws {
         let displayFile = directory + "/display"
-        process = try SpawnedProcess(
+        let process = try SpawnedProcess(
             ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
             stdout: displayFile, stderr: directory + "/xvfb.log")
+        self.process = process
+        let log = { (try? String(contentsOfFile: directory + "/xvfb.log", encoding: .utf8)) ?? "" }
         var number = ""
-        _ = try Shell.waitUntil(timeout: 20) {
-            number = ((try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? "")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            return !number.isEmpty && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-        }
-        guard !number.isEmpty else {
+        do {
+            // -displayfd: the number, then a newline, once it has chosen a free display.
+            try Readiness.wait(for: "Xvfb", answering: "its display number", timeout: 20, process: process, detail: log) {
+                let text = (try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? ""
+                number = text.hasSuffix("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                return !number.isEmpty
+            }
+            try Readiness.wait(
+                for: "Xvfb", answering: "an X connection (xdpyinfo) to :\(number)", timeout: 20, process: process,
+                detail: log
+            ) { (try? Shell.run(["xdpyinfo", "-display", ":" + number], timeout: 10))?.status == 0 }
+        } catch {
             process.stop()
-            let log = (try? String(contentsOfFile: directory + "/xvfb.log", encoding: .utf8)) ?? ""
-            throw TestError.failed("Xvfb did not report a display: \(log)")
+            throw error
         }
         display = ":" + number
     }

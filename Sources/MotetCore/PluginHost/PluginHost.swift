@@ -276,10 +276,15 @@ public final class PluginHost: Sendable {
         }
         // Listed before create runs, so that the events of the meantime queue for it.
         instances.withLock { $0.append(instance) }
-        let log = configuration.log
-        let started = instance.start(options: options) { [weak self, weak instance, request] failure in
+        let (log, instances, id) = (configuration.log, self.instances, ObjectIdentifier(instance))
+        // No weak references here: a weak reference gives its object a side table that, once the
+        // reference is gone, only the object's header points to (encoded), which LeakSanitizer
+        // reports as a leak while the object lives on (an instance parked after a crash, the
+        // player's host). The instance drops this closure when create returns, so the strong
+        // `instances` makes no lasting cycle; `id` is compared only while the instance lives.
+        let started = instance.start(options: options) { [instances, request] failure in
             log(Self.message(request, file, failure))
-            self?.instances.withLock { list in list.removeAll { $0 === instance } }
+            instances.withLock { list in list.removeAll { ObjectIdentifier($0) == id } }
         }
         guard started else {
             instances.withLock { list in list.removeAll { $0 === instance } }

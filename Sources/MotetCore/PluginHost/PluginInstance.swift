@@ -26,7 +26,7 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
     // Everything below is guarded by `lock`.
     private var queue = PluginEventQueue()
     private var createStatus: Int32?
-    /// Told once when create fails or crashes.
+    /// Told once when create fails or crashes; dropped when create returns.
     private var onFailure: (@Sendable (PluginLoadFailure) -> Void)?
     private var stopping = false
     private var finished = false
@@ -166,6 +166,8 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
                 finished = true
                 fail(.createFailed(status))
             }
+            // Only create can fail a start: what the handler holds is let go now, not at exit.
+            onFailure = nil
             lock.broadcast()
         }
         guard status == MOTET_OK else { return }
