@@ -32,7 +32,7 @@ public struct PluginIsolationSettings: Sendable {
     /// The bundled-plugin directories of a search path: where motet's own delegates are installed,
     /// and a build tree's.
     public static func bundledDirectories(of searchPath: PluginSearchPath) -> [String] {
-        searchPath.entries.filter { $0.source == .installed || $0.source == .buildTree }.map(\.directory)
+        searchPath.bundledDirectories
     }
 
     /// Whether the plugin in `file` runs in a process of its own.

@@ -54,6 +54,10 @@ public struct PluginSearchPath: Sendable {
     private var realDirectories: Set<String> = []
     /// Entries that were given but are not searched, with the reason (for `--list-plugins`).
     public private(set) var ignored: [String] = []
+    /// Where motet's own delegates are (the installed plugin directory, a build tree), whether or
+    /// not an earlier entry already searches them: their plugins run in motet's process under
+    /// `--plugin-isolation third-party`.
+    public private(set) var bundledDirectories: [String] = []
 
     /// The directories searched, in order.
     public var directories: [String] { entries.map(\.directory) }
@@ -87,10 +91,12 @@ public struct PluginSearchPath: Sendable {
         if let exe = Self.resolvedExecutable(executablePath) {
             let binDir = Self.parent(exe)
             add(Self.parent(binDir) + "/lib/motet/plugins", .installed)
+            bundledDirectories.append(Self.normalized(Self.parent(binDir) + "/lib/motet/plugins"))
             let executableName = exe[exe.index(after: exe.lastIndex(of: "/") ?? exe.startIndex)...]
             var info = stat()
             if stat(binDir + "/" + executableName + ".build", &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
                 add(binDir, .buildTree)
+                bundledDirectories.append(binDir)
             }
         }
     }
