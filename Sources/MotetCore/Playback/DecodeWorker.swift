@@ -104,7 +104,7 @@ final class DecodeWorker: @unchecked Sendable {
         var decoder: VorbisDecoder?
         /// The network stream `decoder` reads (nil for a local file): looked up once per open.
         var stream: NetworkStream?
-        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata, linkStart: Int64)?
+        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata)?
         var exhausted = false
         /// A network stream reconnected since its current link began.
         var resumed = false
@@ -141,8 +141,8 @@ final class DecodeWorker: @unchecked Sendable {
                     decoder = d
                     stream = currentStream
                     resumed = false
-                    let linkStart = startSegment(d, trackID: id, request: request, gain: gain)
-                    track = (id, request, gain, d.metadata, linkStart)
+                    startSegment(d, trackID: id, request: request, gain: gain)
+                    track = (id, request, gain, d.metadata)
                 } catch {
                     // A park or quit interrupted the open: not the stream's fault.
                     if gate.mustStop { continue }
@@ -172,10 +172,11 @@ final class DecodeWorker: @unchecked Sendable {
                 let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
                 resumed = false
                 let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
-                // The same song goes on counting from where it started.
-                let linkStart = startSegment(
-                    open, trackID: id, request: current.request, gain: gain, linkStart: sameSong ? current.linkStart : nil)
-                track = (id, current.request, gain, open.metadata, linkStart)
+                // A live stream's time is the time listened: each link counts from its own start,
+                // the same song after a reconnection too (the station may have started it again,
+                // or played on while the stream was away: nothing in the stream says which).
+                startSegment(open, trackID: id, request: current.request, gain: gain)
+                track = (id, current.request, gain, open.metadata)
             case .hole(let error):
                 if gate.mustStop { continue }
                 // A live stream starts mid-stream (Icecast sends the headers, then the current
@@ -259,15 +260,14 @@ final class DecodeWorker: @unchecked Sendable {
         return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
     }
 
-    /// Reports a new segment and marks where its samples start; returns where its track starts
-    /// (`linkStart`, when given: a live stream's song resumed after a reconnection).
-    @discardableResult
-    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float, linkStart given: Int64? = nil) -> Int64 {
+    /// Reports a new segment and marks where its samples start.
+    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
         let head = stream?.head
-        // A stream read link after link (a live station) counts each song from its own start.
-        let linkStart = given ?? (d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0)
+        // A stream read link after link (a live station) counts each link from its own start: the
+        // time listened, as the stream does not say where in the song it joined.
+        let linkStart = d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition,
             queueRevision: request.queueRevision, path: request.path,
@@ -284,7 +284,6 @@ final class DecodeWorker: @unchecked Sendable {
             SegmentMarker(
                 sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,
                 channels: d.format.channels, gain: gain, isEnd: false))
-        return linkStart
     }
 
     private func pushMarker(_ marker: SegmentMarker) {

@@ -1,0 +1,64 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// Time on a real station (icecast2 fed by ices2): the elapsed time of a song is the time listened
+/// to it — from tuning in, and again from a reconnection — never past the song; a pause rejoins
+/// the station live on resume instead of playing on behind it.
+@Suite(.serialized)
+struct LiveStreamTimeTests {
+    typealias Listener = RadioStationTests.Listener
+
+    /// A track change seen in the events file: when (Unix seconds), which track and its title.
+    struct Change {
+        var time: Double
+        var track: Int
+        var title: String
+    }
+
+    /// Each change of the now-playing track in `listener`'s events file, in order.
+    static func changes(_ listener: Listener) -> [Change] {
+        let events = (try? JSONDelegateFiles.events(listener.eventsFile)) ?? []
+        var out: [Change] = []
+        for e in events where e["event"] as? String == "now-playing" {
+            let current = e["current"] as? [String: Any]
+            guard let title = current?["title"] as? String, let track = current?["trackId"] as? Int, let time = e["time"] as? Double
+            else { continue }
+            if out.last?.track != track { out.append(Change(time: time, track: track, title: title)) }
+        }
+        return out
+    }
+
+    @Test func afterAReconnectionElapsedNeverRunsPastTheSongOrTheTimeSinceItCameBack() throws {
+        // Every song has the same tags: whatever is on air after the reconnection is "the same
+        // song" to the player, the case where elapsed used to carry on from before the loss.
+        let length = 12.0
+        let songs = [
+            IcecastRig.Song(title: "Same Song", artist: "Ada Air", seconds: length),
+            IcecastRig.Song(title: "Same Song", artist: "Ada Air", seconds: length),
+        ]
+        let station = try IcecastRig(songs: songs)
+        defer { station.stop() }
+        let listener = try Listener(station.url, bus: nil, label: "motet-radio-elapsed")
+        defer { listener.stop() }
+        #expect(listener.waitFor(30) { $0["state"] as? String == "playing" && ($0["elapsed"] as? Double ?? 0) >= 5 }, "\(listener.stderr)")
+
+        station.stopServer()
+        #expect(listener.waitFor(40) { $0["state"] as? String == "stalled" }, "\(listener.state) \(listener.stderr)")
+        try station.startServer()
+        #expect(try Shell.waitUntil(timeout: 30) { station.isOnAir }, "\(station.log("ices.log"))")
+        #expect(listener.waitFor(60) { $0["state"] as? String == "playing" }, "\(listener.state) \(listener.stderr)")
+        let back = Date()
+        var samples: [(since: Double, elapsed: Double)] = []
+        while Date().timeIntervalSince(back) < length + 4 {
+            if let elapsed = listener.state["elapsed"] as? Double { samples.append((Date().timeIntervalSince(back), elapsed)) }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        let shown = samples.map { String(format: "%.1f@%.1f", $0.elapsed, $0.since) }.joined(separator: " ")
+        #expect(samples.count > 20, "\(shown)")
+        // The time listened: never more than the song lasts, nor more than the time since the stream
+        // came back (a state file is refreshed every 0.2 s, and the sink holds a little: 1.5 s).
+        #expect(samples.allSatisfy { $0.elapsed <= length + 0.5 }, "past the song's \(length) s: \(shown)")
+        #expect(samples.allSatisfy { $0.elapsed <= $0.since + 1.5 }, "more than was listened since the reconnection: \(shown)")
+    }
+}
