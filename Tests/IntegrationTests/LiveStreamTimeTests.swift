@@ -61,4 +61,51 @@ struct LiveStreamTimeTests {
         #expect(samples.allSatisfy { $0.elapsed <= length + 0.5 }, "past the song's \(length) s: \(shown)")
         #expect(samples.allSatisfy { $0.elapsed <= $0.since + 1.5 }, "more than was listened since the reconnection: \(shown)")
     }
+
+    @Test func resumingAPausedStationRejoinsItLive() throws {
+        // A small burst: a listener that connects starts at the live edge, not seconds behind it.
+        let songs = [
+            IcecastRig.Song(title: "Aria on Air", artist: "Ada Air", seconds: 7, synth: ["pinknoise"]),
+            IcecastRig.Song(title: "Bourrée Broadcast", artist: "Bo Band", seconds: 7, synth: ["pinknoise"]),
+            IcecastRig.Song(title: "Chaconne Channel", artist: "Cy Choir", seconds: 7, synth: ["pinknoise"]),
+        ]
+        let station = try IcecastRig(songs: songs, burstSize: 4096)
+        defer { station.stop() }
+        let bus = try DBusRig()
+        defer { bus.stop() }
+        // The reference never pauses; the other one pauses for `pause` seconds.
+        let reference = try Listener(station.url, bus: nil, label: "motet-radio-reference")
+        defer { reference.stop() }
+        let paused = try Listener(station.url, bus: bus, label: "motet-radio-paused")
+        defer { paused.stop() }
+        #expect(bus.waitForName("org.mpris.MediaPlayer2.motet", timeout: 20))
+        #expect(paused.waitFor(30) { $0["state"] as? String == "playing" && $0["title"] is String }, "\(paused.stderr)")
+        #expect(reference.waitFor(30) { $0["state"] as? String == "playing" }, "\(reference.stderr)")
+
+        let pause = 8.0
+        #expect(try Shell.run(["playerctl", "-p", "motet", "pause"], environment: bus.environment, timeout: 20).status == 0)
+        #expect(paused.waitFor(10) { $0["state"] as? String == "paused" }, "\(paused.state)")
+        Thread.sleep(forTimeInterval: pause)
+        let resumed = Date().timeIntervalSince1970
+        #expect(try Shell.run(["playerctl", "-p", "motet", "play"], environment: bus.environment, timeout: 20).status == 0)
+
+        // Two songs changing on air after the resume: the paused listener hears each change when
+        // the reference does, not `pause` seconds later. (The first title after the resume is the
+        // song on air when it rejoined, not a change on air.)
+        var after: [Change] = []
+        _ = try Shell.waitUntil(timeout: 40) {
+            after = Self.changes(paused).filter { $0.time > resumed }
+            return after.count >= 3
+        }
+        // The reference may hear the last change a moment later than the other one.
+        Thread.sleep(forTimeInterval: 3)
+        let heard = Self.changes(reference)
+        #expect(after.count >= 3, "\(after) \(paused.stderr)")
+        for change in after.dropFirst() {
+            let nearest = heard.filter { $0.title == change.title }.map { change.time - $0.time }.min { abs($0) < abs($1) }
+            #expect(nearest.map { abs($0) < 3 } == true,
+                    "'\(change.title)' came \(nearest.map { String(format: "%.1f", $0) } ?? "?") s after the reference heard it (a pause of \(pause) s)")
+        }
+        #expect(paused.state["state"] as? String == "playing", "\(paused.state)")
+    }
 }
