@@ -55,4 +55,48 @@ import Testing
         #expect(r.recovered() && !r.recovered())
         #expect(r.lost(.timedOut, now: 200) == .retry(afterSeconds: 1, first: true))
     }
+
+    /// Headers, then a timeout or a close with no byte of audio: said as such, not retried; once
+    /// any audio came, a loss is a loss (retried).
+    @Test func aServerThatNeverSentAudioIsNotRetried() {
+        var r = Reconnection(limitSeconds: 60)
+        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == nil, "no answer yet: a connection problem")
+        r.accepted()
+        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == .noAudio(seconds: 15))
+        #expect(r.neverSent(.transfer("the server closed the connection"), closed: true, timeoutSeconds: 15) == .noAudio(seconds: nil))
+        #expect(r.neverSent(.connectionFailed("connection refused"), closed: false, timeoutSeconds: 15) == nil)
+        r.arrived()
+        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == nil)
+    }
+
+    /// The buffering line: only after a wait of 3 s, only when bytes come slower than the stream
+    /// needs (or the need is unknown), at most once a minute — except that the first line that
+    /// knows the need is said.
+    @Test func aSlowConnectionIsSaidWithItsSpeedAndTheStreamsNeed() {
+        let s: Int64 = 1_000_000_000
+        var b = BufferingReport()
+        // 1000 bytes a second, up to each time asked.
+        var fed: Int64 = 0
+        func line(_ t: Int64, _ need: Int?) -> String? {
+            while fed <= t {
+                b.arrived(1000, at: fed * s)
+                fed += 1
+            }
+            return b.waiting(at: t * s, needsBitsPerSecond: need, url: "http://radio/x.ogg", prebufferSeconds: 1.5)
+        }
+        #expect(line(10, nil) == nil)  // the wait starts
+        #expect(line(12, nil) == nil)  // 2 s: not yet
+        #expect(line(13, nil) == "http://radio/x.ogg: buffering (the connection gives 1.0 kB/s) — a slow connection; waiting for 1.5 s of audio")
+        #expect(line(14, nil) == nil)
+        #expect(line(15, 128_000) == "http://radio/x.ogg: buffering (the connection gives 1.0 kB/s, the stream needs 16.0 kB/s) — "
+            + "the connection is too slow for this stream; pick a lower bit rate if the station offers one")
+        #expect(line(16, 128_000) == nil)
+        b.flowing()
+        #expect(line(20, 4000) == nil)
+        #expect(line(24, 4000) == nil, "fast enough for a 4 kbit/s (0.5 kB/s) stream")
+        b.flowing()
+        #expect(line(80, 128_000) == nil)
+        #expect(line(84, 128_000) != nil, "a minute later")
+        #expect(ArrivalRate.kilobytes(perSecond: 16_049) == "16.0 kB/s")
+    }
 }
