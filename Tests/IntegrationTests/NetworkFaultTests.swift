@@ -15,6 +15,9 @@ import Testing
         var opus = [UInt8]("OggS".utf8) + [UInt8](repeating: 0, count: 24) + [UInt8]("OpusHead".utf8)
         opus += [UInt8](repeating: 1, count: 200)
         try Data(opus).write(to: URL(fileURLWithPath: dir + "/opus.ogg"))
+        // A web page and an MP3 start that the server calls audio/ogg (its default type).
+        try Data("<!DOCTYPE html><html><body>Listen!</body></html>\n".utf8).write(to: URL(fileURLWithPath: dir + "/page.ogg"))
+        try Data([UInt8]("ID3".utf8) + [4, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 200)).write(to: URL(fileURLWithPath: dir + "/mp3.ogg"))
         // A comment packet of 5 MiB: past the 4 MiB the headers may take.
         try Fixtures.oggVorbis(dir + "/huge-comment.ogg", seconds: 0.5)
         try Fixtures.addComments(dir + "/huge-comment.ogg", ["DESCRIPTION=" + String(repeating: "x", count: 5 << 20)])
@@ -25,6 +28,8 @@ import Testing
             ("song.ogg?type=audio/aacp", "this is an AAC stream (audio/aacp); Motet plays Ogg Vorbis"),
             ("opus.ogg", "this is an Opus stream (audio/ogg); Motet plays Ogg Vorbis"),
             ("html", "this is a web page (text/html), not an audio stream"),
+            ("page.ogg", "this is a web page (sent as audio/ogg), not an audio stream"),
+            ("mp3.ogg", "this is an MP3 stream (sent as audio/ogg); Motet plays Ogg Vorbis"),
             ("loop", "too many redirects (a redirect loop)"),
             ("longheader", "the server's HTTP header is too long"),
             ("garbage", "not an Ogg stream (unknown data)"),

@@ -276,6 +276,9 @@ public enum InputExpander {
                 }
             }
             for rest in pending { note(path, rest) }
+            if entries.isEmpty {
+                warn(path, "it lists nothing (no entries); add some, or check that it is the right file.", nil)
+            }
         }
     }
 }
