@@ -108,4 +108,19 @@ struct LiveStreamTimeTests {
         }
         #expect(paused.state["state"] as? String == "playing", "\(paused.state)")
     }
+
+    /// The README's paragraph on live streams is in motet(1) too, word for word.
+    @Test func theManPageCarriesTheREADMEsLiveStreamParagraph() throws {
+        let run = try MotetRun()
+        let generated = try run.run(["--generate", "man"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
+        let paragraph = try #require(readme.components(separatedBy: "\n\n").first { $0.hasPrefix("A live stream (a station") })
+        let plain = paragraph.replacingOccurrences(of: "`", with: "").replacingOccurrences(of: "\n", with: " ")
+        let page = generated.stdout
+        let start = try #require(page.range(of: ".SH LIVE STREAMS\n"), "no LIVE STREAMS section")
+        let rest = page[start.upperBound...]
+        let section = rest[..<(rest.range(of: "\n.SH ")?.lowerBound ?? rest.endIndex)]
+        #expect(section.trimmingCharacters(in: .whitespacesAndNewlines) == plain.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
