@@ -276,7 +276,8 @@ public enum InputExpander {
                 }
             }
             for rest in pending { note(path, rest) }
-            if entries.isEmpty {
+            // A list whose lines were refused has had its say (an HLS playlist, a damaged .pls).
+            if entries.isEmpty && notes.isEmpty {
                 warn(path, "it lists nothing (no entries); add some, or check that it is the right file.", nil)
             }
         }
