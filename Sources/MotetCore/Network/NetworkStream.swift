@@ -107,7 +107,8 @@ public final class NetworkStream: @unchecked Sendable {
     /// The first bytes of the body, to say what a stream libvorbisfile refused is.
     public var leadingBytes: [UInt8] { monitor.withLock { firstBytes } }
 
-    /// Sets the pre-buffer from the stream's nominal bit rate, once known.
+    /// Sets the pre-buffer (and what the stream needs, for the buffering line) from its bit rate:
+    /// the nominal one once the headers are read, then what the decoder measures.
     public func setBitrate(_ bitsPerSecond: Int) {
         guard bitsPerSecond > 0 else { return }
         monitor.withLock {
@@ -220,7 +221,8 @@ public final class NetworkStream: @unchecked Sendable {
         }
     }
 
-    func tell() -> Int64 { monitor.withLock { readOffset } }
+    /// Where the reader is in the resource (bytes).
+    public func tell() -> Int64 { monitor.withLock { readOffset } }
 
     /// Inside the lock: drops buffered bytes a forward seek skipped, or restarts the transfer at
     /// the reader's offset when it is outside the buffer.
@@ -332,7 +334,10 @@ public final class NetworkStream: @unchecked Sendable {
     private func transfer(generation current: Int, offset: Int64, accepted: @escaping () -> Void) -> Outcome {
         var firstResponse = true
         var received = 0
-        let enough = monitor.withLock { threshold }
+        let enough = monitor.withLock {
+            buffering.connected(at: MonotonicClock.now())
+            return threshold
+        }
         let curl = CurlTransfer(
             onHead: { [self] head in
                 if head.status >= 400 { return .httpStatus(head.status, head.reason) }

@@ -50,6 +50,8 @@ final class DecodeWorker: @unchecked Sendable {
     /// The longest the decoder sleeps with nothing to do: every reason to go on (room in the
     /// ring, park, quit) wakes it, so this is only a safety net, not a tick.
     static let idleSeconds: Double = 60
+    /// A stream's bit rate is measured over this much audio (`measureBitrate`).
+    static let bitrateWindowSeconds: Int64 = 4
 
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
@@ -108,6 +110,8 @@ final class DecodeWorker: @unchecked Sendable {
         var exhausted = false
         /// A network stream reconnected since its current link began.
         var resumed = false
+        /// Where the stream's bit rate is being measured from (`measureBitrate`).
+        var measuredFrom: (offset: Int64, frames: Int64) = (0, 0)
         while !gate.isQuitting {
             if gate.parkIsRequested {
                 gate.parkHere()
@@ -141,6 +145,7 @@ final class DecodeWorker: @unchecked Sendable {
                     decoder = d
                     stream = currentStream
                     resumed = false
+                    measuredFrom = (stream?.tell() ?? 0, 0)
                     startSegment(d, trackID: id, request: request, gain: gain)
                     track = (id, request, gain, d.metadata)
                 } catch {
@@ -164,6 +169,7 @@ final class DecodeWorker: @unchecked Sendable {
             switch open.read(into: direct ? region.baseAddress! : scratch, maxFrames: room / channels) {
             case .frames(let frames):
                 if direct { published(frames * channels, stream: stream) } else { push(scratch, count: frames * channels, stream: stream) }
+                if let stream { measureBitrate(stream, frames: frames, rate: open.format.sampleRate, from: &measuredFrom) }
             case .linkChanged:
                 // Each link of a chained file is its own track (its tags, its times, its events),
                 // except a live stream's link after a reconnection that goes on with the same song.
@@ -217,6 +223,18 @@ final class DecodeWorker: @unchecked Sendable {
         let inDevice = max(0, position.limitFrames - position.frames(at: now))
         let frames = Int64(ring.availableToRead / max(1, format.channels)) + inDevice
         stream.listenerRunsOut(atNanos: now + frames * 1_000_000_000 / Int64(max(1, format.sampleRate)))
+    }
+
+    /// Tells a stream read as a stream its real bit rate every `bitrateWindowSeconds` of audio:
+    /// the bytes the decoder took per second of audio it made. Its pre-buffer and what its
+    /// buffering line says it needs are then what it takes, not its header's nominal rate (a quiet
+    /// VBR station uses a fraction of that, and would seem to come too slowly).
+    private func measureBitrate(_ stream: NetworkStream, frames: Int, rate: Int, from start: inout (offset: Int64, frames: Int64)) {
+        start.frames += Int64(frames)
+        guard rate > 0, start.frames >= Int64(rate) * Self.bitrateWindowSeconds, stream.head?.isSeekable != true else { return }
+        let offset = stream.tell()
+        if offset > start.offset { stream.setBitrate(Int((offset - start.offset) * 8 * Int64(rate) / start.frames)) }
+        start = (offset, 0)
     }
 
     /// The network stream the current track comes from (nil for a local file).
