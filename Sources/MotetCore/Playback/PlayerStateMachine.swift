@@ -147,11 +147,24 @@ final class PlayerStateMachine {
     /// command of this batch has made moot (a previous, a seek) is dropped.
     func handle(inbox: [PlayerMessage], output: [OutputEvent]) {
         var ended = false
+        var fed = false
         for e in output where !isFinished {
-            if case .ended = e { ended = true } else { handle(e) }
+            switch e {
+            case .ended:
+                ended = true
+            case .fed:
+                // Whether the current segment or the next one is fed again is known once the inbox
+                // has brought the decoder's reports (`resumeAfterStall`).
+                starvingSince = nil
+                fed = true
+            default:
+                if case .starving = e { fed = false }
+                handle(e)
+            }
         }
         let before = generation
         for m in inbox where !isFinished { handle(m) }
+        if fed, !isFinished { resumeAfterStall() }
         if ended, generation == before, !isFinished { handle(OutputEvent.ended) }
         if !isFinished { tick() }
     }
