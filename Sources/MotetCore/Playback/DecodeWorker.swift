@@ -151,7 +151,9 @@ final class DecodeWorker: @unchecked Sendable {
                 } catch {
                     // A park or quit interrupted the open: not the stream's fault.
                     if gate.mustStop { continue }
-                    report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description, code: error.code))
+                    // An entry of a playlist names it too: the entry alone may not say where to fix it.
+                    let listed = request.origin.last.map { " (listed in \($0))" } ?? ""
+                    report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description + listed, code: error.code))
                 }
                 continue
             }
