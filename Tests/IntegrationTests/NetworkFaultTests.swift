@@ -116,11 +116,16 @@ import Testing
             environment: run.environment, stdout: run.path("out.txt"), stderr: run.path("err.txt"))
         defer { p.stop() }
         var lines: [String] = []
+        var stateWhenSaid = ""
         let said = try Shell.waitUntil(timeout: 60) {
             lines = ((try? String(contentsOfFile: run.path("err.txt"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            let states = ((try? String(contentsOfFile: run.path("out.txt"), encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("State: ") }
+            stateWhenSaid = states.last.map(String.init) ?? ""
             return lines.contains { $0.contains("the stream needs") }
         }
         #expect(said, "\(lines)")
+        // Said during the stall it explains, not once it is over.
+        #expect(stateWhenSaid == "State: stalled", "\(stateWhenSaid)")
         // While the first pre-buffer comes, before the stream's bit rate is known: the speed alone.
         #expect(lines.first?.hasPrefix("motet: \(url): buffering (the connection gives ") == true, "\(lines)")
         // "motet: URL: buffering (the connection gives 1.0 kB/s, the stream needs 16.0 kB/s) — …"

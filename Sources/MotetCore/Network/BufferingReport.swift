@@ -1,7 +1,8 @@
 /// The line that says why a stream buffers when the connection is slower than the stream: the
 /// listener would otherwise see a stall and no reason (a 1 kB/s server: 30 s of nothing, then
 /// seconds of sound between long stalls). Guarded by the stream's lock: the network thread adds
-/// what arrives, the reader asks while it waits for the pre-buffer. Times are `MonotonicClock` ns.
+/// what arrives and, while the reader waits for the pre-buffer, asks for the line; the reader says
+/// when it is served. Times are `MonotonicClock` ns.
 struct BufferingReport {
     /// A wait for the pre-buffer this long is worth the line…
     static let waitNanos: Int64 = 3_000_000_000

@@ -150,9 +150,7 @@ public final class NetworkStream: @unchecked Sendable {
 
     /// Up to `wanted` bytes into `buffer`: the count, 0 at the end, -1 on failure or interrupt.
     public func read(_ buffer: UnsafeMutableRawPointer, _ wanted: Int) -> Int {
-        var line: String?
-        defer { if let line { notice(line) } }
-        return monitor.withLock {
+        monitor.withLock {
             var waited = false
             while true {
                 if interrupted { return -1 }
@@ -192,11 +190,6 @@ public final class NetworkStream: @unchecked Sendable {
                         dry = true
                         monitor.broadcast()  // a napping network thread reads at once
                     }
-                }
-                if dry, line == nil {
-                    line = buffering.waiting(
-                        at: MonotonicClock.now(), needsBitsPerSecond: bitrateKnown ? bitsPerSecond : nil, url: shownURL,
-                        prebufferSeconds: options.prebufferSeconds)
                 }
                 monitor.wait()
             }
@@ -364,7 +357,9 @@ public final class NetworkStream: @unchecked Sendable {
                 if !bytes.isEmpty { reconnection.arrived() }
                 received += bytes.count
                 if received >= enough { recovered() }
-                return write(bytes, generation: current)
+                let (goOn, line) = write(bytes, generation: current)
+                if let line { notice(line) }
+                return goOn
             },
             between: { [self] in pace(generation: current) })
         let error = curl.perform(url: url, offset: offset, options: options)
@@ -373,15 +368,16 @@ public final class NetworkStream: @unchecked Sendable {
     }
 
     /// Copies a piece of the body into the buffer, waiting for room; false when the transfer must
-    /// stop (interrupted or superseded by a seek).
-    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> Bool {
+    /// stop (interrupted or superseded by a seek). While the reader waits for the pre-buffer, the
+    /// line that says the connection is too slow, when it is (said by the caller, out of the lock).
+    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> (Bool, String?) {
         monitor.withLock {
             var done = 0
             if bufferOffset == 0, firstBytes.count < 64, ring.count == 0 || firstBytes.count == ring.count {
                 firstBytes.append(contentsOf: bytes.prefix(64 - firstBytes.count))
             }
             while done < bytes.count {
-                if interrupted || generation != current { return false }
+                if interrupted || generation != current { return (false, nil) }
                 if ring.room == 0 {
                     writerWaitsForRoom = true
                     monitor.wait()
@@ -394,7 +390,11 @@ public final class NetworkStream: @unchecked Sendable {
                 mayNap = true
                 monitor.broadcast()
             }
-            return true
+            guard dry else { return (true, nil) }
+            let line = buffering.waiting(
+                at: MonotonicClock.now(), needsBitsPerSecond: bitrateKnown ? bitsPerSecond : nil, url: shownURL,
+                prebufferSeconds: options.prebufferSeconds)
+            return (true, line)
         }
     }
 
