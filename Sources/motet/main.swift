@@ -161,7 +161,7 @@ let networkOptions: NetworkOptions = {
     return n
 }()
 // libcurl is loaded only if an input is a remote playlist (NetworkFetch loads it on first use).
-let (expanded, titles, inputWarnings) = InputExpander.expandWithTitles(
+let (expanded, titles, origins, inputWarnings) = InputExpander.expandWithTitles(
     settings.inputs, fetch: InputExpander.networkFetch(options: networkOptions))
 // Delegates get absolute paths (MPRIS and notification servers need file:// URIs); URLs stay as they are.
 let files = expanded.map { WebAddress.looksLikeURL($0) ? $0 : ProcessEnvironment.absolutePath($0) }
@@ -183,6 +183,7 @@ let playerConfiguration: PlayerConfiguration = {
     var c = PlayerConfiguration(
         files: files, artworkCacheDirectory: XDGDirectories(environment: environment).cacheHome + "/motet/artwork")
     c.titles = titles
+    c.origins = origins
     c.shuffle = settings.shuffle
     c.loop = settings.loop
     c.startMicros = settings.startMicros ?? 0

@@ -15,6 +15,9 @@ import Testing
         var opus = [UInt8]("OggS".utf8) + [UInt8](repeating: 0, count: 24) + [UInt8]("OpusHead".utf8)
         opus += [UInt8](repeating: 1, count: 200)
         try Data(opus).write(to: URL(fileURLWithPath: dir + "/opus.ogg"))
+        // A web page and an MP3 start that the server calls audio/ogg (its default type).
+        try Data("<!DOCTYPE html><html><body>Listen!</body></html>\n".utf8).write(to: URL(fileURLWithPath: dir + "/page.ogg"))
+        try Data([UInt8]("ID3".utf8) + [4, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 200)).write(to: URL(fileURLWithPath: dir + "/mp3.ogg"))
         // A comment packet of 5 MiB: past the 4 MiB the headers may take.
         try Fixtures.oggVorbis(dir + "/huge-comment.ogg", seconds: 0.5)
         try Fixtures.addComments(dir + "/huge-comment.ogg", ["DESCRIPTION=" + String(repeating: "x", count: 5 << 20)])
@@ -25,6 +28,8 @@ import Testing
             ("song.ogg?type=audio/aacp", "this is an AAC stream (audio/aacp); Motet plays Ogg Vorbis"),
             ("opus.ogg", "this is an Opus stream (audio/ogg); Motet plays Ogg Vorbis"),
             ("html", "this is a web page (text/html), not an audio stream"),
+            ("page.ogg", "this is a web page (sent as audio/ogg), not an audio stream"),
+            ("mp3.ogg", "this is an MP3 stream (sent as audio/ogg); Motet plays Ogg Vorbis"),
             ("loop", "too many redirects (a redirect loop)"),
             ("longheader", "the server's HTTP header is too long"),
             ("garbage", "not an Ogg stream (unknown data)"),
@@ -82,6 +87,59 @@ import Testing
         #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long); reconnecting for up to 3 s"), "\(r.stderr)")
         #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long) and did not come back within 3 s"), "\(r.stderr)")
         #expect(Date().timeIntervalSince(started) < 60)
+    }
+
+    @Test func headersThenSilenceIsSaidAsSuchAndNotRetried() throws {
+        let run = try MotetRun()
+        let (server, _) = try NetworkPlaybackTests.served(run, seconds: 1, title: "After Silence")
+        // The header, then nothing at all (the connection stays open).
+        let silent = server.url("song.ogg?stall=0")
+        let started = Date()
+        let r = try run.run(
+            ["--output", "null", "--no-config", "--status", "events", "--network-timeout", "2", "--reconnect-for", "60", silent, server.url("song.ogg")],
+            timeout: 60)
+        let took = Date().timeIntervalSince(started)
+        #expect(r.stderr.contains("motet: \(silent): the server answered but sent no audio in 2 s — "), "\(r.stderr)")
+        // Nothing ever came, so nothing was lost: no reconnection, no "lost" line.
+        #expect(!r.stderr.contains("lost"), "\(r.stderr)")
+        #expect(server.requests().filter { $0.path.hasPrefix("/song.ogg?stall=0") }.count == 1, "\(server.requests())")
+        #expect(r.stdout.contains("Finished: After Silence (ok, completed)"), "\(r.stdout)")
+        #expect(took < 20, "took \(took) s")
+    }
+
+    @Test func aSlowConnectionSaysHowFastItIsAgainstWhatTheStreamNeeds() throws {
+        let run = try MotetRun()
+        let (server, _) = try NetworkPlaybackTests.served(run, seconds: 30, title: "Slow")
+        // 1 KB/s, without a length or ranges: a stream that comes slower than it plays.
+        let url = server.url("song.ogg?rate=1000&noranges=1&nolength=1")
+        let p = try SpawnedProcess(
+            [Paths.motet, "--output", "null", "--no-config", "--status", "events", "--prebuffer", "0.5", url],
+            environment: run.environment, stdout: run.path("out.txt"), stderr: run.path("err.txt"))
+        defer { p.stop() }
+        var lines: [String] = []
+        var stateWhenSaid = ""
+        let said = try Shell.waitUntil(timeout: 60) {
+            lines = ((try? String(contentsOfFile: run.path("err.txt"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            let states = ((try? String(contentsOfFile: run.path("out.txt"), encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("State: ") }
+            stateWhenSaid = states.last.map(String.init) ?? ""
+            return lines.contains { $0.contains("the stream needs") }
+        }
+        #expect(said, "\(lines)")
+        // Said during the stall it explains, not once it is over.
+        #expect(stateWhenSaid == "State: stalled", "\(stateWhenSaid)")
+        // While the first pre-buffer comes, before the stream's bit rate is known: the speed alone.
+        #expect(lines.first?.hasPrefix("motet: \(url): buffering (the connection gives ") == true, "\(lines)")
+        // "motet: URL: buffering (the connection gives 1.0 kB/s, the stream needs 16.0 kB/s) — …"
+        let line = lines.first { $0.contains("the stream needs") } ?? ""
+        #expect(line.hasPrefix("motet: \(url): buffering (the connection gives "), "\(line)")
+        let numbers = line.split(separator: " ").compactMap { Double($0) }
+        #expect(numbers.count == 2, "\(line)")
+        if numbers.count == 2 {
+            #expect(numbers[0] > 0.6 && numbers[0] < 1.4, "the connection's speed: \(line)")
+            // The fixture's nominal bit rate (pink noise at the default quality) is far above 1 kB/s.
+            #expect(numbers[1] > 4 * numbers[0], "what the stream needs: \(line)")
+        }
+        #expect(lines.count <= 3, "the line is not repeated at every stall: \(lines)")
     }
 
     @Test func quitAndSkipAreImmediateWhileBlockedOnTheNetwork() throws {

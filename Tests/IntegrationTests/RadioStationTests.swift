@@ -211,6 +211,21 @@ struct RadioStationTests {
         #expect(try Shell.waitUntil(timeout: 30) { listener.titles().count > before }, "no new song after the reconnect")
         let states = listener.states()
         #expect(states.contains("stalled") && states.last == "playing", "\(states)")
+        // Across the restart the events do not flicker: no track is announced again just before
+        // its finish, and no state lasts less than 20 ms.
+        let events = (try? JSONDelegateFiles.events(listener.eventsFile)) ?? []
+        func track(_ e: [String: Any]) -> Int? { e["event"] as? String == "track-finished" ? e["trackId"] as? Int : (e["current"] as? [String: Any])?["trackId"] as? Int }
+        for (a, b) in zip(events, events.dropFirst()) where a["event"] as? String == "now-playing" && b["event"] as? String == "track-finished" {
+            let gap = (b["time"] as? Double ?? 0) - (a["time"] as? Double ?? 0)
+            #expect(track(a) != track(b) || gap > 0.2, "track \(track(a) ?? -1) announced \(gap) s before its finish: \(a) \(b)")
+        }
+        let changes = events.filter { $0["event"] as? String == "playback-state" }
+        for (a, b) in zip(changes, changes.dropFirst()) {
+            let gap = (b["time"] as? Double ?? 0) - (a["time"] as? Double ?? 0)
+            #expect(gap >= 0.02, "a state of \(gap) s: \(a) then \(b)")
+        }
+        // A station sending in real time is not a slow connection.
+        #expect(!listener.stderr.contains("the stream needs"), "\(listener.stderr)")
         // Nor is the reconnection's first page.
         #expect(listener.decodeErrors().isEmpty && listener.state["lastError"] is NSNull, "\(listener.decodeErrors())")
     }

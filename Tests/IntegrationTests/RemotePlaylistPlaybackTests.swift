@@ -42,12 +42,29 @@ import Testing
         ], "\(r.stdout)\n\(r.stderr)")
         let base = server.url("")
         #expect(r.stderr.contains("motet: \(playlist):7: skipping '\(playlist)': this playlist includes itself; not following it again."), "\(r.stderr)")
-        // The dead entry is a stream that fails when played (a URL is not fetched twice to check it).
-        #expect(r.stderr.contains("\(base)missing.ogg") && r.stderr.contains("404"), "\(r.stderr)")
+        // The dead entry is a stream that fails when played (a URL is not fetched twice to check it);
+        // its line names the playlist that lists it too.
+        #expect(r.stderr.contains("motet: \(base)missing.ogg: the server answered 404 Not Found — check the address (listed in \(playlist))"),
+                "\(r.stderr)")
         let requests = server.requests().map(\.path)
         #expect(requests.filter { $0.hasPrefix("/station.pls") }.count == 1, "\(requests)")
         #expect(requests.contains("/lists/more.m3u") && requests.contains("/two.ogg") && requests.contains("/one.ogg"), "\(requests)")
         #expect(server.requests().allSatisfy { $0.userAgent.hasPrefix("Motet/") })
+    }
+
+    @Test func aDeadEntryOfALocalPlaylistNamesTheEntryAndThePlaylist() throws {
+        let run = try MotetRun()
+        let (server, _) = try station(run)
+        let list = run.path("stations.pls")
+        let dead = "http://127.0.0.1:1/dead.ogg"
+        try Data("[playlist]\nFile1=\(dead)\nTitle1=Gone Radio\nFile2=\(server.url("one.ogg"))\nNumberOfEntries=2\n".utf8)
+            .write(to: URL(fileURLWithPath: list))
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", list])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains(
+            "motet: \(dead): cannot connect (connection refused) — check the address and port, or try again later (listed in \(list))"),
+                "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Served One (ok, completed)"), "\(r.stdout)")
     }
 
     @Test func anUnreachablePlaylistIsOneLineAndTheOtherInputsPlay() throws {

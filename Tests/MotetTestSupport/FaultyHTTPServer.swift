@@ -12,6 +12,7 @@ import Glibc
 ///   nothing, keeping the connection open; `trickle=N` sends it up to byte N fast, then 1 byte a
 ///   second (both also on a resume just past N, not on libvorbisfile's look at the file's end);
 ///   `pause=N&for=S` sends the file up to byte N, waits S seconds, then sends the rest;
+///   `rate=B` sends it at B bytes a second (a quarter of that every 0.25 s);
 ///   `type=TYPE` sets the content type (default audio/ogg); `noranges=1` leaves out Accept-Ranges;
 ///   `nolength=1` leaves out Content-Length.
 /// - `/live?files=A,B,…` is a live station: `icy-*` headers, no length, no ranges; it sends the
@@ -183,6 +184,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if not self.send(body[:n]): return
             time.sleep(float(q.get("for", "5")))
             self.send(body[n:]); return
+        if "rate" in q:
+            step = max(1, int(q["rate"]) // 4)
+            for i in range(0, len(body), step):
+                if not self.send(body[i:i + step]): return
+                time.sleep(0.25)
+            return
         # stall=N and trickle=N act at byte N of the file, on requests that start before it or just
         # after it (a resume); libvorbisfile's look at the end of the file is served whole.
         fault = "stall" if "stall" in q else "trickle" if "trickle" in q else None

@@ -42,8 +42,13 @@ public final class IcecastRig: @unchecked Sendable {
     /// The mount's URL.
     public var url: String { "http://127.0.0.1:\(port)/radio.ogg" }
 
+    /// What icecast sends a new listener at once from before it connected (bytes): with the
+    /// default, a listener starts that much behind the station's live edge.
+    public let burstSize: Int
+
     /// Makes the fixture songs and starts the station; returns once the mount is on air.
-    public init(songs: [Song], quality: Int = 3) throws {
+    public init(songs: [Song], quality: Int = 3, burstSize: Int = 65535) throws {
+        self.burstSize = burstSize
         directory = try Paths.temporaryDirectory("motet-icecast")
         self.songs = songs
         var made: [String] = []
@@ -143,7 +148,7 @@ public final class IcecastRig: @unchecked Sendable {
             <icecast>
               <limits><clients>20</clients><sources>2</sources><queue-size>524288</queue-size>
                 <client-timeout>30</client-timeout><header-timeout>15</header-timeout>
-                <source-timeout>10</source-timeout><burst-size>65535</burst-size></limits>
+                <source-timeout>10</source-timeout><burst-size>\(burstSize)</burst-size></limits>
               <authentication><source-password>motet-source</source-password>
                 <admin-user>admin</admin-user><admin-password>motet-admin</admin-password></authentication>
               <hostname>127.0.0.1</hostname>

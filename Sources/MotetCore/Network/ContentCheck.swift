@@ -31,6 +31,9 @@ public enum ContentCheck {
     /// MP3, AAC, a web page or unknown data.
     public static func describeRefused(_ first: [UInt8], contentType: String?) -> NetworkError {
         let type = contentType ?? "no content type"
+        // What the bytes are and what the server calls them differ (a type that named the format
+        // was refused before any byte came): say both, not the type as if it were the format's.
+        let sent = contentType.map { "sent as " + $0 } ?? type
         func starts(_ text: String, at offset: Int = 0) -> Bool {
             let p = Array(text.utf8)
             return first.count >= offset + p.count && Array(first[offset..<offset + p.count]) == p
@@ -42,14 +45,14 @@ public enum ContentCheck {
             return .otherFormat("an Ogg stream that is not Vorbis (or is damaged)", contentType: type)
         }
         if starts("ID3") || (first.count >= 2 && first[0] == 0xFF && first[1] & 0xE0 == 0xE0 && first[1] & 0x06 != 0) {
-            return .otherFormat("an MP3 stream", contentType: type)
+            return .otherFormat("an MP3 stream", contentType: sent)
         }
-        if first.count >= 2, first[0] == 0xFF, first[1] & 0xF6 == 0xF0 { return .otherFormat("an AAC stream", contentType: type) }
-        if starts("fLaC") { return .otherFormat("a FLAC stream", contentType: type) }
+        if first.count >= 2, first[0] == 0xFF, first[1] & 0xF6 == 0xF0 { return .otherFormat("an AAC stream", contentType: sent) }
+        if starts("fLaC") { return .otherFormat("a FLAC stream", contentType: sent) }
         let text = String(decoding: first.prefix(256), as: UTF8.self).lowercased()
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
         if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || trimmed.hasPrefix("<head") || trimmed.hasPrefix("<body") {
-            return .webPage(contentType: type)
+            return .webPage(contentType: sent)
         }
         return .notOgg
     }

@@ -35,6 +35,10 @@ public enum NetworkError: Error, Sendable, Equatable {
     case timedOut
     /// The connection broke and reconnecting did not bring it back within the time allowed.
     case gaveUp(seconds: Int, String)
+    /// The server answered (its header was accepted) but no byte of audio ever came: nothing for
+    /// `seconds` (the network timeout), or (nil) it closed the connection. Not retried: a server
+    /// that answers without a source behind it says so again at once.
+    case noAudio(seconds: Int?)
     /// Anything else libcurl reports: its words.
     case transfer(String)
 
@@ -77,6 +81,10 @@ public enum NetworkError: Error, Sendable, Equatable {
             "the document is larger than \(limit / 1024) KiB — this is not a playlist; check the address"
         case .timedOut:
             "nothing arrived for too long (timed out) — check the network, or raise --network-timeout"
+        case .noAudio(let seconds?):
+            "the server answered but sent no audio in \(seconds) s — the station may be off the air; try again later, or raise --network-timeout"
+        case .noAudio(nil):
+            "the server answered but closed the connection without sending any audio — the station may be off the air; try again later"
         case .gaveUp(let seconds, let why):
             "the stream was lost (\(why)) and did not come back within \(seconds) s — giving up; raise --reconnect-for to wait longer"
         case .transfer(let why):

@@ -16,8 +16,10 @@ import MotetEvents
 /// at a time, so that it, the decoder and the sink wake about once a second, not once per page. A
 /// dropped, stalled or restarted connection is retried with back-off (1, 2, 4 … 30 s) for
 /// `reconnectSeconds`: a finite file resumes at its byte offset (Range), a live stream at whatever
-/// the server sends next (libvorbisfile finds the next page). `interrupt` (park, skip, quit) makes
-/// a blocked read return at once.
+/// the server sends next (libvorbisfile finds the next page); a server that answered but never
+/// sent a byte of audio is not retried (`Reconnection.neverSent`). A wait for the pre-buffer that
+/// lasts because the connection is slower than the stream says so (`BufferingReport`).
+/// `interrupt` (park, skip, quit) makes a blocked read return at once.
 public final class NetworkStream: @unchecked Sendable {
     // Unchecked: every mutable field is guarded by `monitor`.
     public let url: String
@@ -44,8 +46,11 @@ public final class NetworkStream: @unchecked Sendable {
     private var firstBytes: [UInt8] = []
     private var headerBudget: Int? = NetworkStream.headerLimit
     private var reconnected = false
-    /// The stream's nominal bit rate (a guess until the decoder knows it).
+    /// The stream's nominal bit rate (a guess until the decoder knows it: `bitrateKnown`).
     private var bitsPerSecond = 160_000
+    private var bitrateKnown = false
+    /// A wait for the pre-buffer that lasts says why.
+    private var buffering = BufferingReport()
     /// When the audio already decoded runs out for the listener (`MonotonicClock` ns; 0: unknown,
     /// i.e. now). Set by the reader.
     private var runsOutAtNanos: Int64 = 0
@@ -54,13 +59,6 @@ public final class NetworkStream: @unchecked Sendable {
     /// Bytes came since the network thread's last nap: one nap per round of reads.
     private var mayNap = false
     private var caughtUp: (@Sendable () -> Void)?
-
-    /// A nap of the network thread is at most this long (the socket holds what arrives meanwhile).
-    static let longestNapNanos: Int64 = 1_000_000_000
-    /// Shorter naps are not worth a wake-up: the thread goes on reading as the pages come.
-    static let shortestNapNanos: Int64 = 200_000_000
-    /// What the listener keeps ahead, at least, while the network thread naps.
-    static let napMarginNanos: Int64 = 1_000_000_000
 
     /// Starts fetching `url` on a new thread. `notice` gets the lines for a lost and a recovered
     /// connection (from that thread).
@@ -109,11 +107,13 @@ public final class NetworkStream: @unchecked Sendable {
     /// The first bytes of the body, to say what a stream libvorbisfile refused is.
     public var leadingBytes: [UInt8] { monitor.withLock { firstBytes } }
 
-    /// Sets the pre-buffer from the stream's nominal bit rate, once known.
+    /// Sets the pre-buffer (and what the stream needs, for the buffering line) from its bit rate:
+    /// the nominal one once the headers are read, then what the decoder measures.
     public func setBitrate(_ bitsPerSecond: Int) {
         guard bitsPerSecond > 0 else { return }
         monitor.withLock {
             self.bitsPerSecond = bitsPerSecond
+            bitrateKnown = true
             threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: bitsPerSecond)
         }
     }
@@ -158,6 +158,7 @@ public final class NetworkStream: @unchecked Sendable {
                 let finishing = ended || failure != nil
                 if ring.count > 0, !dry || ring.count >= threshold || finishing {
                     dry = false
+                    buffering.flowing()
                     var n = wanted
                     if let budget = headerBudget {
                         guard budget > 0 else {
@@ -213,7 +214,8 @@ public final class NetworkStream: @unchecked Sendable {
         }
     }
 
-    func tell() -> Int64 { monitor.withLock { readOffset } }
+    /// Where the reader is in the resource (bytes).
+    public func tell() -> Int64 { monitor.withLock { readOffset } }
 
     /// Inside the lock: drops buffered bytes a forward seek skipped, or restarts the transfer at
     /// the reader's offset when it is outside the buffer.
@@ -259,8 +261,12 @@ public final class NetworkStream: @unchecked Sendable {
                 (generation, response?.isSeekable == true ? bufferOffset + Int64(ring.count) : 0, interrupted)
             }
             if finished { return }
-            let outcome = transfer(generation: current, offset: offset) { everAccepted = true }
+            let outcome = transfer(generation: current, offset: offset) { [self] in
+                reconnection.accepted()
+                everAccepted = true
+            }
             var problem: NetworkError
+            var closed = false
             switch outcome {
             case .superseded:
                 continue
@@ -274,8 +280,13 @@ public final class NetworkStream: @unchecked Sendable {
                     continue
                 }
                 problem = .transfer("the server closed the connection")
+                closed = true
             case .failed(let error):
                 problem = error
+            }
+            if let silent = reconnection.neverSent(problem, closed: closed, timeoutSeconds: options.timeoutSeconds) {
+                waitWhileSettled(generation: current) { failure = silent }
+                continue
             }
             guard everAccepted, problem.isRetryable, options.reconnectSeconds > 0,
                 monitor.withLock({ response?.isSeekable ?? false || response?.isLive ?? false })
@@ -316,7 +327,10 @@ public final class NetworkStream: @unchecked Sendable {
     private func transfer(generation current: Int, offset: Int64, accepted: @escaping () -> Void) -> Outcome {
         var firstResponse = true
         var received = 0
-        let enough = monitor.withLock { threshold }
+        let enough = monitor.withLock {
+            buffering.connected(at: MonotonicClock.now())
+            return threshold
+        }
         let curl = CurlTransfer(
             onHead: { [self] head in
                 if head.status >= 400 { return .httpStatus(head.status, head.reason) }
@@ -340,9 +354,12 @@ public final class NetworkStream: @unchecked Sendable {
                 return problem
             },
             onBody: { [self] bytes in
+                if !bytes.isEmpty { reconnection.arrived() }
                 received += bytes.count
                 if received >= enough { recovered() }
-                return write(bytes, generation: current)
+                let (goOn, line) = write(bytes, generation: current)
+                if let line { notice(line) }
+                return goOn
             },
             between: { [self] in pace(generation: current) })
         let error = curl.perform(url: url, offset: offset, options: options)
@@ -351,42 +368,47 @@ public final class NetworkStream: @unchecked Sendable {
     }
 
     /// Copies a piece of the body into the buffer, waiting for room; false when the transfer must
-    /// stop (interrupted or superseded by a seek).
-    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> Bool {
+    /// stop (interrupted or superseded by a seek). While the reader waits for the pre-buffer, the
+    /// line that says the connection is too slow, when it is (said by the caller, out of the lock).
+    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> (Bool, String?) {
         monitor.withLock {
             var done = 0
             if bufferOffset == 0, firstBytes.count < 64, ring.count == 0 || firstBytes.count == ring.count {
                 firstBytes.append(contentsOf: bytes.prefix(64 - firstBytes.count))
             }
             while done < bytes.count {
-                if interrupted || generation != current { return false }
+                if interrupted || generation != current { return (false, nil) }
                 if ring.room == 0 {
                     writerWaitsForRoom = true
                     monitor.wait()
                     writerWaitsForRoom = false
                     continue
                 }
-                done += ring.put(UnsafeRawBufferPointer(rebasing: bytes[done...]))
+                let put = ring.put(UnsafeRawBufferPointer(rebasing: bytes[done...]))
+                buffering.arrived(put, at: MonotonicClock.now())
+                done += put
                 mayNap = true
                 monitor.broadcast()
             }
-            return true
+            guard dry else { return (true, nil) }
+            let line = buffering.waiting(
+                at: MonotonicClock.now(), needsBitsPerSecond: bitrateKnown ? bitsPerSecond : nil, url: shownURL,
+                prebufferSeconds: options.prebufferSeconds)
+            return (true, line)
         }
     }
 
     /// Between reads (libcurl's progress callback): after a round of reads, when the listener has
-    /// plenty ahead, naps for up to a second, leaving what arrives meanwhile in the socket; half
-    /// of what is ahead beyond `napMarginNanos`, so the listener always keeps that margin. A
-    /// stall, a seek or an interrupt ends the nap. True when the transfer must stop.
+    /// plenty ahead, naps (`NetworkPacing`). A stall, a seek or an interrupt ends the nap. True
+    /// when the transfer must stop.
     private func pace(generation current: Int) -> Bool {
         monitor.withLock {
             if interrupted || generation != current { return true }
             guard mayNap, !dry, runsOutAtNanos > 0 else { return false }
             mayNap = false
             let now = MonotonicClock.now()
-            let buffered = Int64(ring.count) * 8_000_000_000 / Int64(max(8000, bitsPerSecond))
-            let nap = min(Self.longestNapNanos, (runsOutAtNanos - now + buffered - Self.napMarginNanos) / 2)
-            guard nap >= Self.shortestNapNanos else { return false }
+            guard let nap = NetworkPacing.nap(now: now, runsOutAt: runsOutAtNanos, buffered: ring.count, bitsPerSecond: bitsPerSecond)
+            else { return false }
             let until = now + nap
             while !interrupted, generation == current, !dry, MonotonicClock.now() < until {
                 _ = monitor.wait(untilMonotonicMicros: until / 1000)

@@ -15,7 +15,26 @@ struct Reconnection {
         case giveUp(NetworkError)
     }
 
+    /// Whether a response was ever accepted, and any of the body has arrived since, on any
+    /// connection.
+    private var answered = false
+    private var audioArrived = false
+
     init(limitSeconds: Int) { self.limitSeconds = limitSeconds }
+
+    /// A response was accepted.
+    mutating func accepted() { answered = true }
+
+    /// Some of the body arrived.
+    mutating func arrived() { audioArrived = true }
+
+    /// Headers, then silence (`problem` is a timeout: nothing for `timeoutSeconds`) or a close, and
+    /// no audio ever: the error that says so, not retried — there is nothing to get back to, and a
+    /// server without a source answers the same way again. Nil otherwise.
+    func neverSent(_ problem: NetworkError, closed: Bool, timeoutSeconds: Int) -> NetworkError? {
+        guard answered, !audioArrived, closed || problem == .timedOut else { return nil }
+        return .noAudio(seconds: closed ? nil : timeoutSeconds)
+    }
 
     /// The transfer failed with `problem` at `now`: what to do.
     mutating func lost(_ problem: NetworkError, now: Double) -> Step {

@@ -50,6 +50,8 @@ final class DecodeWorker: @unchecked Sendable {
     /// The longest the decoder sleeps with nothing to do: every reason to go on (room in the
     /// ring, park, quit) wakes it, so this is only a safety net, not a tick.
     static let idleSeconds: Double = 60
+    /// A stream's bit rate is measured over this much audio (`measureBitrate`).
+    static let bitrateWindowSeconds: Int64 = 4
 
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
@@ -104,10 +106,12 @@ final class DecodeWorker: @unchecked Sendable {
         var decoder: VorbisDecoder?
         /// The network stream `decoder` reads (nil for a local file): looked up once per open.
         var stream: NetworkStream?
-        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata, linkStart: Int64)?
+        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata)?
         var exhausted = false
         /// A network stream reconnected since its current link began.
         var resumed = false
+        /// Where the stream's bit rate is being measured from (`measureBitrate`).
+        var measuredFrom: (offset: Int64, frames: Int64) = (0, 0)
         while !gate.isQuitting {
             if gate.parkIsRequested {
                 gate.parkHere()
@@ -141,12 +145,15 @@ final class DecodeWorker: @unchecked Sendable {
                     decoder = d
                     stream = currentStream
                     resumed = false
-                    let linkStart = startSegment(d, trackID: id, request: request, gain: gain)
-                    track = (id, request, gain, d.metadata, linkStart)
+                    measuredFrom = (stream?.tell() ?? 0, 0)
+                    startSegment(d, trackID: id, request: request, gain: gain)
+                    track = (id, request, gain, d.metadata)
                 } catch {
                     // A park or quit interrupted the open: not the stream's fault.
                     if gate.mustStop { continue }
-                    report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description, code: error.code))
+                    // An entry of a playlist names it too: the entry alone may not say where to fix it.
+                    let listed = request.origin.last.map { " (listed in \($0))" } ?? ""
+                    report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description + listed, code: error.code))
                 }
                 continue
             }
@@ -164,6 +171,7 @@ final class DecodeWorker: @unchecked Sendable {
             switch open.read(into: direct ? region.baseAddress! : scratch, maxFrames: room / channels) {
             case .frames(let frames):
                 if direct { published(frames * channels, stream: stream) } else { push(scratch, count: frames * channels, stream: stream) }
+                if let stream { measureBitrate(stream, frames: frames, rate: open.format.sampleRate, from: &measuredFrom) }
             case .linkChanged:
                 // Each link of a chained file is its own track (its tags, its times, its events),
                 // except a live stream's link after a reconnection that goes on with the same song.
@@ -172,10 +180,11 @@ final class DecodeWorker: @unchecked Sendable {
                 let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
                 resumed = false
                 let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
-                // The same song goes on counting from where it started.
-                let linkStart = startSegment(
-                    open, trackID: id, request: current.request, gain: gain, linkStart: sameSong ? current.linkStart : nil)
-                track = (id, current.request, gain, open.metadata, linkStart)
+                // A live stream's time is the time listened: each link counts from its own start,
+                // the same song after a reconnection too (the station may have started it again,
+                // or played on while the stream was away: nothing in the stream says which).
+                startSegment(open, trackID: id, request: current.request, gain: gain)
+                track = (id, current.request, gain, open.metadata)
             case .hole(let error):
                 if gate.mustStop { continue }
                 // A live stream starts mid-stream (Icecast sends the headers, then the current
@@ -216,6 +225,18 @@ final class DecodeWorker: @unchecked Sendable {
         let inDevice = max(0, position.limitFrames - position.frames(at: now))
         let frames = Int64(ring.availableToRead / max(1, format.channels)) + inDevice
         stream.listenerRunsOut(atNanos: now + frames * 1_000_000_000 / Int64(max(1, format.sampleRate)))
+    }
+
+    /// Tells a stream read as a stream its real bit rate every `bitrateWindowSeconds` of audio:
+    /// the bytes the decoder took per second of audio it made. Its pre-buffer and what its
+    /// buffering line says it needs are then what it takes, not its header's nominal rate (a quiet
+    /// VBR station uses a fraction of that, and would seem to come too slowly).
+    private func measureBitrate(_ stream: NetworkStream, frames: Int, rate: Int, from start: inout (offset: Int64, frames: Int64)) {
+        start.frames += Int64(frames)
+        guard rate > 0, start.frames >= Int64(rate) * Self.bitrateWindowSeconds, stream.head?.isSeekable != true else { return }
+        let offset = stream.tell()
+        if offset > start.offset { stream.setBitrate(Int((offset - start.offset) * 8 * Int64(rate) / start.frames)) }
+        start = (offset, 0)
     }
 
     /// The network stream the current track comes from (nil for a local file).
@@ -259,15 +280,14 @@ final class DecodeWorker: @unchecked Sendable {
         return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
     }
 
-    /// Reports a new segment and marks where its samples start; returns where its track starts
-    /// (`linkStart`, when given: a live stream's song resumed after a reconnection).
-    @discardableResult
-    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float, linkStart given: Int64? = nil) -> Int64 {
+    /// Reports a new segment and marks where its samples start.
+    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
         let head = stream?.head
-        // A stream read link after link (a live station) counts each song from its own start.
-        let linkStart = given ?? (d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0)
+        // A stream read link after link (a live station) counts each link from its own start: the
+        // time listened, as the stream does not say where in the song it joined.
+        let linkStart = d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition,
             queueRevision: request.queueRevision, path: request.path,
@@ -284,7 +304,6 @@ final class DecodeWorker: @unchecked Sendable {
             SegmentMarker(
                 sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,
                 channels: d.format.channels, gain: gain, isEnd: false))
-        return linkStart
     }
 
     private func pushMarker(_ marker: SegmentMarker) {

@@ -14,9 +14,9 @@ struct PlayQueue: Sendable {
     var loop: Bool
     /// Whether the order is shuffled.
     private(set) var shuffled: Bool
-    /// The remote playlists each file came from (display URLs, outermost first), for files that
-    /// came from a playlist expanded while playing: nesting and self-inclusion are checked along
-    /// the chain. Keyed by index into `files`.
+    /// The playlists each file came from (outermost first; remote ones by display URL): nesting
+    /// and self-inclusion of a playlist expanded while playing are checked along the chain, and a
+    /// file that cannot be played names the last. Keyed by index into `files`.
     private var origins: [Int: [String]] = [:]
     /// The titles playlists gave files (`InputExpander.PlayedTrack.title`). Keyed by index into `files`.
     private var titles: [Int: String] = [:]
@@ -26,10 +26,12 @@ struct PlayQueue: Sendable {
     /// Each replacement so far: where, and how many positions were added (-1: the entry was removed).
     private var replacements: [(position: Int, added: Int)] = []
 
-    /// `titles`: what the playlists called the files (nil for most; may be shorter than `files`).
-    init(files: [String], titles: [String?] = [], shuffle: Bool, loop: Bool) {
+    /// `titles`: what the playlists called the files (nil for most; may be shorter than `files`);
+    /// `origins`: the playlists they were listed in (the same).
+    init(files: [String], titles: [String?] = [], origins: [[String]] = [], shuffle: Bool, loop: Bool) {
         self.files = files
         for (index, title) in titles.enumerated() where index < files.count { self.titles[index] = title }
+        for (index, origin) in origins.enumerated() where index < files.count && !origin.isEmpty { self.origins[index] = origin }
         self.loop = loop
         shuffled = shuffle
         order = Array(files.indices)

@@ -87,7 +87,8 @@ public final class Player: Sendable {
     /// Plays the queue to its end or until `quit`, on the calling thread.
     public func run() -> Outcome {
         let queue = PlayQueue(
-            files: configuration.files, titles: configuration.titles, shuffle: configuration.shuffle, loop: configuration.loop)
+            files: configuration.files, titles: configuration.titles, origins: configuration.origins, shuffle: configuration.shuffle,
+            loop: configuration.loop)
         // One store for the player and the decoder: a dislike given now counts on the next pass.
         let feedback = configuration.feedbackDirectory.map { FeedbackStore(directory: $0) }
         let engine = WorkerEngine(

@@ -9,6 +9,9 @@ public struct PlayerConfiguration: Sendable {
     /// What the playlists called the files (PLS `TitleN=`, M3U `#EXTINF`, XSPF `<title>`): the
     /// title of a stream that has no TITLE tag. Nil for most; may be shorter than `files`.
     public var titles: [String?] = []
+    /// The playlists each file was listed in, outermost first (`InputExpander.expandWithTitles`):
+    /// a file that cannot be played names the playlist too. May be shorter than `files`.
+    public var origins: [[String]] = []
     public var shuffle: Bool = false
     public var loop: Bool = false
     /// Where to start the first track.

@@ -142,6 +142,7 @@ extension PlayerStateMachine {
             interruption = nil
             engine.setPaused(false)
             status = current?.heard == true ? .playing : .loading
+            if let c = current, c.info.isLive { return rejoinLive(c) }
         case .stopped:
             status = .loading
             awaitingFirstSegment = true
@@ -152,6 +153,17 @@ extension PlayerStateMachine {
         }
         publishState()
         publishNowPlaying()
+    }
+
+    /// A station resumes at what is on air now, not where it stood (as mpd does): the buffered
+    /// audio is dropped and the stream opened again. Played on from the buffers, a pause would
+    /// leave the listener behind live by its length with no sign of it, which no radio does. The
+    /// song paused in is finished (stopped); what is on air starts as a track of its own.
+    private func rejoinLive(_ c: Current) {
+        finishCurrent(reason: .stopped)
+        current = nil
+        startReason = .request
+        reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: false)
     }
 
     func pause() {

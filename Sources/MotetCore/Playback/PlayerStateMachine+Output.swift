@@ -21,11 +21,7 @@ extension PlayerStateMachine {
             starvingSince = since / 1000
         case .fed:
             starvingSince = nil
-            if status == .stalled && interruption == nil && current != nil {
-                status = .playing
-                publishState()
-                publishNowPlaying()
-            }
+            resumeAfterStall()
         case .ended:
             if status != .stopped { finishQueue() }
         case .device(let news):
@@ -87,6 +83,17 @@ extension PlayerStateMachine {
             publishState()
             publishNowPlaying()
         }
+    }
+
+    /// The sink is fed again after a stall: playing again. Unless a segment is waiting ahead: then
+    /// the current one was played out before the stall, and what is fed now is that next segment
+    /// (a station's song after a reconnection); it becomes current, and playing, when it is heard
+    /// (`advanceHeard`), so that the old track is not announced once more just before its finish.
+    func resumeAfterStall() {
+        guard status == .stalled, interruption == nil, current != nil, ahead.isEmpty else { return }
+        status = .playing
+        publishState()
+        publishNowPlaying()
     }
 
     /// What the output is, for a message: "the PulseAudio server", "the ALSA device".

@@ -147,8 +147,20 @@ final class PlayerStateMachine {
     @discardableResult
     func handle(inbox: [PlayerMessage], output: [OutputEvent]) -> [PlayerMessage] {
         var ended = false
+        var fed = false
         for e in output where !isFinished {
-            if case .ended = e { ended = true } else { handle(e) }
+            switch e {
+            case .ended:
+                ended = true
+            case .fed:
+                // Whether the current segment or the next one is fed again is known once the inbox
+                // has brought the decoder's reports (`resumeAfterStall`).
+                starvingSince = nil
+                fed = true
+            default:
+                if case .starving = e { fed = false }
+                handle(e)
+            }
         }
         let before = generation
         var handled = 0
@@ -156,6 +168,7 @@ final class PlayerStateMachine {
             handle(m)
             handled += 1
         }
+        if fed, !isFinished { resumeAfterStall() }
         if ended, generation == before, !isFinished { handle(OutputEvent.ended) }
         if !isFinished { tick() }
         return Array(inbox.dropFirst(handled))

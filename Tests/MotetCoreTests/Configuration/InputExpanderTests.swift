@@ -37,6 +37,19 @@ import Testing
         #expect(direct.warnings == ["motet: skipping '\(root)/empty.ogg': no .ogg or .oga files in this directory."])
     }
 
+    @Test func aPlaylistThatListsNothingIsNamed() throws {
+        let root = try Paths.temporaryDirectory("motet-inputs")
+        try touch(root + "/empty.m3u", "#EXTM3U\n# nothing here\n")
+        try touch(root + "/empty.pls", "[playlist]\nNumberOfEntries=0\nVersion=2\n")
+        try touch(root + "/a.ogg")
+        let result = InputExpander.expand([root + "/empty.m3u", root + "/empty.pls", root + "/a.ogg"])
+        #expect(result.files == [root + "/a.ogg"])
+        #expect(result.warnings == [
+            "motet: skipping '\(root)/empty.m3u': it lists nothing (no entries); add some, or check that it is the right file.",
+            "motet: skipping '\(root)/empty.pls': it lists nothing (no entries); add some, or check that it is the right file.",
+        ])
+    }
+
     @Test func filesAreKeptAsGivenWhateverTheirName() throws {
         let root = try Paths.temporaryDirectory("motet-inputs")
         try touch(root + "/song.flac")

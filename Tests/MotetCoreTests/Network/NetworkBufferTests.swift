@@ -55,4 +55,58 @@ import Testing
         #expect(r.recovered() && !r.recovered())
         #expect(r.lost(.timedOut, now: 200) == .retry(afterSeconds: 1, first: true))
     }
+
+    /// Headers, then a timeout or a close with no byte of audio: said as such, not retried; once
+    /// any audio came, a loss is a loss (retried).
+    @Test func aServerThatNeverSentAudioIsNotRetried() {
+        var r = Reconnection(limitSeconds: 60)
+        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == nil, "no answer yet: a connection problem")
+        r.accepted()
+        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == .noAudio(seconds: 15))
+        #expect(r.neverSent(.transfer("the server closed the connection"), closed: true, timeoutSeconds: 15) == .noAudio(seconds: nil))
+        #expect(r.neverSent(.connectionFailed("connection refused"), closed: false, timeoutSeconds: 15) == nil)
+        r.arrived()
+        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == nil)
+    }
+
+    /// The buffering line: only after a wait of 3 s (10 s while the need is unknown), only when
+    /// bytes come slower than the stream needs (or the need is unknown), at most once a minute — except that the first line that
+    /// knows the need is said.
+    @Test func aSlowConnectionIsSaidWithItsSpeedAndTheStreamsNeed() {
+        let s: Int64 = 1_000_000_000
+        var b = BufferingReport()
+        // 1000 bytes a second, up to each time asked.
+        var fed: Int64 = 0
+        func line(_ t: Int64, _ need: Int?) -> String? {
+            while fed <= t {
+                b.arrived(1000, at: fed * s)
+                fed += 1
+            }
+            return b.waiting(at: t * s, needsBitsPerSecond: need, url: "http://radio/x.ogg", prebufferSeconds: 1.5)
+        }
+        #expect(line(10, nil) == nil)  // the wait starts
+        #expect(line(19, nil) == nil)  // 9 s: not yet, while the need is unknown
+        #expect(line(20, nil) == "http://radio/x.ogg: buffering (the connection gives 1.0 kB/s; waiting for 1.5 s of audio)")
+        #expect(line(21, nil) == nil)
+        #expect(line(22, 128_000) == "http://radio/x.ogg: buffering (the connection gives 1.0 kB/s, the stream needs 16.0 kB/s) — "
+            + "the connection is too slow for this stream; pick a lower bit rate if the station offers one")
+        #expect(line(23, 128_000) == nil)
+        b.flowing()
+        #expect(line(30, 4000) == nil)
+        #expect(line(34, 4000) == nil, "fast enough for a 4 kbit/s (0.5 kB/s) stream")
+        b.flowing()
+        #expect(line(50, 128_000) == nil)
+        #expect(line(54, 128_000) == nil, "within a minute of the last line")
+        b.flowing()
+        #expect(line(85, 128_000) == nil)
+        #expect(line(88, 128_000) != nil, "over a minute later")
+        // A new connection: neither the time it was away nor the speed before it count.
+        b.flowing()
+        #expect(line(150, 128_000) == nil)
+        b.connected(at: 160 * s)
+        fed = 160
+        #expect(line(162, 128_000) == nil, "waited 2 s since the new connection")
+        #expect(line(163, 128_000) != nil, "waited 3 s since the new connection")
+        #expect(ArrivalRate.kilobytes(perSecond: 16_049) == "16.0 kB/s")
+    }
 }

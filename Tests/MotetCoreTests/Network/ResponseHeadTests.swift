@@ -59,7 +59,11 @@ import Testing
         #expect(ContentCheck.describeRefused(opus, contentType: "audio/ogg") == .otherFormat("an Opus stream", contentType: "audio/ogg"))
         #expect(ContentCheck.describeRefused(Array("ID3\u{4}".utf8), contentType: nil) == .otherFormat("an MP3 stream", contentType: "no content type"))
         #expect(ContentCheck.describeRefused([0xFF, 0xF1, 0x50], contentType: nil) == .otherFormat("an AAC stream", contentType: "no content type"))
-        #expect(ContentCheck.describeRefused(Array("\n <!DOCTYPE html><html>".utf8), contentType: "audio/ogg") == .webPage(contentType: "audio/ogg"))
+        // The bytes say what it is; the type is what the server calls it, not the page's type.
+        let page = ContentCheck.describeRefused(Array("\n <!DOCTYPE html><html>".utf8), contentType: "audio/ogg")
+        #expect(page.problem.hasPrefix("this is a web page (sent as audio/ogg), not an audio stream — "), "\(page.problem)")
+        let mp3 = ContentCheck.describeRefused(Array("ID3\u{4}".utf8), contentType: "application/ogg")
+        #expect(mp3.problem.hasPrefix("this is an MP3 stream (sent as application/ogg); Motet plays Ogg Vorbis"), "\(mp3.problem)")
         #expect(ContentCheck.describeRefused([1, 2, 3, 4], contentType: nil) == .notOgg)
     }
 

@@ -58,12 +58,13 @@ public enum InputExpander {
         return (walk.files, walk.warnings)
     }
 
-    /// `expand`, with the title each file's playlist entry gave it (nil for most).
+    /// `expand`, with the title each file's playlist entry gave it (nil for most) and the
+    /// playlists it was listed in (outermost first: a line about the file can name them).
     public static func expandWithTitles(
         _ inputs: [String], standardInput: () throws -> [UInt8] = InputExpander.readStandardInput, fetch: Fetch? = nil
-    ) -> (files: [String], titles: [String?], warnings: [String]) {
+    ) -> (files: [String], titles: [String?], origins: [[String]], warnings: [String]) {
         let walk = walk(inputs, standardInput: standardInput, fetch: fetch)
-        return (walk.files, walk.titles, walk.warnings)
+        return (walk.files, walk.titles, walk.origins, walk.warnings)
     }
 
     private static func walk(_ inputs: [String], standardInput: () throws -> [UInt8], fetch: Fetch?) -> Walk {
@@ -108,7 +109,7 @@ public enum InputExpander {
     struct Walk {
         let fetch: Fetch?
         var files: [String] = []
-        /// For each file, the remote playlists open when it was found (`openAddresses`).
+        /// For each file, the playlists open when it was found (`openAddresses`).
         var origins: [[String]] = []
         /// For each file, the title its playlist entry gave it, if any.
         var titles: [String?] = []
@@ -117,7 +118,8 @@ public enum InputExpander {
         var openPlaylists: [FileSystem.Identity] = []
         /// Directories being searched right now (to catch link loops).
         var openDirectories: [FileSystem.Identity] = []
-        /// Remote playlists being read right now, by URL (asked for and final).
+        /// Playlists being read right now: remote ones by URL (asked for and final, to catch
+        /// cycles), local ones by their name as messages show it.
         var openAddresses: [String] = []
         /// Remote playlists fetched so far, and whether reaching the limit was reported.
         var fetchCount = 0
@@ -240,7 +242,11 @@ public enum InputExpander {
                 bytes = b
             }
             openPlaylists.append(identity)
-            defer { openPlaylists.removeLast() }
+            openAddresses.append(DisplayText.escaped(path))
+            defer {
+                openPlaylists.removeLast()
+                openAddresses.removeLast()
+            }
             addList(bytes, named: path, base: .directory(PlaylistReader.directory(of: path)), format: format, depth: depth)
         }
 
@@ -276,6 +282,10 @@ public enum InputExpander {
                 }
             }
             for rest in pending { note(path, rest) }
+            // A list whose lines were refused has had its say (an HLS playlist, a damaged .pls).
+            if entries.isEmpty && notes.isEmpty {
+                warn(path, "it lists nothing (no entries); add some, or check that it is the right file.", nil)
+            }
         }
     }
 }

@@ -1,0 +1,57 @@
+/// The line that says why a stream buffers when the connection is slower than the stream: the
+/// listener would otherwise see a stall and no reason (a 1 kB/s server: 30 s of nothing, then
+/// seconds of sound between long stalls). Guarded by the stream's lock: the network thread adds
+/// what arrives and, while the reader waits for the pre-buffer, asks for the line; the reader says
+/// when it is served. Times are `MonotonicClock` ns.
+struct BufferingReport {
+    /// A wait for the pre-buffer this long is worth the line…
+    static let waitNanos: Int64 = 3_000_000_000
+    /// … or this long while the stream's need is unknown (the first pre-buffer is reckoned at a
+    /// guessed bit rate, which a quiet station may take a while to fill at its own pace).
+    static let unknownNeedWaitNanos: Int64 = 10_000_000_000
+    /// … at most once in this long (but the first line that knows what the stream needs is said).
+    static let everyNanos: Int64 = 60_000_000_000
+
+    private var arrivals = ArrivalRate()
+    /// Since when the reader waits for the pre-buffer (nil while the stream flows).
+    private var waitingSince: Int64?
+    private var lastLine: Int64?
+    private var lastLineKnewNeed = false
+
+    /// A new connection (a reconnection, a seek): its speed and the wait for it start over, so
+    /// that the time it was away counts neither as waiting nor as slowness.
+    mutating func connected(at now: Int64) {
+        arrivals = ArrivalRate()
+        if waitingSince != nil { waitingSince = now }
+    }
+
+    /// `count` bytes of the body arrived.
+    mutating func arrived(_ count: Int, at now: Int64) { arrivals.add(count, at: now) }
+
+    /// The reader is served: the wait is over.
+    mutating func flowing() { waitingSince = nil }
+
+    /// The reader waits for the pre-buffer. When it has waited a while and bytes come, but slower
+    /// than the stream needs (`needsBitsPerSecond`, what it takes as it plays; nil while unknown),
+    /// the line for `url` that says so. Nil when nothing comes at all: that is a
+    /// loss, said when it times out.
+    mutating func waiting(at now: Int64, needsBitsPerSecond: Int?, url: String, prebufferSeconds: Double) -> String? {
+        guard let since = waitingSince else {
+            waitingSince = now
+            return nil
+        }
+        let need = needsBitsPerSecond.map { Double($0) / 8 }
+        guard now - since >= (need == nil ? Self.unknownNeedWaitNanos : Self.waitNanos), let rate = arrivals.bytesPerSecond(at: now),
+            rate > 0
+        else { return nil }
+        if let need, rate >= need { return nil }
+        if let last = lastLine, now - last < Self.everyNanos, lastLineKnewNeed || need == nil { return nil }
+        lastLine = now
+        lastLineKnewNeed = need != nil
+        let gives = "the connection gives " + ArrivalRate.kilobytes(perSecond: rate)
+        // Before the stream's own rate is known, the speed alone: a quiet station is slow too.
+        guard let need else { return "\(url): buffering (\(gives); waiting for \(prebufferSeconds) s of audio)" }
+        return "\(url): buffering (\(gives), the stream needs \(ArrivalRate.kilobytes(perSecond: need))) — "
+            + "the connection is too slow for this stream; pick a lower bit rate if the station offers one"
+    }
+}
