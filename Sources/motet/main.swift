@@ -220,7 +220,7 @@ if consoleMode == .line {
         send: { player.send($0, from: .user) },
         console: { key in
             switch key {
-            case .help: console.message(KeyboardInput.keys)
+            case .help: console.message(KeyboardInput.keys + "\n" + KeyTable.liveStreamNote)
             case .redraw: console.redrawAll()
             }
         },

@@ -113,6 +113,8 @@ import Testing
         #expect(term.cursor().row.contains("? keys"), "\(term.screen())")
         try term.press("?")
         #expect(try term.waitFor("keys: space pause"), "\(term.screen())")
+        // and which of them do nothing on a live stream.
+        #expect(try term.waitFor("On a live stream: seek does nothing"), "\(term.screen())")
         // Esc alone does nothing; Q quits like q.
         try term.pressKey("Escape")
         Thread.sleep(forTimeInterval: 0.5)

@@ -15,7 +15,7 @@ extension PlayerStateMachine {
         case .pause: pause()
         case .toggle: status == .playing || status == .loading || status == .stalled ? pause() : play()
         case .next: next(from: source)
-        case .previous: previous()
+        case .previous: previous(from: source)
         case .stop: if status != .stopped { stop() }
         case .like, .dislike, .unlike:
             guard current != nil else { return keepForNextTrack(command, source) }
@@ -78,8 +78,20 @@ extension PlayerStateMachine {
     /// Previous acts on the current track only: the one being opened after a skip is current
     /// within milliseconds, so a person's second press counts, and a burst of them from a plugin
     /// does not walk back through the whole queue.
-    private func previous() {
+    ///
+    /// A live stream has no start to go back to (restarting it would only reconnect, and the song
+    /// on air is not the one that was): previous is the previous entry of the queue, or nothing.
+    private func previous(from source: CommandSource) {
         guard let c = current else { return }
+        if c.info.isLive {
+            guard let before = queue.position(before: c.info.orderPosition) else {
+                out.message("motet: no previous entry\(who(source)): a live stream cannot go back to the start of the song")
+                return
+            }
+            startReason = .previous
+            skip(to: before, reason: .skipped)
+            return
+        }
         if (elapsedMicros() ?? 0) > Self.previousRestartsAfterMicros {
             seekPending = true
             reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true)
@@ -118,8 +130,12 @@ extension PlayerStateMachine {
 
     private func seek(to target: Int64) {
         guard let c = current else { return }
-        guard c.info.canSeek else {
-            out.message("motet: cannot seek in \(c.info.path): the file is not seekable (a damaged chain)")
+        guard c.info.canSeek, !c.info.isLive else {
+            out.message(
+                c.info.isLive
+                    ? "motet: cannot seek in a live stream (\(c.info.path))"
+                    : "motet: cannot seek in \(c.info.path): "
+                        + (c.info.url != nil ? "the server does not offer seeking" : "the file is not seekable (a damaged chain)"))
             return
         }
         var position = max(0, target)

@@ -61,6 +61,7 @@ enum HelpText {
             Keys while playing:
             \(KeyTable.table)
             \(KeyTable.escapeNote)
+            \(KeyTable.liveStreamNote)
 
             Exit status: 0 when something played, 1 when nothing could be played, 64 for a usage error.
 

@@ -29,6 +29,10 @@ public enum KeyTable {
     /// What Esc does, said where the keys are listed.
     public static let escapeNote = "Esc alone does nothing (it also starts the arrow keys)."
 
+    /// What the keys do on a live stream (no start, no length), said where the keys are listed.
+    public static let liveStreamNote =
+        "On a live stream: seek does nothing, p goes to the previous entry (or does nothing), d rates the song on air and stays."
+
     /// One line for the `?` key: `keys: space pause · n next · … · ← → seek 5 s · …`.
     public static var oneLine: String {
         let arrows = ["left": "←", "right": "→"]
