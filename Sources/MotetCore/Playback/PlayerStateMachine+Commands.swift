@@ -89,7 +89,7 @@ extension PlayerStateMachine {
                 return
             }
             startReason = .previous
-            skip(to: before, reason: .skipped)
+            skip(to: before, reason: .skipped, backwards: true)
             return
         }
         if (elapsedMicros() ?? 0) > Self.previousRestartsAfterMicros {
@@ -97,7 +97,8 @@ extension PlayerStateMachine {
             reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true)
         } else {
             startReason = .previous
-            skip(to: queue.position(before: c.info.orderPosition) ?? c.info.orderPosition, reason: .skipped)
+            let before = queue.position(before: c.info.orderPosition)
+            skip(to: before ?? c.info.orderPosition, reason: .skipped, backwards: before != nil)
         }
     }
 
@@ -180,13 +181,14 @@ extension PlayerStateMachine {
 
     /// Forgets what is buffered and starts decoding `position` at `startMicros`. Paused stays
     /// paused: the new track (or position) becomes current as soon as it is open.
-    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool) {
+    /// `backwards`: a previous, so that a disliked track there is passed over towards the start.
+    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool, backwards: Bool = false) {
         let reuse = keepTrack ? current?.info.trackID : nil
         if keepTrack { heardBefore += segmentHeardMicros() }
         // Track times count from the track's link in a chained file; the decoder seeks in the file.
         let linkStart = keepTrack ? current?.info.linkStartMicros ?? 0 : 0
         generation = engine.reposition(
-            to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false)
+            to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false, backwards: backwards)
         ahead.removeAll()
         earlyBoundaries.removeAll()
         starvingSince = nil
@@ -207,10 +209,10 @@ extension PlayerStateMachine {
         if current != nil { publishNowPlaying() }
     }
 
-    private func skip(to position: Int, reason: FinishReason) {
+    private func skip(to position: Int, reason: FinishReason, backwards: Bool = false) {
         finishCurrent(reason: reason)
         current = nil
-        reposition(to: position, startMicros: 0, keepTrack: false)
+        reposition(to: position, startMicros: 0, keepTrack: false, backwards: backwards)
     }
 
     private func stop() {

@@ -64,6 +64,36 @@ import Testing
         #expect(!said8)
     }
 
+    @Test func aPreviousPassesOverADislikedTrackTowardsTheStart() {
+        // a, b (disliked), c: previous on c goes to b, which is passed over to a, and what follows
+        // a is b again (passed over forwards then).
+        var cursor = DecodeCursor(queue: PlayQueue(files: ["a", "b", "c"], shuffle: false, loop: false), next: 1)
+        cursor.backwards = true
+        #expect(cursor.take()?.path == "b")
+        _ = cursor.unplayable(disliked: true)
+        #expect(cursor.take()?.path == "a")
+        cursor.opened()
+        #expect(cursor.take()?.path == "b")
+        // Off the start of a queue that does not loop, it goes forwards again rather than ending.
+        var first = DecodeCursor(queue: PlayQueue(files: ["a", "b"], shuffle: false, loop: false), next: 0)
+        first.backwards = true
+        #expect(first.take()?.path == "a")
+        _ = first.unplayable(disliked: true)
+        #expect(first.take()?.path == "b")
+    }
+
+    @Test func previousAsksForAPassBackwardsAndNextForwards() {
+        let rig = PlayerRig(tracks: 3)
+        rig.play(0)
+        rig.play(2)
+        rig.send(.previous)
+        #expect(rig.engine.repositions.last?.position == 1)
+        #expect(rig.engine.repositions.last?.backwards == true)
+        rig.play(1)
+        rig.send(.next)
+        #expect(rig.engine.repositions.last?.backwards == false)
+    }
+
     @Test func thePlayerSaysWhatItPassesOverAndItIsNoSkip() {
         let rig = PlayerRig(tracks: 3, skipLimit: (count: 1, minutes: 60))
         rig.open(0)

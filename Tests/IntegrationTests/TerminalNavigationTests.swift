@@ -1,0 +1,33 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// Keys in a real terminal (tmux) around disliked tracks and feedback: previous over a disliked
+/// track, and feedback labels that stay with the track they were given to.
+@Suite struct TerminalNavigationTests {
+    func tracks(_ run: MotetRun, _ titles: [String], seconds: Double = 8) throws -> [String] {
+        try titles.enumerated().map { i, title in
+            let f = run.path("\(i)-\(title).ogg")
+            try Fixtures.oggVorbis(f, seconds: seconds, tags: .init(title: title, artists: ["Band"], album: "Record"), serial: i + 1)
+            return f
+        }
+    }
+
+    /// The row the status line is on.
+    func statusRow(_ term: PlayerTerminal) -> String { term.cursor().row }
+
+    @Test func previousGoesBackOverADislikedTrack() throws {
+        let run = try MotetRun()
+        let files = try tracks(run, ["First", "Bad", "Last"])
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        defer { term.close() }
+        #expect(try term.waitFor("First — Band"), "\(term.screen())")
+        try term.press("n")
+        #expect(try Shell.waitUntil { statusRow(term).contains("Bad — Band") }, "\(term.screen())")
+        try term.press("d")  // disliked: moves on to Last
+        #expect(try Shell.waitUntil { statusRow(term).contains("Last — Band") }, "\(term.screen())")
+        try term.press("p")
+        #expect(try Shell.waitUntil { statusRow(term).contains("First — Band") }, "\(term.screen())")
+        #expect(try term.quit())
+    }
+}
