@@ -28,7 +28,9 @@ final class Console: Sendable {
         var terminalColumns = 0
         /// What the status line shows, kept to redraw it on a resize, Ctrl-L or `fg`.
         var display: PlayerDisplay?
-        var notice: (text: String, until: Double)?
+        /// A short-lived notice and, for a rating, the track it was given to: it is not shown
+        /// beside another track (a dislike moves on at once).
+        var notice: (text: String, until: Double, trackID: UInt64?)?
         var lastVolume: Int?
         var lastRating: (trackID: UInt64, liked: Bool, disliked: Bool)?
         // Events mode.
@@ -109,7 +111,7 @@ final class Console: Sendable {
             if let last = s.lastVolume, last != d.volume { notify(&s, "vol \(d.volume)%") }
             s.lastVolume = d.volume
             if let last = s.lastRating, last.trackID == np.trackID, (last.liked, last.disliked) != (np.liked, np.disliked) {
-                notify(&s, np.liked ? "liked" : np.disliked ? "disliked" : "rating cleared")
+                notify(&s, np.liked ? "liked" : np.disliked ? "disliked" : "rating cleared", track: np.trackID)
             }
             s.lastRating = (np.trackID, np.liked, np.disliked)
             s.display = d
@@ -166,15 +168,17 @@ final class Console: Sendable {
         }
     }
 
-    private func notify(_ s: inout State, _ text: String) {
-        s.notice = (text, Self.now() + Self.noticeSeconds)
+    private func notify(_ s: inout State, _ text: String, track: UInt64? = nil) {
+        s.notice = (text, Self.now() + Self.noticeSeconds, track)
     }
 
     /// Draws the status line when it changed (or after `prefix`, which must leave the cursor at
     /// the start of an empty row).
     private func draw(_ s: inout State, prefix: String? = nil) {
         guard let d = s.display, TerminalMode.isForeground(2) else { return }
-        if let notice = s.notice, notice.until < Self.now() { s.notice = nil }
+        if let notice = s.notice, notice.until < Self.now() || (notice.trackID.map { $0 != d.nowPlaying.trackID } ?? false) {
+            s.notice = nil
+        }
         let columns = Self.terminalColumns()
         let line = StatusLine.text(d, columns: columns, notice: s.notice?.text)
         guard line != s.lastLine || prefix != nil else { return }

@@ -31,3 +31,24 @@ import Testing
         #expect(try term.quit())
     }
 }
+
+extension TerminalNavigationTests {
+    @Test func aRatingNoticeStaysWithTheTrackItWasGivenTo() throws {
+        let run = try MotetRun()
+        let files = try tracks(run, ["Bad", "Good", "Third"])
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        defer { term.close() }
+        #expect(try Shell.waitUntil { statusRow(term).contains("Bad — Band") }, "\(term.screen())")
+        try term.press("d")
+        #expect(try Shell.waitUntil { statusRow(term).contains("Good — Band") }, "\(term.screen())")
+        #expect(!statusRow(term).contains("disliked"), "the next track's line says disliked: \(statusRow(term))")
+        try term.press("l")
+        #expect(try Shell.waitUntil { statusRow(term).contains("♥ liked") }, "\(term.screen())")
+        try term.press("u")
+        #expect(try Shell.waitUntil { statusRow(term).contains("rating cleared") }, "\(term.screen())")
+        try term.press("n")
+        #expect(try Shell.waitUntil { statusRow(term).contains("Third — Band") }, "\(term.screen())")
+        #expect(!statusRow(term).contains("rating cleared"), "the next track's line says rating cleared: \(statusRow(term))")
+        #expect(try term.quit())
+    }
+}
