@@ -123,3 +123,26 @@ import Testing
         #expect(try Shell.waitUntil(timeout: 10) { !term.isRunning })
     }
 }
+
+extension StatusLineTests {
+    @Test func theLogDelegateOnTheTerminalPrintsAboveTheStatusLine() throws {
+        let run = try MotetRun()
+        var files: [String] = []
+        for (i, title) in ["First", "Second"].enumerated() {
+            let f = run.path("\(i).ogg")
+            try Fixtures.oggVorbis(f, seconds: 20, tags: .init(title: title, artists: ["Band"], album: "Record"), serial: i + 1)
+            files.append(f)
+        }
+        let term = try player(run, files, columns: 200, extra: ["--plugin", "log"])
+        defer { term.close() }
+        #expect(try Shell.waitUntil { term.cursor().row.contains("First — Band — Record") }, "\(term.screen())")
+        try term.press("n")
+        #expect(try Shell.waitUntil { term.cursor().row.contains("Second — Band — Record") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.rows().contains { $0.contains("now-playing") && $0.contains("Second") } }, "\(term.screen())")
+        // Each log line on its own row, none written into a status line.
+        let mixed = term.rows().filter { $0.contains("now-playing") && $0.contains(" — Band — ") }
+        #expect(mixed.isEmpty, "\(term.screen())")
+        #expect(term.cursor().row.hasPrefix("▶"), "\(term.screen())")
+        #expect(try term.quit())
+    }
+}
