@@ -1,0 +1,61 @@
+import MotetEvents
+import Testing
+
+@testable import MotetCore
+@testable import motet
+
+/// The status line's layout at every width: what matters most is shown first, and a wider
+/// terminal never shows less of it than a narrower one (README: "most important first").
+@Suite struct StatusLineLayoutTests {
+    /// The parts of a line, most important first, each with how to tell it is shown whole.
+    static func parts(_ d: PlayerDisplay) -> [(name: String, text: String)] {
+        let t = d.nowPlaying.track!
+        var parts: [(String, String)] = [("title", t.title!), ("artist", "— " + t.artists.joined(separator: ", ")), ("album", "— " + t.album!)]
+        if let name = t.station?.name { parts.append(("station", name)) }
+        if d.volume != 100 { parts.append(("volume", "vol \(d.volume)%")) }
+        if let left = d.skipsLeft { parts.append(("skips", "skips left: \(left)")) }
+        parts.append(("keys", StatusLine.keyHint))
+        if t.durationMicros != nil { parts.append(("bar", "[")) }
+        return parts
+    }
+
+    static func display(station: StationInfo? = nil, duration: Int64? = 200_000_000, volume: Int = 80, skipsLeft: Int? = 2) -> PlayerDisplay {
+        let track = TrackInfo(
+            title: "A Fairly Long Song Title", artists: ["Some Artist"], album: "The Album Name", durationMicros: duration,
+            artwork: nil, filePath: "/music/a.ogg", station: station)
+        let np = NowPlaying(
+            track: track, trackID: 1, elapsedMicros: 65_000_000, elapsedAtMicros: 0, rate: 1, liked: true, disliked: false,
+            nextEnabled: true, previousEnabled: true)
+        return PlayerDisplay(nowPlaying: np, status: .playing, volume: volume, skipsLeft: skipsLeft)
+    }
+
+    static let displays = [
+        display(),
+        display(volume: 100, skipsLeft: nil),
+        display(station: StationInfo(name: "Radio Ada", genre: "Baroque"), duration: nil, skipsLeft: nil),
+    ]
+
+    @Test(arguments: 0..<displays.count)
+    func theOrderOfImportanceHoldsAtEveryWidth(index: Int) {
+        let d = Self.displays[index]
+        let parts = Self.parts(d)
+        var previouslyShown = 0
+        var problems: [String] = []
+        for columns in 20...200 {
+            let line = StatusLine.text(d, columns: columns)
+            if ColumnWidth.of(line) > columns - 1 || !line.hasPrefix("▶ 1:05") { problems.append("\(columns) too wide: \(line)") }
+            // The parts shown whole are a prefix of the list: nothing less important is shown
+            // while something more important is cut or missing.
+            let whole = parts.map { line.contains($0.text) }
+            let shown = whole.prefix { $0 }.count
+            if let out = whole.dropFirst(shown).firstIndex(of: true) {
+                problems.append("\(columns): \(parts[out].name) shown without \(parts[shown].name): \(line)")
+            }
+            // A wider terminal shows at least as much.
+            if shown < previouslyShown { problems.append("\(columns) shows less than \(columns - 1): \(line)") }
+            previouslyShown = shown
+        }
+        #expect(problems.isEmpty, "\(problems.count) widths wrong, first: \(problems.prefix(3))")
+        #expect(previouslyShown == parts.count, "at 200 columns everything is shown")
+    }
+}
