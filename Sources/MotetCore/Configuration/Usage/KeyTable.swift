@@ -31,7 +31,7 @@ public enum KeyTable {
 
     /// What the keys do on a live stream (no start, no length), said where the keys are listed.
     public static let liveStreamNote =
-        "On a live stream: seek does nothing, p goes to the previous entry (or does nothing), d rates the song on air and stays."
+        "On a live stream: seek does nothing, p goes to the previous entry, d rates the song on air."
 
     /// One line for the `?` key: `keys: space pause · n next · … · ← → seek 5 s · …`.
     public static var oneLine: String {
