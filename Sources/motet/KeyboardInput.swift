@@ -117,13 +117,19 @@ final class KeyboardInput: Sendable {
         }
 
         func take(_ byte: UInt8) {
-            // Arrows: ESC [ C / D, or ESC O C / D (application cursor mode). ESC followed by
-            // anything else was a lone Esc (ignored): that byte is an ordinary key.
+            // Arrows: ESC [ A/B/C/D, or ESC O A/B/C/D (application cursor mode): → ← seek 5 s,
+            // ↑ ↓ 60 s (as in mpv). ESC followed by anything else was a lone Esc (ignored): that
+            // byte is an ordinary key.
             if byte == 0x1b || escape.count == 2 || (escape.count == 1 && (byte == 0x5b || byte == 0x4f)) {
                 escape.append(byte)
                 if escape.count == 3 {
-                    if escape[2] == 0x43 { send(.seekRelative(5_000_000)) }
-                    if escape[2] == 0x44 { send(.seekRelative(-5_000_000)) }
+                    switch escape[2] {
+                    case 0x41: send(.seekRelative(60_000_000))
+                    case 0x42: send(.seekRelative(-60_000_000))
+                    case 0x43: send(.seekRelative(5_000_000))
+                    case 0x44: send(.seekRelative(-5_000_000))
+                    default: break
+                    }
                     escape.removeAll()
                 }
                 return
@@ -138,6 +144,9 @@ final class KeyboardInput: Sendable {
             case UInt8(ascii: "u"): send(.unlike)
             case UInt8(ascii: "+"), UInt8(ascii: "="): send(.changeVolume(5))
             case UInt8(ascii: "-"): send(.changeVolume(-5))
+            case UInt8(ascii: "m"): send(.toggleMute)
+            case UInt8(ascii: "s"): send(.toggleShuffle)
+            case UInt8(ascii: "r"): send(.toggleLoop)
             case UInt8(ascii: "q"), UInt8(ascii: "Q"): send(.quit)
             case UInt8(ascii: "?"), UInt8(ascii: "h"): console(.help)
             case 0x0c: console(.redraw)  // Ctrl-L

@@ -3,9 +3,10 @@ import MotetCore
 /// The text of the status line for a terminal width, laid out by priority so that what matters
 /// survives a narrow window: the state glyph, elapsed / duration, the like mark and a short-lived
 /// notice (volume, like) first; then title — artist — album, shortened with "…" (the album goes
-/// first, then the artist); then, only once all three are whole, the station's name, the volume,
-/// the skip limit, the key hint and the progress bar, in that order, each only when all before it
-/// are shown — so a wider window never shows less of what matters than a narrower one. A stream
+/// first, then the artist); then, only once all three are whole, the station's name, the volume
+/// (or "muted"), "shuffle", "loop", the skip limit ("skips left: N") or "last track" (no next
+/// track), the key hint and the progress bar, in that order, each only when all before it are
+/// shown — so a wider window never shows less of what matters than a narrower one. A stream
 /// shows its station's name right after the title and its genre last; a live stream has no
 /// duration, so elapsed (from the start of the song) stands alone, with no bar.
 ///
@@ -70,10 +71,18 @@ enum StatusLine {
         let station = np.track?.station
         if let name = station?.name { parts.append((-2, TerminalText.safe(name))) }
         let volume = "vol \(display.volume)%"
-        if display.volume != 100 && notice != volume { parts.append((1, volume)) }
-        if let left = display.skipsLeft { parts.append((2, "skips left: \(left)")) }
-        if !np.nextEnabled { parts.append((3, "(no skip)")) }
-        parts.append((4, keyHint))
+        if display.muted {
+            parts.append((1, "muted"))
+        } else if display.volume != 100 && notice != volume {
+            parts.append((1, volume))
+        }
+        if display.shuffle { parts.append((2, "shuffle")) }
+        if display.loop { parts.append((3, "loop")) }
+        if let left = display.skipsLeft { parts.append((4, "skips left: \(left)")) }
+        // Next is off: at the skip limit "skips left: 0" says why; otherwise nothing follows
+        // (not said of a live stream, which has no tracks of its own to count).
+        if !np.nextEnabled && display.skipsLeft != 0 && np.track?.durationMicros != nil { parts.append((5, "last track")) }
+        parts.append((6, keyHint))
         if let duration = np.track?.durationMicros, duration > 0 {
             let width = 20
             let elapsed = max(0, np.elapsedMicros ?? 0)

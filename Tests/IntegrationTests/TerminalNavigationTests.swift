@@ -52,3 +52,32 @@ extension TerminalNavigationTests {
         #expect(try term.quit())
     }
 }
+
+extension TerminalNavigationTests {
+    @Test func upAndDownSeekAMinuteAndSRAndMAreShownOnTheStatusLine() throws {
+        let run = try MotetRun()
+        let files = try tracks(run, ["Long"], seconds: 150)
+        let term = try PlayerTerminal(command: [Paths.motet, "--output", "null", "--no-config"] + files, environment: run.environment)
+        defer { term.close() }
+        #expect(try Shell.waitUntil { statusRow(term).contains("Long — Band") }, "\(term.screen())")
+        #expect(statusRow(term).contains("last track"), "\(statusRow(term))")
+        try term.press("\u{1b}[A")  // ↑: a minute on
+        #expect(try Shell.waitUntil { statusRow(term).hasPrefix("▶ 1:0") }, "\(term.screen())")
+        try term.press("\u{1b}[B")  // ↓: a minute back
+        #expect(try Shell.waitUntil { statusRow(term).hasPrefix("▶ 0:0") }, "\(term.screen())")
+        try term.press("s")
+        #expect(try Shell.waitUntil { statusRow(term).contains("  shuffle") }, "\(term.screen())")
+        try term.press("r")
+        #expect(try Shell.waitUntil { statusRow(term).contains("  loop") }, "\(term.screen())")
+        // Looping, the track has one after it.
+        #expect(!statusRow(term).contains("last track"), "\(statusRow(term))")
+        try term.press("m")
+        #expect(try Shell.waitUntil { statusRow(term).contains("  muted") }, "\(term.screen())")
+        try term.press("m")
+        #expect(try Shell.waitUntil { !statusRow(term).contains("muted") }, "\(term.screen())")
+        try term.press("h")
+        #expect(try term.waitFor("↓ ↑ seek 60 s"), "\(term.screen())")
+        #expect(term.screen().contains("m mute") && term.screen().contains("s shuffle") && term.screen().contains("r loop"), "\(term.screen())")
+        #expect(try term.quit())
+    }
+}

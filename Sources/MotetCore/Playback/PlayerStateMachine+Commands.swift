@@ -32,6 +32,9 @@ extension PlayerStateMachine {
         case .setLoop(let loop): setLoop(loop)
         case .setShuffle(let shuffle): setShuffle(shuffle)
         case .openURI(let uri): open(uri, from: source)
+        case .toggleShuffle: setShuffle(!queue.shuffled)
+        case .toggleLoop: setLoop(!queue.loop)
+        case .toggleMute: setMuted(!muted)
         }
     }
 
@@ -124,9 +127,15 @@ extension PlayerStateMachine {
 
     private func setVolume(_ percent: Int) {
         volume = max(0, min(100, percent))
-        engine.setVolume(Float(volume) / 100)
+        engine.setVolume(muted ? 0 : Float(volume) / 100)
         publishState()
         showDisplay()
+    }
+
+    /// Mute is apart from the volume, as in mpv: volume keys change what unmuting gives back.
+    private func setMuted(_ on: Bool) {
+        muted = on
+        setVolume(volume)
     }
 
     private func seek(to target: Int64) {
@@ -252,6 +261,7 @@ extension PlayerStateMachine {
         refreshNextEnabled(publishing: false)
         if current != nil { publishNowPlaying() }
         publishState()
+        showDisplay()
     }
 
     /// Shuffle reorders what has not been decoded yet: the current track and those decoded ahead
@@ -266,6 +276,7 @@ extension PlayerStateMachine {
             })
         refreshNextEnabled()
         publishState()
+        showDisplay()
     }
 
     /// Appends the file or the http(s) URL a URI names to the queue and plays it. A file or URL

@@ -51,6 +51,8 @@ final class PlayerStateMachine {
     var liked = false
     var disliked = false
     var volume: Int
+    /// The output is silenced (`PlayerCommand.toggleMute`); `volume` is kept.
+    var muted = false
     var skipLimiter: SkipLimiter?
     var failedTracks: Set<UInt64> = []
     var interruption: InterruptionReason?
