@@ -113,4 +113,13 @@ import Testing
             DislikedTracks.nothingLeftMessage(disliked: 2, total: 3)
                 == "motet: nothing left to play: of 3 tracks, 2 are disliked and the others cannot be played (--skip-disliked no plays them)")
     }
+
+    @Test func aTrackPassedOverIsNamedOnceARunAlsoWhenLooping() {
+        let rig = PlayerRig(tracks: 2, loop: true)
+        rig.open(0)
+        for _ in 0..<3 {
+            rig.machine.handle(inbox: [.decoder(.passedOver(path: "/music/2.ogg", title: "Track 2", generation: rig.engine.generation))], output: [])
+        }
+        #expect(rig.allMessages == ["motet: skipping 'Track 2': disliked earlier (--skip-disliked no plays it)"])
+    }
 }
