@@ -71,7 +71,7 @@ final class Console: Sendable {
                     s.lastTrackID = np.trackID
                     s.lastFlags = flags
                     let rating = np.liked ? " [liked]" : np.disliked ? " [disliked]" : ""
-                    let line = "Playing: " + Self.describe(track) + rating
+                    let line = "Playing: " + Self.describe(track, isolated: mode == .line) + rating
                     if mode == .events {
                         Self.write(1, line + "\n")
                     } else if TerminalMode.isForeground(2) {
@@ -198,12 +198,12 @@ final class Console: Sendable {
         return dumb ? "\r" + String(repeating: " ", count: s.lastLineColumns) + "\r" : "\r\u{1b}[K"
     }
 
-    static func describe(_ track: TrackInfo) -> String {
+    /// "title — artist — album"; `isolated` (on a terminal) wraps each field in a bidi isolate
+    /// (`TerminalText.isolated`), so that a right-to-left title does not reverse the whole line.
+    static func describe(_ track: TrackInfo, isolated: Bool = false) -> String {
         // The player names an untagged file's track after the file (TrackTitle); a stream's by its URL.
-        let title = TerminalText.safe(track.title ?? track.url ?? "(untitled)")
-        let artist = TerminalText.safe(track.joinedArtists ?? "Unknown artist")
-        let album = TerminalText.safe(track.album ?? "Unknown album")
-        return "\(title) — \(artist) — \(album)"
+        let fields = [track.title ?? track.url ?? "(untitled)", track.joinedArtists ?? "Unknown artist", track.album ?? "Unknown album"]
+        return fields.map { isolated ? TerminalText.isolated(TerminalText.safe($0)) : TerminalText.safe($0) }.joined(separator: " — ")
     }
 
     static func write(_ fd: Int32, _ s: String) {

@@ -47,10 +47,10 @@ enum StatusLine {
         let headWidth = ColumnWidth.of(head)
         guard headWidth + 2 <= room else { return ColumnWidth.fitted(head, columns: room) }
 
-        let title = Console.describe(track)
+        let title = Console.describe(track, isolated: true)
         var left = room - headWidth - 1
         let titleWidth = ColumnWidth.of(title)
-        guard titleWidth <= left else { return head + " " + ColumnWidth.fitted(title, columns: left) }
+        guard titleWidth <= left else { return head + " " + TerminalText.closingIsolates(ColumnWidth.fitted(title, columns: left)) }
         left -= titleWidth
         // In order of importance, up to the first that does not fit.
         var shown: [(place: Int, text: String)] = []
@@ -69,7 +69,7 @@ enum StatusLine {
         let np = display.nowPlaying
         var parts: [(place: Int, text: String)] = []
         let station = np.track?.station
-        if let name = station?.name { parts.append((-2, TerminalText.safe(name))) }
+        if let name = station?.name { parts.append((-2, TerminalText.isolated(TerminalText.safe(name)))) }
         let volume = "vol \(display.volume)%"
         if display.muted {
             parts.append((1, "muted"))
@@ -89,7 +89,7 @@ enum StatusLine {
             let filled = Int(min(Int64(width), elapsed * Int64(width) / duration))
             parts.append((0, "[" + String(repeating: "=", count: filled) + String(repeating: "-", count: width - filled) + "]"))
         }
-        if let genre = station?.genre { parts.append((-1, "(" + TerminalText.safe(genre) + ")")) }
+        if let genre = station?.genre { parts.append((-1, "(" + TerminalText.isolated(TerminalText.safe(genre)) + ")")) }
         return parts
     }
 }

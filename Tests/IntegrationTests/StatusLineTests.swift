@@ -36,6 +36,8 @@ import Testing
         let (row, column) = term.cursor()
         #expect(row.hasPrefix("▶ 0:0"), "\(term.screen())")
         #expect(row.contains("東京事変"), "\(row)")
+        // Each field is a bidi isolate on the terminal, and the marks take no column.
+        #expect(term.rawScreen().contains("\u{2068}\(Self.title)\u{2069} — "), "\(term.rawScreen().debugDescription)")
         #expect(column <= columns - 1, "the cursor at column \(column): the last column must stay empty\n\(term.screen())")
         #expect(!term.rows().contains { $0.hasPrefix("? keys") || $0.hasPrefix("vol") || $0.hasPrefix("-") }, "\(term.screen())")
         // Title, artist and album whole before the volume, the key hint and the bar.

@@ -10,8 +10,11 @@ import Testing
     /// The parts of a line, most important first, each with how to tell it is shown whole.
     static func parts(_ d: PlayerDisplay) -> [(name: String, text: String)] {
         let t = d.nowPlaying.track!
-        var parts: [(String, String)] = [("title", t.title!), ("artist", "— " + t.artists.joined(separator: ", ")), ("album", "— " + t.album!)]
-        if let name = t.station?.name { parts.append(("station", name)) }
+        let isolated = TerminalText.isolated
+        var parts: [(String, String)] = [
+            ("title", isolated(t.title!)), ("artist", "— " + isolated(t.artists.joined(separator: ", "))), ("album", "— " + isolated(t.album!)),
+        ]
+        if let name = t.station?.name { parts.append(("station", isolated(name))) }
         if d.muted { parts.append(("muted", "muted")) } else if d.volume != 100 { parts.append(("volume", "vol \(d.volume)%")) }
         if d.shuffle { parts.append(("shuffle", "shuffle")) }
         if d.loop { parts.append(("loop", "loop")) }
