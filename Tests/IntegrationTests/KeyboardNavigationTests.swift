@@ -3,16 +3,8 @@ import MotetTestSupport
 import Testing
 
 /// Keys in a real terminal (tmux) around disliked tracks and feedback: previous over a disliked
-/// track, and feedback labels that stay with the track they were given to.
-@Suite struct TerminalNavigationTests {
-    func tracks(_ run: MotetRun, _ titles: [String], seconds: Double = 8) throws -> [String] {
-        try titles.enumerated().map { i, title in
-            let f = run.path("\(i)-\(title).ogg")
-            try Fixtures.oggVorbis(f, seconds: seconds, tags: .init(title: title, artists: ["Band"], album: "Record"), serial: i + 1)
-            return f
-        }
-    }
-
+/// track, feedback labels that stay with the track they were given to, and the toggles.
+extension KeyboardTests {
     /// The row the status line is on.
     func statusRow(_ term: PlayerTerminal) -> String { term.cursor().row }
 
@@ -32,7 +24,7 @@ import Testing
     }
 }
 
-extension TerminalNavigationTests {
+extension KeyboardTests {
     @Test func aRatingNoticeStaysWithTheTrackItWasGivenTo() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["Bad", "Good", "Third"])
@@ -53,7 +45,7 @@ extension TerminalNavigationTests {
     }
 }
 
-extension TerminalNavigationTests {
+extension KeyboardTests {
     @Test func upAndDownSeekAMinuteAndSRAndMAreShownOnTheStatusLine() throws {
         let run = try MotetRun()
         let files = try tracks(run, ["Long"], seconds: 150)
