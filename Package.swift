@@ -272,6 +272,15 @@ let package = Package(
             exclude: ["CPlugins"],  // C test plugins, compiled by the tests with cc
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: [
+                "motet",
+                "MotetCore",
+                "MotetEvents",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "IntegrationTests", dependencies: ["MotetTestSupport"], swiftSettings: strict),
         .testTarget(name: "DelegateTests", dependencies: ["MotetTestSupport"], swiftSettings: strict),
         .testTarget(name: "MPRISTests", dependencies: ["MotetTestSupport"], swiftSettings: strict),

@@ -3,7 +3,8 @@ import MotetPluginKit
 /// The `log` delegate: one line per player event, to stderr or a file.
 ///
 /// Options:
-/// - `path=FILE`: append to FILE (created with mode 0600 when new) instead of stderr.
+/// - `path=FILE`: append to FILE (created with mode 0600 when new) instead of stderr. Lines for a
+///   stderr that is a terminal go through the host's log, above the player's status line.
 /// - `format=text|json`: a human line (default) or one JSON object per line.
 /// - `level=debug|info|warning|error`: drop lines below this level (default `info`).
 ///
@@ -125,6 +126,13 @@ public final class LogDelegate: MotetDelegate {
 
     private func emit(_ record: LogRecord) {
         guard record.level >= threshold else { return }
+        // On a terminal the player may be drawing its status line: a line written beside it
+        // would land in its middle, so it goes through the host, which prints it above the line.
+        // (Not a pipe on the player's stderr: that would hold back a crash's last words.)
+        if writer.isTerminal {
+            host.log(.info, String(decoding: format.render(record, time: Timestamp.now()).dropLast(), as: UTF8.self))
+            return
+        }
         let hadFailed = writer.failure != nil
         if !writer.write(format.render(record, time: Timestamp.now())), !hadFailed, let why = writer.failure {
             host.log(.error, "cannot write: \(why) (further failures are not reported)")

@@ -32,6 +32,10 @@ final class LogWriter {
 
     deinit { close() }
 
+    /// The lines go to standard error and that is a terminal: the player's status line may be on
+    /// it, and only the host knows where it is (`LogDelegate.emit` writes through the host's log).
+    var isTerminal: Bool { !ownsDescriptor && isatty(fd) == 1 }
+
     /// Closes the file (not stderr). Safe to call twice.
     func close() {
         if ownsDescriptor, !closed {

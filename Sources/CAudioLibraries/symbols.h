@@ -39,6 +39,7 @@
     X(pa_stream_set_latency_update_callback) \
     X(pa_stream_set_started_callback) \
     X(pa_stream_set_state_callback) \
+    X(pa_stream_set_underflow_callback) \
     X(pa_stream_set_write_callback) \
     X(pa_stream_unref) \
     X(pa_stream_update_timing_info) \

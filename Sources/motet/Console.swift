@@ -28,7 +28,9 @@ final class Console: Sendable {
         var terminalColumns = 0
         /// What the status line shows, kept to redraw it on a resize, Ctrl-L or `fg`.
         var display: PlayerDisplay?
-        var notice: (text: String, until: Double)?
+        /// A short-lived notice and, for a rating, the track it was given to: it is not shown
+        /// beside another track (a dislike moves on at once).
+        var notice: (text: String, until: Double, trackID: UInt64?)?
         var lastVolume: Int?
         var lastRating: (trackID: UInt64, liked: Bool, disliked: Bool)?
         // Events mode.
@@ -69,7 +71,7 @@ final class Console: Sendable {
                     s.lastTrackID = np.trackID
                     s.lastFlags = flags
                     let rating = np.liked ? " [liked]" : np.disliked ? " [disliked]" : ""
-                    let line = "Playing: " + Self.describe(track) + rating
+                    let line = "Playing: " + Self.describe(track, isolated: mode == .line) + rating
                     if mode == .events {
                         Self.write(1, line + "\n")
                     } else if TerminalMode.isForeground(2) {
@@ -109,7 +111,7 @@ final class Console: Sendable {
             if let last = s.lastVolume, last != d.volume { notify(&s, "vol \(d.volume)%") }
             s.lastVolume = d.volume
             if let last = s.lastRating, last.trackID == np.trackID, (last.liked, last.disliked) != (np.liked, np.disliked) {
-                notify(&s, np.liked ? "liked" : np.disliked ? "disliked" : "rating cleared")
+                notify(&s, np.liked ? "liked" : np.disliked ? "disliked" : "rating cleared", track: np.trackID)
             }
             s.lastRating = (np.trackID, np.liked, np.disliked)
             s.display = d
@@ -166,15 +168,17 @@ final class Console: Sendable {
         }
     }
 
-    private func notify(_ s: inout State, _ text: String) {
-        s.notice = (text, Self.now() + Self.noticeSeconds)
+    private func notify(_ s: inout State, _ text: String, track: UInt64? = nil) {
+        s.notice = (text, Self.now() + Self.noticeSeconds, track)
     }
 
     /// Draws the status line when it changed (or after `prefix`, which must leave the cursor at
     /// the start of an empty row).
     private func draw(_ s: inout State, prefix: String? = nil) {
         guard let d = s.display, TerminalMode.isForeground(2) else { return }
-        if let notice = s.notice, notice.until < Self.now() { s.notice = nil }
+        if let notice = s.notice, notice.until < Self.now() || (notice.trackID.map { $0 != d.nowPlaying.trackID } ?? false) {
+            s.notice = nil
+        }
         let columns = Self.terminalColumns()
         let line = StatusLine.text(d, columns: columns, notice: s.notice?.text)
         guard line != s.lastLine || prefix != nil else { return }
@@ -194,12 +198,12 @@ final class Console: Sendable {
         return dumb ? "\r" + String(repeating: " ", count: s.lastLineColumns) + "\r" : "\r\u{1b}[K"
     }
 
-    static func describe(_ track: TrackInfo) -> String {
+    /// "title — artist — album"; `isolated` (on a terminal) wraps each field in a bidi isolate
+    /// (`TerminalText.isolated`), so that a right-to-left title does not reverse the whole line.
+    static func describe(_ track: TrackInfo, isolated: Bool = false) -> String {
         // The player names an untagged file's track after the file (TrackTitle); a stream's by its URL.
-        let title = TerminalText.safe(track.title ?? track.url ?? "(untitled)")
-        let artist = TerminalText.safe(track.joinedArtists ?? "Unknown artist")
-        let album = TerminalText.safe(track.album ?? "Unknown album")
-        return "\(title) — \(artist) — \(album)"
+        let fields = [track.title ?? track.url ?? "(untitled)", track.joinedArtists ?? "Unknown artist", track.album ?? "Unknown album"]
+        return fields.map { isolated ? TerminalText.isolated(TerminalText.safe($0)) : TerminalText.safe($0) }.joined(separator: " — ")
     }
 
     static func write(_ fd: Int32, _ s: String) {

@@ -14,14 +14,14 @@ import MotetOutput
 /// Motet moves to the background (`background`, also at the start of `motet FILE &`) and when it
 /// comes back (`foreground`), so that the status line stops and raw mode and the line come back.
 ///
-/// In the foreground it sleeps in `poll` on stdin and a wake-up pipe, with no timeout: a
+/// The keys come from `KeyboardTerminal` (stdin, or the controlling terminal when stdin is a pipe).
+/// In the foreground it sleeps in `poll` on that terminal and a wake-up pipe, with no timeout: a
 /// foreground job leaves the foreground only by being stopped (Ctrl-Z), and the SIGCONT that
 /// continues it calls `recheck`, which ends the poll. In the background it looks once a second
 /// (`backgroundCheckNanos`): bash's `fg` of a running job only hands it the terminal, with no
 /// SIGCONT (bash sends one only to a stopped job), and the kernel tells no one when a terminal's
 /// foreground group changes, so looking is the only way; once a second brings the status line
-/// back as soon as its own pace would. It runs only for the status line (`--status line`, a
-/// terminal), never headless.
+/// back as soon as its own pace would. It runs in a terminal only, never headless.
 final class KeyboardInput: Sendable {
     private let wake = WakeupPipe()
 
@@ -35,14 +35,14 @@ final class KeyboardInput: Sendable {
     /// How often a background reader looks whether it is the foreground job again.
     static let backgroundCheckNanos: Int64 = 1_000_000_000
 
-    /// Starts the reader thread when stdin is a terminal.
+    /// Starts the reader thread on the terminal `fd` (`KeyboardTerminal`).
     func start(
-        send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
+        fd: Int32, send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
         foreground: @escaping @Sendable () -> Void, background: @escaping @Sendable () -> Void
     ) {
-        guard isatty(0) == 1 else { return }
+        guard isatty(fd) == 1 else { return }
         var thread = pthread_t()
-        let reader = Reader(send: send, console: console, foreground: foreground, background: background, wake: wake)
+        let reader = Reader(fd: fd, send: send, console: console, foreground: foreground, background: background, wake: wake)
         let box = Unmanaged.passRetained(reader).toOpaque()
         pthread_create(&thread, nil, { raw in
             Unmanaged<Reader>.fromOpaque(raw!).takeRetainedValue().run()
@@ -56,6 +56,7 @@ final class KeyboardInput: Sendable {
     func recheck() { wake.signal() }
 
     private final class Reader {
+        let fd: Int32
         let send: @Sendable (PlayerCommand) -> Void
         let console: @Sendable (ConsoleKey) -> Void
         let foreground: @Sendable () -> Void
@@ -64,9 +65,10 @@ final class KeyboardInput: Sendable {
         var escape: [UInt8] = []
 
         init(
-            send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
+            fd: Int32, send: @escaping @Sendable (PlayerCommand) -> Void, console: @escaping @Sendable (ConsoleKey) -> Void,
             foreground: @escaping @Sendable () -> Void, background: @escaping @Sendable () -> Void, wake: WakeupPipe
         ) {
+            self.fd = fd
             self.send = send
             self.console = console
             self.foreground = foreground
@@ -77,10 +79,10 @@ final class KeyboardInput: Sendable {
         func run() {
             PosixThread.nameThisThread("motet-keys")
             var bytes = [UInt8](repeating: 0, count: 64)
-            var wasInForeground = TerminalMode.isForeground(0)
+            var wasInForeground = TerminalMode.isForeground(fd)
             if !wasInForeground { background() }
             while true {
-                guard TerminalMode.isForeground(0) else {
+                guard TerminalMode.isForeground(fd) else {
                     if wasInForeground {
                         wasInForeground = false
                         background()
@@ -93,7 +95,7 @@ final class KeyboardInput: Sendable {
                     foreground()
                 }
                 var fds = [
-                    pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: wake.pollDescriptor, events: Int16(POLLIN), revents: 0),
                 ]
                 // No timeout: leaving the foreground takes a stop, and the SIGCONT after it
@@ -103,8 +105,8 @@ final class KeyboardInput: Sendable {
                     _ = wake.take()
                     continue
                 }
-                guard fds[0].revents != 0, TerminalMode.isForeground(0) else { continue }
-                let n = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+                guard fds[0].revents != 0, TerminalMode.isForeground(fd) else { continue }
+                let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n == 0 { return }  // the terminal is gone
                 if n < 0 {
                     if errno == EINTR || errno == EAGAIN || errno == EIO { continue }
@@ -115,13 +117,19 @@ final class KeyboardInput: Sendable {
         }
 
         func take(_ byte: UInt8) {
-            // Arrows: ESC [ C / D, or ESC O C / D (application cursor mode). ESC followed by
-            // anything else was a lone Esc (ignored): that byte is an ordinary key.
+            // Arrows: ESC [ A/B/C/D, or ESC O A/B/C/D (application cursor mode): → ← seek 5 s,
+            // ↑ ↓ 60 s (as in mpv). ESC followed by anything else was a lone Esc (ignored): that
+            // byte is an ordinary key.
             if byte == 0x1b || escape.count == 2 || (escape.count == 1 && (byte == 0x5b || byte == 0x4f)) {
                 escape.append(byte)
                 if escape.count == 3 {
-                    if escape[2] == 0x43 { send(.seekRelative(5_000_000)) }
-                    if escape[2] == 0x44 { send(.seekRelative(-5_000_000)) }
+                    switch escape[2] {
+                    case 0x41: send(.seekRelative(60_000_000))
+                    case 0x42: send(.seekRelative(-60_000_000))
+                    case 0x43: send(.seekRelative(5_000_000))
+                    case 0x44: send(.seekRelative(-5_000_000))
+                    default: break
+                    }
                     escape.removeAll()
                 }
                 return
@@ -136,6 +144,9 @@ final class KeyboardInput: Sendable {
             case UInt8(ascii: "u"): send(.unlike)
             case UInt8(ascii: "+"), UInt8(ascii: "="): send(.changeVolume(5))
             case UInt8(ascii: "-"): send(.changeVolume(-5))
+            case UInt8(ascii: "m"): send(.toggleMute)
+            case UInt8(ascii: "s"): send(.toggleShuffle)
+            case UInt8(ascii: "r"): send(.toggleLoop)
             case UInt8(ascii: "q"), UInt8(ascii: "Q"): send(.quit)
             case UInt8(ascii: "?"), UInt8(ascii: "h"): console(.help)
             case 0x0c: console(.redraw)  // Ctrl-L

@@ -2,10 +2,13 @@ import MotetCore
 
 /// The text of the status line for a terminal width, laid out by priority so that what matters
 /// survives a narrow window: the state glyph, elapsed / duration, the like mark and a short-lived
-/// notice (volume, like) first; then title — artist — album, shortened with "…"; then the volume,
-/// the key hint, the progress bar and the skip limit, each only when the title keeps its room.
-/// A stream shows its station's name right after the title, first of these, and its genre last; a
-/// live stream has no duration, so elapsed (from the start of the song) stands alone, with no bar.
+/// notice (volume, like) first; then title — artist — album, shortened with "…" (the album goes
+/// first, then the artist); then, only once all three are whole, the station's name, the volume
+/// (or "muted"), "shuffle", "loop", the skip limit ("skips left: N") or "last track" (no next
+/// track), the key hint and the progress bar, in that order, each only when all before it are
+/// shown — so a wider window never shows less of what matters than a narrower one. A stream
+/// shows its station's name right after the title and its genre last; a live stream has no
+/// duration, so elapsed (from the start of the song) stands alone, with no bar.
 ///
 /// The last column stays empty: a line that fills the width leaves the cursor in the terminal's
 /// pending-wrap state, and the next `\r` redraw or a resize then wraps it onto a second row.
@@ -44,21 +47,21 @@ enum StatusLine {
         let headWidth = ColumnWidth.of(head)
         guard headWidth + 2 <= room else { return ColumnWidth.fitted(head, columns: room) }
 
-        let title = Console.describe(track)
-        let titleWidth = ColumnWidth.of(title)
-        // The title keeps this much before anything of lower priority is shown.
-        let titleMinimum = min(titleWidth, 24)
+        let title = Console.describe(track, isolated: true)
         var left = room - headWidth - 1
+        let titleWidth = ColumnWidth.of(title)
+        guard titleWidth <= left else { return head + " " + TerminalText.closingIsolates(ColumnWidth.fitted(title, columns: left)) }
+        left -= titleWidth
+        // In order of importance, up to the first that does not fit.
         var shown: [(place: Int, text: String)] = []
         for part in optionalParts(display, notice: notice) {
             let width = ColumnWidth.of(part.text) + 2
-            if left - width >= titleMinimum {
-                shown.append(part)
-                left -= width
-            }
+            guard width <= left else { break }
+            shown.append(part)
+            left -= width
         }
         let tail = shown.sorted { $0.place < $1.place }.map { "  " + $0.text }.joined()
-        return head + " " + ColumnWidth.fitted(title, columns: left) + tail
+        return head + " " + title + tail
     }
 
     /// What may follow the title, most wanted first, each with its place on the line.
@@ -66,19 +69,27 @@ enum StatusLine {
         let np = display.nowPlaying
         var parts: [(place: Int, text: String)] = []
         let station = np.track?.station
-        if let name = station?.name { parts.append((-2, TerminalText.safe(name))) }
+        if let name = station?.name { parts.append((-2, TerminalText.isolated(TerminalText.safe(name)))) }
         let volume = "vol \(display.volume)%"
-        if display.volume != 100 && notice != volume { parts.append((1, volume)) }
-        parts.append((4, keyHint))
+        if display.muted {
+            parts.append((1, "muted"))
+        } else if display.volume != 100 && notice != volume {
+            parts.append((1, volume))
+        }
+        if display.shuffle { parts.append((2, "shuffle")) }
+        if display.loop { parts.append((3, "loop")) }
+        if let left = display.skipsLeft { parts.append((4, "skips left: \(left)")) }
+        // Next is off: at the skip limit "skips left: 0" says why; otherwise nothing follows
+        // (not said of a live stream, which has no tracks of its own to count).
+        if !np.nextEnabled && display.skipsLeft != 0 && np.track?.durationMicros != nil { parts.append((5, "last track")) }
+        parts.append((6, keyHint))
         if let duration = np.track?.durationMicros, duration > 0 {
             let width = 20
             let elapsed = max(0, np.elapsedMicros ?? 0)
             let filled = Int(min(Int64(width), elapsed * Int64(width) / duration))
             parts.append((0, "[" + String(repeating: "=", count: filled) + String(repeating: "-", count: width - filled) + "]"))
         }
-        if let left = display.skipsLeft { parts.append((2, "skips left: \(left)")) }
-        if !np.nextEnabled { parts.append((3, "(no skip)")) }
-        if let genre = station?.genre { parts.append((-1, "(" + TerminalText.safe(genre) + ")")) }
+        if let genre = station?.genre { parts.append((-1, "(" + TerminalText.isolated(TerminalText.safe(genre)) + ")")) }
         return parts
     }
 }

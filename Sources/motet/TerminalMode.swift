@@ -20,6 +20,10 @@ final class TerminalMode: Sendable {
     }
 
     private let state = Locked(State())
+    /// The keyboard's terminal (`KeyboardTerminal`).
+    let fd: Int32
+
+    init(fd: Int32) { self.fd = fd }
 
     /// Whether this process may use the terminal on `fd` now: it is not a terminal (nothing to
     /// share), or this process's group is its foreground group.
@@ -30,7 +34,7 @@ final class TerminalMode: Sendable {
     /// Raw mode from now on, whenever Motet is in the foreground: at once if it is.
     func start() {
         state.withLock { s in
-            s.wanted = isatty(0) == 1
+            s.wanted = isatty(fd) == 1
             enterRaw(&s)
         }
     }
@@ -44,7 +48,7 @@ final class TerminalMode: Sendable {
             guard s.raw else { return }
             s.raw = false
             var saved = s.saved
-            tcsetattr(0, TCSANOW, &saved)
+            tcsetattr(fd, TCSANOW, &saved)
         }
     }
 
@@ -55,13 +59,13 @@ final class TerminalMode: Sendable {
     }
 
     private func enterRaw(_ s: inout State) {
-        guard s.wanted, !s.raw, Self.isForeground(0), tcgetattr(0, &s.saved) == 0 else { return }
+        guard s.wanted, !s.raw, Self.isForeground(fd), tcgetattr(fd, &s.saved) == 0 else { return }
         var raw = s.saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        if tcsetattr(0, TCSANOW, &raw) == 0 { s.raw = true }
+        if tcsetattr(fd, TCSANOW, &raw) == 0 { s.raw = true }
     }
 }

@@ -24,6 +24,24 @@ enum TerminalText {
         return out
     }
 
+    /// `text` (already `safe`, so it holds no bidi control of its own) as a bidi isolate:
+    /// FIRST STRONG ISOLATE … POP DIRECTORY ISOLATE. A terminal that does bidi (VTE, mlterm,
+    /// konsole) then lays out an Arabic or Hebrew title right to left inside its field and keeps
+    /// "title — artist — album" in order; the marks take no column.
+    static func isolated(_ text: String) -> String {
+        firstStrongIsolate + text + popDirectionalIsolate
+    }
+
+    static let firstStrongIsolate = "\u{2068}"
+    static let popDirectionalIsolate = "\u{2069}"
+
+    /// Closes the isolates that `fitted` cut off before their end, so that what follows on the
+    /// line is not inside them.
+    static func closingIsolates(_ text: String) -> String {
+        let open = text.unicodeScalars.filter { $0 == "\u{2068}" }.count - text.unicodeScalars.filter { $0 == "\u{2069}" }.count
+        return open > 0 ? text + String(repeating: popDirectionalIsolate, count: open) : text
+    }
+
     /// Marks and overrides that change the direction of the text around them.
     static func isBidiControl(_ v: UInt32) -> Bool {
         v == 0x061c || v == 0x200e || v == 0x200f || (0x202a...0x202e).contains(v) || (0x2066...0x2069).contains(v)

@@ -128,9 +128,11 @@ if !settings.noPlugins {
     }
 }
 
+// Keys come from the terminal even when standard input is a pipe (`ls *.ogg | motet -`).
+let keyboardTerminal = KeyboardTerminal.open()
 let consoleMode: Console.Mode =
     switch settings.statusLine {
-    case .auto: isatty(2) == 1 && isatty(0) == 1 ? .line : .events
+    case .auto: isatty(2) == 1 && keyboardTerminal != nil ? .line : .events
     case .line: .line
     case .events: .events
     case .quiet: .quiet
@@ -226,7 +228,7 @@ if !settings.noPlugins && !settings.plugins.isEmpty {
     pluginHost.load(settings.plugins, searchPath: searchPath, allowUnsafePermissions: settings.allowUnsafePlugins)
 }
 
-let terminalMode = TerminalMode()
+let terminalMode = TerminalMode(fd: keyboardTerminal ?? 0)
 let keyboard = KeyboardInput()
 SignalWatcher.start { event in
     switch event {
@@ -248,13 +250,16 @@ SignalWatcher.start { event in
         console.resize()
     }
 }
-if consoleMode == .line {
+// Keys with the status line, and also when output is redirected (`motet … >log 2>&1` in a
+// terminal: events go to the file, keys still work); not when events were asked for by name
+// (`--status events`, for scripts) or for `--status quiet`.
+if let keyboardTerminal, consoleMode == .line || settings.statusLine == .auto {
     terminalMode.start()
     keyboard.start(
-        send: { player.send($0, from: .user) },
+        fd: keyboardTerminal, send: { player.send($0, from: .user) },
         console: { key in
             switch key {
-            case .help: console.message(KeyboardInput.keys)
+            case .help: console.message(KeyboardInput.keys + "\n" + KeyTable.liveStreamNote)
             case .redraw: console.redrawAll()
             }
         },

@@ -53,3 +53,50 @@ import Testing
         #expect(try Shell.waitUntil { term.rows().last == "$" }, "\(term.screen())")
     }
 }
+
+extension JobControlTests {
+    /// The elapsed seconds the status line shows (on the cursor's row), or nil.
+    func shownSeconds(_ term: PlayerTerminal) -> Int? {
+        let row = term.cursor().row
+        guard row.hasPrefix("▶"), let slash = row.range(of: " / ") else { return nil }
+        let time = row[row.index(row.startIndex, offsetBy: 2)..<slash.lowerBound].split(separator: ":").compactMap { Int($0) }
+        return time.count == 2 ? time[0] * 60 + time[1] : nil
+    }
+
+    @Test func afterCtrlZAndFgTheClockOnPulseAudioGoesOnEvenly() throws {
+        let pulse = try PulseRig()
+        defer { pulse.stop() }
+        let run = try MotetRun()
+        let ogg = run.path("long.ogg")
+        try Fixtures.oggVorbis(ogg, seconds: 60, tags: .init(title: "Long", artists: ["Band"], album: "Record"))
+        let term = try PlayerTerminal(
+            command: ["bash", "--norc", "-i"], environment: run.environment.merging(pulse.environment) { $1 }.merging(["PS1": "$ "]) { $1 },
+            columns: 100, rows: 20)
+        defer { term.close() }
+        #expect(try term.waitFor("$"), "\(term.screen())")
+        try term.type([Paths.motet, "--output", "pulse", "--no-config", ogg].joined(separator: " "))
+        #expect(try Shell.waitUntil(timeout: 15) { (shownSeconds(term) ?? 0) >= 3 }, "\(term.screen())")
+        let before = shownSeconds(term) ?? 3
+        try term.pressKey("C-z")
+        #expect(try term.waitFor("Stopped"), "\(term.screen())")
+        Thread.sleep(forTimeInterval: 12)
+        try term.type("fg")
+        // While stopped the server played what it held (a few seconds), then ran dry: the clock
+        // goes on from there, not from the whole stop, and then one second a second, never back.
+        var seen: [Int] = []
+        let start = ProcessInfo.processInfo.systemUptime
+        while ProcessInfo.processInfo.systemUptime - start < 6 {
+            if let s = shownSeconds(term), s != seen.last { seen.append(s) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let elapsed = ProcessInfo.processInfo.systemUptime - start
+        try term.press("q")
+        #expect(try Shell.waitUntil { term.rows().last == "$" }, "\(term.screen())")
+        let first = try #require(seen.first)
+        #expect(first <= before + 6, "the clock jumped from \(before) to \(first): the stop counted as heard (\(seen))")
+        // One second at a time: none skipped (running fast), none shown twice (going back), and
+        // not standing still.
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $1 == $0 + 1 }, "the clock jumped or went back: \(seen)")
+        #expect(seen.count >= Int(elapsed) - 1, "the clock stood still: \(seen) in \(elapsed) s")
+    }
+}

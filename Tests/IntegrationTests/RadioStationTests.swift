@@ -169,6 +169,31 @@ struct RadioStationTests {
         #expect(try term.quit())
     }
 
+    @Test func previousAndSeekOnTheStationSayWhyAndTheStationPlaysOn() throws {
+        let station = try IcecastRig(songs: Self.songs)
+        defer { station.stop() }
+        let run = try MotetRun("motet-radio-keys")
+        let term = try PlayerTerminal(
+            command: [Paths.motet, "--output", "null", "--no-config", station.url], environment: run.environment,
+            columns: 120, rows: 12)
+        defer { term.close() }
+        // Past the 3 s after which previous restarts a file.
+        #expect(try Shell.waitUntil(timeout: 30) { term.cursor().row.hasPrefix("▶ 0:04") || term.cursor().row.hasPrefix("▶ 0:05") }, "\(term.screen())")
+        try term.press("p")
+        #expect(try term.waitFor("no previous entry: a live stream cannot go back to the start of the song"), "\(term.screen())")
+        try term.press("\u{1b}[C")
+        #expect(try term.waitFor("cannot seek in a live stream"), "\(term.screen())")
+        // The station plays on: another song comes.
+        let onAir = Self.titles.first { term.cursor().row.contains($0) }
+        #expect(
+            try Shell.waitUntil(timeout: 20) {
+                let row = term.cursor().row
+                return row.hasPrefix("▶") && Self.titles.contains { $0 != onAir && row.contains($0) }
+            }, "\(term.screen())")
+        #expect(!term.screen().contains("not seekable"), "\(term.screen())")
+        #expect(try term.quit())
+    }
+
     @Test func mprisOpenUriTunesInToTheStation() throws {
         let station = try IcecastRig(songs: Self.songs)
         defer { station.stop() }

@@ -36,14 +36,16 @@ import Testing
         let (row, column) = term.cursor()
         #expect(row.hasPrefix("▶ 0:0"), "\(term.screen())")
         #expect(row.contains("東京事変"), "\(row)")
+        // Each field is a bidi isolate on the terminal, and the marks take no column.
+        #expect(term.rawScreen().contains("\u{2068}\(Self.title)\u{2069} — "), "\(term.rawScreen().debugDescription)")
         #expect(column <= columns - 1, "the cursor at column \(column): the last column must stay empty\n\(term.screen())")
         #expect(!term.rows().contains { $0.hasPrefix("? keys") || $0.hasPrefix("vol") || $0.hasPrefix("-") }, "\(term.screen())")
-        if columns >= 80 { #expect(row.contains("vol 85%") && row.contains("? keys"), "\(row)") }
+        // Title, artist and album whole before the volume, the key hint and the bar.
+        if columns >= 80 { #expect(row.contains("\(Self.title) — 椎名林檎 — \(Self.album)  ") && row.contains("vol 85%"), "\(row)") }
         if columns >= 120 {
-            #expect(row.contains("\(Self.title) — 椎名林檎 — \(Self.album)"), "\(row)")
             #expect(row.contains("[=") && row.contains("vol 85%") && row.contains("? keys"), "\(row)")
-        } else {
-            #expect(row.contains("…"), "\(row)")
+        } else if columns < 80 {
+            #expect(row.contains("…") && !row.contains("vol 85%"), "\(row)")
         }
         #expect(try term.quit())
     }
@@ -113,11 +115,36 @@ import Testing
         #expect(term.cursor().row.contains("? keys"), "\(term.screen())")
         try term.press("?")
         #expect(try term.waitFor("keys: space pause"), "\(term.screen())")
+        // and which of them do nothing on a live stream.
+        #expect(try term.waitFor("On a live stream: seek does nothing"), "\(term.screen())")
         // Esc alone does nothing; Q quits like q.
         try term.pressKey("Escape")
         Thread.sleep(forTimeInterval: 0.5)
         #expect(term.isRunning)
         try term.press("Q")
         #expect(try Shell.waitUntil(timeout: 10) { !term.isRunning })
+    }
+}
+
+extension StatusLineTests {
+    @Test func theLogDelegateOnTheTerminalPrintsAboveTheStatusLine() throws {
+        let run = try MotetRun()
+        var files: [String] = []
+        for (i, title) in ["First", "Second"].enumerated() {
+            let f = run.path("\(i).ogg")
+            try Fixtures.oggVorbis(f, seconds: 20, tags: .init(title: title, artists: ["Band"], album: "Record"), serial: i + 1)
+            files.append(f)
+        }
+        let term = try player(run, files, columns: 200, extra: ["--plugin", "log"])
+        defer { term.close() }
+        #expect(try Shell.waitUntil { term.cursor().row.contains("First — Band — Record") }, "\(term.screen())")
+        try term.press("n")
+        #expect(try Shell.waitUntil { term.cursor().row.contains("Second — Band — Record") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.rows().contains { $0.contains("now-playing") && $0.contains("Second") } }, "\(term.screen())")
+        // Each log line on its own row, none written into a status line.
+        let mixed = term.rows().filter { $0.contains("now-playing") && $0.contains(" — Band — ") }
+        #expect(mixed.isEmpty, "\(term.screen())")
+        #expect(term.cursor().row.hasPrefix("▶"), "\(term.screen())")
+        #expect(try term.quit())
     }
 }

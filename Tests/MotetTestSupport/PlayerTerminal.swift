@@ -19,7 +19,11 @@ public final class PlayerTerminal {
 
     deinit { close() }
 
-    public func screen() -> String { (try? Shell.run(["tmux", "-L", socket, "capture-pane", "-p"]).stdout) ?? "" }
+    /// The screen as a person sees it: without the bidi isolate marks (FSI, PDI) that wrap each
+    /// field of the status line, which take no column and show nothing (`rawScreen` keeps them).
+    public func screen() -> String { rawScreen().filter { $0 != "\u{2068}" && $0 != "\u{2069}" } }
+    /// The screen as tmux holds it.
+    public func rawScreen() -> String { (try? Shell.run(["tmux", "-L", socket, "capture-pane", "-p"]).stdout) ?? "" }
     public func press(_ keys: String) throws { try Shell.check(["tmux", "-L", socket, "send-keys", "-l", keys]) }
     public var isRunning: Bool { (try? Shell.run(["tmux", "-L", socket, "has-session"]).status) == 0 }
 

@@ -30,6 +30,12 @@ public enum PlayerCommand: Sendable, Equatable {
     case setShuffle(Bool)
     /// A file path or file:// URI: appended to the queue and played at once.
     case openURI(String)
+    /// Shuffle on if it is off, and off if it is on (the `s` key).
+    case toggleShuffle
+    /// Loop on if it is off, and off if it is on (the `r` key).
+    case toggleLoop
+    /// Silences the output, or gives it its volume back (the `m` key); the volume stays as it is.
+    case toggleMute
 }
 
 extension PlayerCommand {
@@ -53,6 +59,9 @@ extension PlayerCommand {
         case .setLoop(let on): "set-loop \(on ? "playlist" : "none")"
         case .setShuffle(let on): "set-shuffle \(on ? "on" : "off")"
         case .openURI: "open-uri"
+        case .toggleShuffle: "toggle-shuffle"
+        case .toggleLoop: "toggle-loop"
+        case .toggleMute: "toggle-mute"
         }
     }
 }

@@ -96,13 +96,21 @@ public struct DeviceState: Sendable, Equatable {
     /// True when the sound server paused us on its own, false when it did not, nil when the device
     /// cannot tell (every device today: PulseAudio only *asks* us to cork).
     public var pausedByServer: Bool?
+    /// The part of `delayFrames` still held in this process (PulseAudio's staging ring): it
+    /// reaches the server only with later writes, so while the process does not run (Ctrl-Z) it
+    /// is not heard, and the heard position is never extrapolated into it.
+    public var stagedFrames: Int64
 
     /// A state with everything spelled out.
-    public init(freeFrames: Int, delayFrames: Int64, playing: Bool, lost: Bool = false, pausedByServer: Bool? = nil) {
+    public init(
+        freeFrames: Int, delayFrames: Int64, playing: Bool, lost: Bool = false, pausedByServer: Bool? = nil,
+        stagedFrames: Int64 = 0
+    ) {
         self.freeFrames = freeFrames
         self.delayFrames = delayFrames
         self.playing = playing
         self.lost = lost
         self.pausedByServer = pausedByServer
+        self.stagedFrames = stagedFrames
     }
 }

@@ -78,6 +78,7 @@ extension PulseDevice {
         self.stream = stream
         streamWritten = 0
         corkedHeard = corked ? 0 : nil
+        underrunHeard = nil
         drained = false
         timingStale = true
         timingPending = false
@@ -86,6 +87,7 @@ extension PulseDevice {
         pa_stream_set_event_callback(stream, { _, name, _, ud in PulseDevice.device(ud).streamEvent(name) }, userdata)
         // Playback (re)started after prebuffering: the moment the position needs fresh timing.
         pa_stream_set_started_callback(stream, { _, ud in PulseDevice.device(ud).requestTiming() }, userdata)
+        pa_stream_set_underflow_callback(stream, { _, ud in PulseDevice.device(ud).ranDry() }, userdata)
         // A long buffer refilled in large requests, in PulseAudio's traditional mode (no
         // PA_STREAM_ADJUST_LATENCY: the sink may sleep for tlength - 2 × minreq), and no
         // automatic timing updates (`requestTiming` asks when the position needs it).
@@ -259,9 +261,25 @@ extension PulseDevice {
         timingAskedAt = MonotonicClock.now()
     }
 
-    /// A timing answer came: while corked, what it says was heard stays so until uncorked.
+    /// The server ran out of audio (an underflow): everything written so far has been played.
+    /// The interpolation from the last timing answer does not know, and runs on: after a stop
+    /// (Ctrl-Z, `fg`) it had counted the whole stop as heard, so the new audio written after it
+    /// counted as heard at once (the clock jumped, ran fast, then fell back at the next answer).
+    /// The heard position stands where the server ran out until it plays again
+    /// (`timingAnswered`; the started callback asks for timing). Where it ran out: what it had
+    /// when the sink thread last looked, not `streamWritten` — after a stop the server's request
+    /// for more is answered from the staging ring before its underflow notice is read.
+    func ranDry() {
+        underrunHeard = min(streamWritten, writtenWhenLooked)
+        signal()
+    }
+
+    /// A timing answer came: one that shows the stream playing ends an underrun; while corked,
+    /// what it says was heard stays so until uncorked.
     func timingAnswered() {
-        guard corked, let stream, let format else { return }
+        guard let stream, let format else { return }
+        if underrunHeard != nil, (pa_stream_get_timing_info(stream)?.pointee.playing ?? 0) != 0 { underrunHeard = nil }
+        guard corked else { return }
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &latency, &negative) == 0 {

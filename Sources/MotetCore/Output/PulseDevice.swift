@@ -104,6 +104,10 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     /// What had been heard of the stream when the server answered after the cork (nil: not
     /// corked, or no answer yet): while corked it cannot change, whatever the interpolation says.
     var corkedHeard: Int64?
+    /// What had been heard of the stream when the server ran out (`ranDry`), until it plays again.
+    var underrunHeard: Int64?
+    /// `streamWritten` when `state()` last looked.
+    var writtenWhenLooked: Int64 = 0
     /// When the armed `waitTimer` fires (`MonotonicClock` ns); nil when it is not armed.
     var waitTimerDue: Int64?
     /// Calls, from the server's cork requests and from the sink inputs we see (`+Calls`).
@@ -202,6 +206,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             pendingFrames = 0
             streamWritten = 0
             corkedHeard = corked ? 0 : nil
+            underrunHeard = nil
             streamDelay = 0
             lostDelay = 0
             if lost { return }  // the stream is created when the server is back
@@ -245,16 +250,20 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             streamDelay = 0
         } else if corked, let corkedHeard {
             streamDelay = max(0, streamWritten - corkedHeard)  // nothing plays: the server's answer holds
+        } else if let underrunHeard {
+            streamDelay = max(0, streamWritten - underrunHeard)  // nothing plays until it has enough again
         } else if pa_stream_get_latency(stream, &latency, &negative) == 0 {
             let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
             streamDelay = negative != 0 ? 0 : min(streamWritten, frames)
         } else {
             streamDelay = streamWritten  // no timing yet: nothing has been heard
         }
-        let playing = !corked && (pa_stream_get_timing_info(stream)?.pointee.playing ?? 0) != 0
+        writtenWhenLooked = streamWritten
+        let playing = !corked && underrunHeard == nil && (pa_stream_get_timing_info(stream)?.pointee.playing ?? 0) != 0
         return DeviceState(
             freeFrames: corked ? 0 : stagingRoomWorthWriting(),
-            delayFrames: lostDelay + streamDelay + Int64(pendingFrames), playing: playing && streamDelay > 0)
+            delayFrames: lostDelay + streamDelay + Int64(pendingFrames), playing: playing && streamDelay > 0,
+            stagedFrames: Int64(pendingFrames))
     }
 
     /// Sleeps on the main loop's condition until it is signalled (room, a state change, `wakeup`)
@@ -310,6 +319,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
             timingStale = true
             streamWritten = 0
             corkedHeard = corked ? 0 : nil
+            underrunHeard = nil
             streamDelay = 0
             lostDelay = 0
         }

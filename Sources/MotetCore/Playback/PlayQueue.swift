@@ -136,6 +136,9 @@ struct DecodeCursor: Sendable {
     var generation = 0
     /// The position the decoder took last; nil after a reposition until it takes one.
     var lastTaken: Int?
+    /// A previous is under way: a track passed over is passed over towards the start, until one
+    /// opens (then what follows it comes next again).
+    var backwards = false
     /// Tracks taken in a row that had nothing to play: passed over as disliked, or unopenable.
     private(set) var unplayableInARow = 0
     /// How many of those were passed over as disliked.
@@ -143,6 +146,8 @@ struct DecodeCursor: Sendable {
 
     /// A track opened and plays: the count of tracks with nothing to play starts again.
     mutating func opened() {
+        if backwards, let taken = lastTaken { next = queue.position(after: taken) }
+        backwards = false
         unplayableInARow = 0
         dislikedInARow = 0
     }
@@ -170,7 +175,8 @@ struct DecodeCursor: Sendable {
         startMicros = 0
         reuseTrackID = nil
         lastTaken = position
-        next = queue.position(after: position)
+        // Backwards off the start of a queue that does not loop: forwards again from there.
+        next = backwards ? queue.position(before: position) ?? queue.position(after: position) : queue.position(after: position)
         return request
     }
 }

@@ -6,8 +6,9 @@ protocol PlaybackEngine: AnyObject {
     /// decoder at play-order `position` from `startMicros` (nil: nothing more to decode), keeping
     /// track id `reuseTrackID` when it is a seek within the same track. The workers go on at once
     /// unless `hold`, in which case they wait for `release()` (a stop). Returns the new decoder
-    /// generation: reports of segments opened before it are stale.
-    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int
+    /// generation: reports of segments opened before it are stale. `backwards` (a previous): a
+    /// track passed over there (`DislikedTracks`) is passed over towards the start of the queue.
+    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int
 
     /// Lets workers held by `reposition(…, hold: true)` go on.
     func release()
@@ -31,6 +32,11 @@ protocol PlaybackEngine: AnyObject {
 }
 
 extension PlaybackEngine {
+    /// A reposition that goes on forwards from `position`.
+    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
+        reposition(to: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold, backwards: false)
+    }
+
     /// A scripted engine has no device to tell.
     func describe(title: String?, artist: String?) {}
 }

@@ -55,4 +55,9 @@ public struct PlayerDisplay: Sendable {
     public var volume: Int
     /// Skips left in the current window, nil when unlimited.
     public var skipsLeft: Int?
+    /// The queue plays in a random order; it starts again after its last track.
+    public var shuffle = false
+    public var loop = false
+    /// The output is silenced (`m`), whatever the volume.
+    public var muted = false
 }

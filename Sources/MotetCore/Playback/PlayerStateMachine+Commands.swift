@@ -15,7 +15,7 @@ extension PlayerStateMachine {
         case .pause: pause()
         case .toggle: status == .playing || status == .loading || status == .stalled ? pause() : play()
         case .next: next(from: source)
-        case .previous: previous()
+        case .previous: previous(from: source)
         case .stop: if status != .stopped { stop() }
         case .like, .dislike, .unlike:
             guard current != nil else { return keepForNextTrack(command, source) }
@@ -32,6 +32,9 @@ extension PlayerStateMachine {
         case .setLoop(let loop): setLoop(loop)
         case .setShuffle(let shuffle): setShuffle(shuffle)
         case .openURI(let uri): open(uri, from: source)
+        case .toggleShuffle: setShuffle(!queue.shuffled)
+        case .toggleLoop: setLoop(!queue.loop)
+        case .toggleMute: setMuted(!muted)
         }
     }
 
@@ -78,14 +81,27 @@ extension PlayerStateMachine {
     /// Previous acts on the current track only: the one being opened after a skip is current
     /// within milliseconds, so a person's second press counts, and a burst of them from a plugin
     /// does not walk back through the whole queue.
-    private func previous() {
+    ///
+    /// A live stream has no start to go back to (restarting it would only reconnect, and the song
+    /// on air is not the one that was): previous is the previous entry of the queue, or nothing.
+    private func previous(from source: CommandSource) {
         guard let c = current else { return }
+        if c.info.isLive {
+            guard let before = queue.position(before: c.info.orderPosition) else {
+                out.message("motet: no previous entry\(who(source)): a live stream cannot go back to the start of the song")
+                return
+            }
+            startReason = .previous
+            skip(to: before, reason: .skipped, backwards: true)
+            return
+        }
         if (elapsedMicros() ?? 0) > Self.previousRestartsAfterMicros {
             seekPending = true
             reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true)
         } else {
             startReason = .previous
-            skip(to: queue.position(before: c.info.orderPosition) ?? c.info.orderPosition, reason: .skipped)
+            let before = queue.position(before: c.info.orderPosition)
+            skip(to: before ?? c.info.orderPosition, reason: .skipped, backwards: before != nil)
         }
     }
 
@@ -111,15 +127,25 @@ extension PlayerStateMachine {
 
     private func setVolume(_ percent: Int) {
         volume = max(0, min(100, percent))
-        engine.setVolume(Float(volume) / 100)
+        engine.setVolume(muted ? 0 : Float(volume) / 100)
         publishState()
         showDisplay()
     }
 
+    /// Mute is apart from the volume, as in mpv: volume keys change what unmuting gives back.
+    private func setMuted(_ on: Bool) {
+        muted = on
+        setVolume(volume)
+    }
+
     private func seek(to target: Int64) {
         guard let c = current else { return }
-        guard c.info.canSeek else {
-            out.message("motet: cannot seek in \(c.info.path): the file is not seekable (a damaged chain)")
+        guard c.info.canSeek, !c.info.isLive else {
+            out.message(
+                c.info.isLive
+                    ? "motet: cannot seek in a live stream (\(c.info.path))"
+                    : "motet: cannot seek in \(c.info.path): "
+                        + (c.info.url != nil ? "the server does not offer seeking" : "the file is not seekable (a damaged chain)"))
             return
         }
         var position = max(0, target)
@@ -176,13 +202,14 @@ extension PlayerStateMachine {
 
     /// Forgets what is buffered and starts decoding `position` at `startMicros`. Paused stays
     /// paused: the new track (or position) becomes current as soon as it is open.
-    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool) {
+    /// `backwards`: a previous, so that a disliked track there is passed over towards the start.
+    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool, backwards: Bool = false) {
         let reuse = keepTrack ? current?.info.trackID : nil
         if keepTrack { heardBefore += segmentHeardMicros() }
         // Track times count from the track's link in a chained file; the decoder seeks in the file.
         let linkStart = keepTrack ? current?.info.linkStartMicros ?? 0 : 0
         generation = engine.reposition(
-            to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false)
+            to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false, backwards: backwards)
         ahead.removeAll()
         earlyBoundaries.removeAll()
         starvingSince = nil
@@ -203,10 +230,10 @@ extension PlayerStateMachine {
         if current != nil { publishNowPlaying() }
     }
 
-    private func skip(to position: Int, reason: FinishReason) {
+    private func skip(to position: Int, reason: FinishReason, backwards: Bool = false) {
         finishCurrent(reason: reason)
         current = nil
-        reposition(to: position, startMicros: 0, keepTrack: false)
+        reposition(to: position, startMicros: 0, keepTrack: false, backwards: backwards)
     }
 
     private func stop() {
@@ -247,6 +274,7 @@ extension PlayerStateMachine {
         refreshNextEnabled(publishing: false)
         if current != nil { publishNowPlaying() }
         publishState()
+        showDisplay()
     }
 
     /// Shuffle reorders what has not been decoded yet: the current track and those decoded ahead
@@ -261,6 +289,7 @@ extension PlayerStateMachine {
             })
         refreshNextEnabled()
         publishState()
+        showDisplay()
     }
 
     /// Appends the file or the http(s) URL a URI names to the queue and plays it. A file or URL

@@ -40,7 +40,10 @@ extension PlayerStateMachine {
         if let interval = configuration.displayIntervalMicros, let elapsed = shown.elapsedMicros {
             lastDisplayedTick = elapsed / interval
         }
-        out.display(PlayerDisplay(nowPlaying: shown, status: status, volume: volume, skipsLeft: skipsLeft()))
+        out.display(
+            PlayerDisplay(
+                nowPlaying: shown, status: status, volume: volume, skipsLeft: skipsLeft(), shuffle: queue.shuffled,
+                loop: queue.loop, muted: muted))
     }
 
     func skipsLeft() -> Int? {

@@ -51,6 +51,11 @@ final class PlayerStateMachine {
     var liked = false
     var disliked = false
     var volume: Int
+    /// The output is silenced (`PlayerCommand.toggleMute`); `volume` is kept.
+    var muted = false
+    /// The tracks passed over as disliked that were named already: said once a run, not on
+    /// every pass of a `--loop`.
+    var namedPassedOver: Set<String> = []
     var skipLimiter: SkipLimiter?
     var failedTracks: Set<UInt64> = []
     var interruption: InterruptionReason?
@@ -215,7 +220,7 @@ final class PlayerStateMachine {
             refreshNextEnabled()  // the playlist's entries may follow the current track
         case .passedOver(let path, let title, let reportGeneration):
             // Not a skip: the skip limit never sees it, and nothing became current.
-            guard reportGeneration == generation else { return }
+            guard reportGeneration == generation, namedPassedOver.insert(path).inserted else { return }
             out.message(DislikedTracks.message(path: WebAddress.shown(path), title: title))
         case .nothingLeft(let disliked, let total, let reportGeneration):
             // The decoder stops; the output ends what it has and the queue finishes.

@@ -332,15 +332,17 @@ final class SinkWorker: @unchecked Sendable {
         }
     }
 
-    /// Publishes heard = written - the device's delay, advancing at the rate while it plays.
-    /// nil: nothing is buffered (everything written counts as heard), standing still.
+    /// Publishes heard = written - the device's delay, advancing at the rate while it plays, up
+    /// to what the device can play without us (not into its staged frames: a reader after a stop
+    /// must not count them heard). nil: nothing is buffered (everything written counts as heard),
+    /// standing still.
     private func publishHeard(_ state: DeviceState?) {
         let delay = state?.delayFrames ?? 0
         let rate = state?.playing == true && !paused ? Int64(format?.sampleRate ?? 0) : 0
         position.publish(
             HeardNow(
                 epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, atNanos: MonotonicClock.now(),
-                limitFrames: written))
+                limitFrames: written - (state?.stagedFrames ?? 0)))
     }
 
     /// Queues `event` for the control thread and wakes it. Nothing is dropped: when the queue is

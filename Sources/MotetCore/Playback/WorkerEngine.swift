@@ -78,7 +78,7 @@ final class WorkerEngine: PlaybackEngine {
         sinkWorker.join()
     }
 
-    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
+    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
         decodeWorker.park()
         sinkWorker.park()
         // What the sink said before the park is about buffers about to be thrown away (an end,
@@ -102,6 +102,7 @@ final class WorkerEngine: PlaybackEngine {
             $0.generation = generation
             $0.lastTaken = nil
             $0.opened()  // a new start: count passes from here
+            $0.backwards = backwards
         }
         if !hold { release() }
         return generation

@@ -94,6 +94,36 @@ import Testing
         #expect(mixed.take()?.path == "good.ogg")
     }
 
+    @Test func aPreviousPassesOverADislikedTrackTowardsTheStart() {
+        // a, b (disliked), c: previous on c goes to b, which is passed over to a, and what follows
+        // a is b again (passed over forwards then).
+        var cursor = DecodeCursor(queue: PlayQueue(files: ["a", "b", "c"], shuffle: false, loop: false), next: 1)
+        cursor.backwards = true
+        #expect(cursor.take()?.path == "b")
+        _ = cursor.unplayable(disliked: true)
+        #expect(cursor.take()?.path == "a")
+        cursor.opened()
+        #expect(cursor.take()?.path == "b")
+        // Off the start of a queue that does not loop, it goes forwards again rather than ending.
+        var first = DecodeCursor(queue: PlayQueue(files: ["a", "b"], shuffle: false, loop: false), next: 0)
+        first.backwards = true
+        #expect(first.take()?.path == "a")
+        _ = first.unplayable(disliked: true)
+        #expect(first.take()?.path == "b")
+    }
+
+    @Test func previousAsksForAPassBackwardsAndNextForwards() {
+        let rig = PlayerRig(tracks: 3)
+        rig.play(0)
+        rig.play(2)
+        rig.send(.previous)
+        #expect(rig.engine.repositions.last?.position == 1)
+        #expect(rig.engine.repositions.last?.backwards == true)
+        rig.play(1)
+        rig.send(.next)
+        #expect(rig.engine.repositions.last?.backwards == false)
+    }
+
     @Test func thePlayerSaysWhatItPassesOverAndItIsNoSkip() {
         let rig = PlayerRig(tracks: 3, skipLimit: (count: 1, minutes: 60))
         rig.open(0)
@@ -112,5 +142,14 @@ import Testing
         #expect(
             DislikedTracks.nothingLeftMessage(disliked: 2, total: 3)
                 == "motet: nothing left to play: of 3 tracks, 2 are disliked and the others cannot be played (--skip-disliked no plays them)")
+    }
+
+    @Test func aTrackPassedOverIsNamedOnceARunAlsoWhenLooping() {
+        let rig = PlayerRig(tracks: 2, loop: true)
+        rig.open(0)
+        for _ in 0..<3 {
+            rig.machine.handle(inbox: [.decoder(.passedOver(path: "/music/2.ogg", title: "Track 2", generation: rig.engine.generation))], output: [])
+        }
+        #expect(rig.allMessages == ["motet: skipping 'Track 2': disliked earlier (--skip-disliked no plays it)"])
     }
 }

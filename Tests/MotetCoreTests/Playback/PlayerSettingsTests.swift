@@ -16,6 +16,34 @@ import Testing
         #expect(rig.lastState?.volumePercent == 30)
     }
 
+    @Test func muteSilencesTheOutputAndKeepsTheVolume() {
+        let rig = PlayerRig(volume: 80)
+        rig.play(0)
+        rig.send(.toggleMute)
+        #expect(rig.engine.volume == 0)
+        #expect(rig.allDisplays.last?.muted == true)
+        #expect(rig.lastState?.volumePercent == 80, "mute is apart from the volume")
+        rig.send(.changeVolume(-10))
+        #expect(rig.engine.volume == 0, "still muted")
+        rig.send(.toggleMute)
+        #expect(rig.engine.volume == 0.7)
+        #expect(rig.allDisplays.last?.muted == false)
+    }
+
+    @Test func shuffleAndLoopKeysToggleAndTheStatusLineIsToldAtOnce() {
+        let rig = PlayerRig(tracks: 3)
+        rig.play(0)
+        rig.send(.toggleLoop)
+        #expect(rig.lastState?.loop == true)
+        #expect(rig.allDisplays.last?.loop == true)
+        rig.send(.toggleShuffle)
+        #expect(rig.lastState?.shuffle == true)
+        #expect(rig.allDisplays.last?.shuffle == true)
+        rig.send(.toggleLoop, .toggleShuffle)
+        #expect(rig.lastState?.loop == false && rig.lastState?.shuffle == false)
+        #expect(rig.allDisplays.last?.loop == false && rig.allDisplays.last?.shuffle == false)
+    }
+
     @Test func theSkipLimitRefusesSkipsUntilTheWindowMovesOn() {
         let rig = PlayerRig(tracks: 5, skipLimit: (count: 2, minutes: 60))
         rig.play(0)

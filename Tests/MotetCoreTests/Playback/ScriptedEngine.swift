@@ -8,6 +8,7 @@ final class ScriptedEngine: PlaybackEngine {
         var startMicros: Int64
         var reuseTrackID: UInt64?
         var hold: Bool
+        var backwards = false
     }
 
     private(set) var repositions: [Reposition] = []
@@ -23,9 +24,10 @@ final class ScriptedEngine: PlaybackEngine {
     /// What `heard()` answers.
     var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, atNanos: 0, limitFrames: .max)
 
-    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
+    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
         lastDecoded = nil
-        repositions.append(Reposition(position: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold))
+        repositions.append(
+            Reposition(position: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold, backwards: backwards))
         generation += 1
         // A flush starts a new output stream: nothing written, nothing heard.
         heardNow.epoch += 1

@@ -61,6 +61,7 @@ enum HelpText {
             Keys while playing:
             \(KeyTable.table)
             \(KeyTable.escapeNote)
+            \(KeyTable.liveStreamNote)
 
             Exit status (sysexits.h; the larger wins): 0 something played, or you quit; 64 a usage
             error; 66 nothing could be played (no input opened, all disliked; --loop stops after a

@@ -111,6 +111,7 @@ enum ManPage {
             out += ".TP\n" + entry.keys.map(Roff.bold).joined(separator: ", ") + "\n" + Roff.text(entry.action) + "\n"
         }
         out += ".PP\n" + Roff.text(KeyTable.escapeNote) + "\n"
+        out += ".PP\n" + Roff.text(KeyTable.liveStreamNote) + "\n"
         out += """
             .SH PLUGIN ISOLATION
             Every plugin but motet's own delegates runs in a process of its own
