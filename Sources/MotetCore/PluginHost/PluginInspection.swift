@@ -52,47 +52,19 @@ public enum PluginInspection {
         guard pipe(&fds) == 0 else { return failed("cannot inspect it: \(String(cString: strerror(errno)))") }
         // Close-on-exec, so that only the child's standard output (a dup) stays open in it.
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        // The player blocks the signals its watcher thread takes; the child starts clean.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let words: [String] = [executable, flag, name, file, allow ? "yes" : "no"]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text) } + [nil]
-        defer { for p in argv { free(p) } }
-        // The environment as it is, but without the Swift runtime's backtracer: a plugin crashing
-        // in the child is reported in one listing line, not in a screenful on standard error.
-        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-        var index = 0
-        while let entry = environ[index] {
-            if strncmp(entry, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(entry)) }
-            index += 1
-        }
-        environment.append(nil)
-        defer { for p in environment { free(p) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
+        let spawned = ChildProcess.spawn(executable, [executable, flag, name, file, allow ? "yes" : "no"], descriptors: [(fds[1], 1)])
         close(fds[1])
-        guard spawned == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let error):
             close(fds[0])
-            return failed("cannot inspect it: \(String(cString: strerror(spawned)))")
+            return failed("cannot inspect it: \(error.text)")
         }
         let (bytes, timedOut) = readAll(fds[0], timeoutSeconds: timeoutSeconds)
         close(fds[0])
         if timedOut { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = ChildProcess.wait(pid)
         if timedOut {
             return failed("loading it did not finish in \(LogText.seconds(timeoutSeconds)) s; it is not used")
         }
