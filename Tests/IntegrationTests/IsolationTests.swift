@@ -58,6 +58,19 @@ import Testing
         #expect(played.lines.suffix(4) == ["started Second reason 0", "now-playing Second", "finished Second", "destroy"], "\(played.lines)")
     }
 
+    @Test func whatPulseAudioReceivesStaysBitExactWhileAPluginAbortsOnItsOwnThread() throws {
+        let pulse = try PulseRig()
+        defer { pulse.stop() }
+        let run = try MotetRun("motet-isolation-pulse")
+        defer { try? FileManager.default.removeItem(atPath: run.home) }
+        let plugin = try Self.buildMisbehaving(in: run.home)
+        let result = try SoundServerChecks.expectBitExactPlayback(
+            through: pulse, arguments: ["--plugin", "\(plugin):out=\(run.path("plugin.out")),do=abort,after_ms=300,once=\(run.path("once"))"],
+            in: run)
+        let about = linesAbout(plugin, in: result.stderr)
+        #expect(about.count == 1 && about.first?.contains("died of SIGABRT") == true, "\(result.stderr)")
+    }
+
     @Test func aPluginStuckInOnEventIsRestartedAfterTheWatchdog() throws {
         let run = try MotetRun("motet-isolation-spin")
         defer { try? FileManager.default.removeItem(atPath: run.home) }
@@ -187,16 +200,19 @@ import Testing
         try FileManager.default.createDirectory(atPath: run.path("out"), withIntermediateDirectories: true)
         let result = try run.run(
             ["--no-config", "--output", "null", "--untimed", "--plugin-sandbox", sandboxed ? "on" : "off",
-             "--plugin", "\(plugin):out=\(out),append=\(bashrc)", a], timeout: 60)
+             "--plugin", "\(plugin):out=\(out),append=\(bashrc),peek=yes", a], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         // Its own output path works either way: it wrote every line to it.
         #expect(lines.first == "create" && lines.last == "destroy", "\(lines)")
         if sandboxed {
             #expect(lines.contains("append Permission denied"), "\(lines)")
+            // Tracing and reading another process's memory are refused by the seccomp filter.
+            #expect(lines.contains("peek Operation not permitted"), "\(lines)")
             #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "# my shell\n")
         } else {
             #expect(lines.contains("append written"), "\(lines)")
+            #expect(lines.contains("peek read"), "\(lines)")
         }
         // Its state directory was made for it, private to the user.
         var info = stat()

@@ -10,12 +10,17 @@ enum SoundServerChecks {
     /// of the comparison: an underrun (a loaded machine: the suite runs servers side by side)
     /// makes the server play silence between two frames without losing or changing one; it is
     /// said on stdout, not failed.
-    static func expectBitExactPlayback(through rig: some SoundServerRig) throws {
-        let run = try MotetRun()
+    /// `arguments` go before the file (plugins, for example); `run` is where it plays (a fresh one
+    /// by default). Returns the player's result.
+    @discardableResult
+    static func expectBitExactPlayback(
+        through rig: some SoundServerRig, arguments: [String] = [], in given: MotetRun? = nil
+    ) throws -> ProcessResult {
+        let run = try given ?? MotetRun()
         let ogg = run.path("sweep.ogg")
         try Fixtures.oggVorbis(ogg, seconds: 2, synth: ["sine", "200-3000"])
         let start = Date()
-        let r = try run.run(["--output", "pulse", "--no-config", "--status", "events", ogg], extraEnvironment: rig.environment)
+        let r = try run.run(["--output", "pulse", "--no-config", "--status", "events"] + arguments + [ogg], extraEnvironment: rig.environment)
         let wall = Date().timeIntervalSince(start)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(wall >= 1.9, "real time: 2 s of audio took \(wall) s")
@@ -31,6 +36,7 @@ enum SoundServerChecks {
         if capRange.count != refRange.count {
             print("note: \(capRange.count - refRange.count) frames of silence between the first and the last sound (an underrun)")
         }
+        return r
     }
 
     /// Motet playing 5 s of music titled "Music" into a rig, 1.5 s in: its events in stdout.txt,

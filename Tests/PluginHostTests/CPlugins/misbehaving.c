@@ -13,9 +13,12 @@
  *   once=PATH       misbehave only in the instance that creates PATH first (later ones behave)
  *   append=PATH     at create, try to append a line to PATH (say ~/.bashrc) and write
  *                   "append written" or "append <strerror>" (the sandbox must refuse it)
+ *   peek=yes        at create, read a byte of its parent's memory with process_vm_readv and
+ *                   write "peek read" or "peek <strerror>" (the sandbox must refuse it)
  *
  * Built with -DMISBEHAVE_IN_CONSTRUCTOR it segfaults in a constructor, when it is loaded.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #include <motet/plugin.h>
 
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,12 +92,14 @@ static int32_t create(const motet_host *host, const motet_option *options, uint3
     p->fd = -1;
     p->after_ms = 300;
     const char *once = NULL, *append = NULL;
+    int peek = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (!strcmp(options[i].key, "out")) p->fd = open(options[i].value, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         else if (!strcmp(options[i].key, "do")) snprintf(p->what, sizeof p->what, "%s", options[i].value);
         else if (!strcmp(options[i].key, "after_ms")) p->after_ms = atol(options[i].value);
         else if (!strcmp(options[i].key, "once")) once = options[i].value;
         else if (!strcmp(options[i].key, "append")) append = options[i].value;
+        else if (!strcmp(options[i].key, "peek")) peek = !strcmp(options[i].value, "yes");
     }
     clock_gettime(CLOCK_MONOTONIC, &p->created);
     p->armed = p->what[0] && (!once || open(once, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600) >= 0);
@@ -103,6 +109,13 @@ static int32_t create(const motet_host *host, const motet_option *options, uint3
         ssize_t w = fd >= 0 ? write(fd, "echo pwned\n", 11) : -1;
         line(p, "append", w == 11 ? "written" : strerror(errno), -1);
         if (fd >= 0) close(fd);
+    }
+    if (peek) {
+        /* Its own process's parent is motet when isolated: another process's memory. */
+        static char byte, *where = &byte;
+        struct iovec local = {&byte, 1}, remote = {where, 1};
+        ssize_t n = process_vm_readv(getppid(), &local, 1, &remote, 1, 0);
+        line(p, "peek", n == 1 || errno == EFAULT ? "read" : strerror(errno), -1);
     }
     if (p->armed && strcmp(p->what, "spin") != 0) {
         pthread_t thread;
@@ -142,6 +155,7 @@ static const motet_option_description described[] = {
     {sizeof(motet_option_description), MOTET_OPTION_INTEGER, "after_ms", "300", "when"},
     {sizeof(motet_option_description), MOTET_OPTION_OUTPUT_PATH, "once", NULL, "misbehave only where this is made first"},
     {sizeof(motet_option_description), MOTET_OPTION_STRING, "append", NULL, "a file it has no business writing"},
+    {sizeof(motet_option_description), MOTET_OPTION_BOOL, "peek", "no", "read motet's memory"},
 };
 
 static const motet_plugin_descriptor descriptor = {
