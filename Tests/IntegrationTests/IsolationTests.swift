@@ -240,7 +240,7 @@ import Testing
         #expect(!ProbePlugin.lines(out).contains { $0.hasPrefix("started ") })  // ABI 1.1 events stay away
     }
 
-    @Test func aSwiftPluginBuiltOnTheKitRunsIsolatedAndSandboxedAndWritesItsFile() throws {
+    @Test(.runsABundledDelegateIsolated) func aSwiftPluginBuiltOnTheKitRunsIsolatedAndSandboxedAndWritesItsFile() throws {
         let run = try MotetRun("motet-isolated-swift")
         defer { try? FileManager.default.removeItem(atPath: run.home) }
         let a = run.path("a.ogg"), state = run.path("json/now.json"), events = run.path("json/events.jsonl")

@@ -14,3 +14,15 @@ extension Trait where Self == ConditionTrait {
             "measures time or wake-ups, which mean nothing under a sanitizer: the debug pass (make test-unit) runs it")
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// For a test that runs a bundled (Swift) delegate in a plugin process of its own: under a
+    /// sanitizer the delegates are instrumented and need the sanitizer's runtime, which only the
+    /// player links (motet-plugin-host is plain C), so they cannot load in a process of their own.
+    /// The debug pass (make test-unit) runs it.
+    static var runsABundledDelegateIsolated: Self {
+        .enabled(
+            if: ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil,
+            "an instrumented delegate cannot load in a plugin process without the sanitizer's runtime: the debug pass (make test-unit) runs it")
+    }
+}
