@@ -160,6 +160,8 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         if status == MOTET_OK {
             lock.withLock {
                 running = true
+                // Only the first create can fail a start: what the handler holds is let go now.
+                onFailure = nil
                 lock.broadcast()
             }
             return true
