@@ -132,14 +132,22 @@ for p in installed tree; do
   [ "$runtimes" = "$root/usr/lib/motet/swift/libswiftCore.so " ] && pass "hello-$p shares the host's one Swift runtime" \
     || fail "hello-$p sees Swift runtimes: $runtimes"
 done
-# A plugin stamped with another Swift version, named on the command line: refused in one line,
-# and motet ends before it plays (exit 64, as for any --plugin that cannot load).
-hidden_run "$root/usr/bin/motet" --no-config --output null --untimed --status quiet \
+# A plugin stamped with another Swift version, named on the command line, in motet's process
+# (--plugin-isolation never), where it would share motet's one Swift runtime: refused in one line,
+# and motet ends before it plays (exit 64, as for any --plugin that cannot load). In a process of
+# its own (the default for a plugin from elsewhere) it has a runtime of its own, and plays.
+hidden_run "$root/usr/bin/motet" --no-config --output null --untimed --status quiet --plugin-isolation never \
   --plugin "$work/c-plugin/stale.so" "$demo" 2>"$work/stale.err" && status=0 || status=$?
 err=$(cat "$work/stale.err")
 refusals=$(grep -c "refused: built with Swift 5.9" <<<"$err" || true)
-[ "$refusals" = 1 ] && [ "$status" = 64 ] && pass "a plugin stamped with another Swift version is refused in one line (exit 64)" \
+[ "$refusals" = 1 ] && [ "$status" = 64 ] && pass "a plugin stamped with another Swift version is refused in one line in motet's process (exit 64)" \
   || fail "stale plugin: expected one refusal line and exit 64, got $status: $err"
+hidden_run "$root/usr/bin/motet" --no-config --output null --untimed --status quiet \
+  --plugin "$work/c-plugin/stale.so" "$demo" 2>"$work/stale.err" && status=0 || status=$?
+err=$(cat "$work/stale.err")
+[ "$status" = 0 ] && grep -q "hello\[stale\]: shutting down" <<<"$err" \
+  && pass "isolated, the same plugin runs in a process of its own (installed motet-plugin-host)" \
+  || fail "stale plugin isolated: expected it to run, got $status: $err"
 
 # 5. The shipped binaries: motet needs only the libraries it calls (linked --as-needed); each
 # bundled plugin has its installed name as SONAME (so no build path is recorded in
