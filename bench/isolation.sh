@@ -169,7 +169,11 @@ if [ -n "${cpu[never]:-}" ] && [ -n "${cpu[always]:-}" ]; then
     echo "Isolated − in process: $(awk -v a="${cpu[always]}" -v b="${cpu[never]}" 'BEGIN { printf "%+.3f", a - b }') CPU-s per minute." >>"$report"
 fi
 echo >>"$report"
-echo "## Headless wake-ups with one isolated C plugin (goal ≤ 4 per second)" >>"$report"
+echo "## Headless wake-ups with one isolated C plugin (goal ≤ 4 per second), beside motet alone" >>"$report"
+if m=$(measure alone third-party); then
+    read -r c w <<<"$m"
+    echo "motet alone: $w wake-ups per second, $c CPU-s per minute." >>"$report"
+else failed=1; fi
 if m=$(measure one-isolated third-party --plugin "$work/plugins/hello.so"); then
     read -r c w <<<"$m"
     echo "motet + the plugin's process: $w wake-ups per second, $c CPU-s per minute." >>"$report"
