@@ -28,6 +28,10 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
 
     /// How long one event may wait to be taken before the process is taken for stuck.
     static let watchdogSeconds = 10.0
+    /// How many events may be on their way at once: sent, not yet taken. Several, so that the
+    /// events of a track boundary (finish, start, state, now-playing) do not each wait for the one
+    /// before them to come back; few, so that what waits in the queue still coalesces.
+    static let window = 16
 
     private let lock = ConditionLock()
     // Guarded by `lock`:
@@ -40,6 +44,8 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     /// Why the current process failed (set by its reader or the watchdog); nil while it is well.
     private var failure: String?
     private var onFailure: (@Sendable (PluginLoadFailure) -> Void)?
+    /// Events sent to the current process and not yet taken, oldest first, with when each went.
+    private var unacknowledged: [(sequence: UInt64, event: QueuedEvent, sentAt: Int64)] = []
     private var running = false
     private var stopping = false
     private var finished = false
@@ -51,9 +57,6 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     private var delivered = DeliveredState()
     private var sequence: UInt64 = 0
     private var reportedFallingBehind = false
-    /// The event on its way when the process failed: handed to the next process after the replay
-    /// (a scrobbler must not lose a track's finish because its process died meanwhile).
-    private var inFlight: QueuedEvent?
     /// Events taken by all its processes so far (read at exit).
     private let takenInAll = Atomic<Int>(0)
 
@@ -110,7 +113,9 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         }
     }
 
-    var undeliveredTracks: Int { lock.withLock { queue.undeliveredTracks } }
+    var undeliveredTracks: Int {
+        lock.withLock { queue.undeliveredTracks + Set(unacknowledged.compactMap { $0.event.kind.track }).count }
+    }
 
     var eventsTaken: Int { takenInAll.load(ordering: .relaxed) }
 
@@ -130,9 +135,9 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         guard create(options, first: true) else { return }
         while true {
             switch next() {
-            case .event(let event): deliver(event, options: options)
+            case .event(let event): send(event)
             case .failed(let why): supervise(why, options: options)
-            case .end: return stop()
+            case .end: return stop(options)
             }
         }
     }
@@ -194,12 +199,27 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         case end
     }
 
-    /// The next event, waiting for one, or a failure of the process meanwhile.
+    /// The next event to send, waiting for one (and for room in the window), or a failure of the
+    /// process meanwhile; the watchdog fails a process whose oldest event waits too long.
     private func next() -> Next {
+        let watchdog = Int64(Self.watchdogSeconds * 1_000_000)
         while true {
             let (event, droppedOthers, why): (QueuedEvent?, Int, String?) = lock.withLock {
-                while queue.isEmpty && !stopping && (failure == nil || disabled) { lock.wait() }
-                if let failure, !disabled { return (nil, 0, failure) }
+                while true {
+                    settle()
+                    if let failure, !disabled { return (nil, 0, failure) }
+                    if !queue.isEmpty && unacknowledged.count < Self.window { break }
+                    if stopping && queue.isEmpty { break }
+                    guard let oldest = unacknowledged.first, !disabled else {
+                        lock.wait()
+                        continue
+                    }
+                    if monotonicMicros() >= oldest.sentAt + watchdog {
+                        failure = "stopped taking events (one waited \(LogText.seconds(Self.watchdogSeconds)) s)"
+                        continue
+                    }
+                    _ = lock.wait(untilMonotonicMicros: oldest.sentAt + watchdog)
+                }
                 return (queue.pop(), queue.takeDroppedOthers(), nil)
             }
             if let why { return .failed(why) }
@@ -211,21 +231,36 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         }
     }
 
+    /// What the process took is delivered: noted for a replay. Call with `lock` held (only the
+    /// instance's thread does).
+    private func settle() {
+        while let first = unacknowledged.first, first.sequence <= taken {
+            delivered.note(first.event)
+            unacknowledged.removeFirst()
+        }
+    }
+
     private func reportFallingBehind(_ what: String) {
         guard !reportedFallingBehind else { return }
         reportedFallingBehind = true
         log("motet: plugin \(LogText.escaped(name)) is not keeping up: dropped \(what) (at most \(MOTET_QUEUE_TRACKS) tracks wait; further drops are not logged)")
     }
 
-    /// Hands `event` to the process and waits until it was taken; on a failure, supervises.
-    private func deliver(_ event: QueuedEvent, options: [PluginOption]) {
+    /// Sends `event` without waiting for it to be taken (the window bounds how many are on their
+    /// way); a process that fails meanwhile is noticed by `next`.
+    private func send(_ event: QueuedEvent) {
         guard lock.withLock({ !disabled }) else { return }
-        guard let why = handOver(event) else { return delivered.note(event) }
-        inFlight = event
-        supervise(why, options: options)
+        sequence += 1
+        let number = sequence
+        let current = lock.withLock {
+            unacknowledged.append((number, event, monotonicMicros()))
+            return process
+        }
+        current.send(event, sequence: number)
     }
 
-    /// Sends one event and waits for it to be taken; the failure, if any.
+    /// Sends one event and waits for it to be taken; the failure, if any. (A restarted process's
+    /// replay goes one event at a time.)
     private func handOver(_ event: QueuedEvent) -> String? {
         sequence += 1
         let current = lock.withLock { process }
@@ -241,17 +276,21 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
             failure = "stopped taking events (one waited \(LogText.seconds(Self.watchdogSeconds)) s)"
             return failure
         }
-        if why != nil {
-            current.end()
-        } else {
-            takenInAll.add(1, ordering: .relaxed)
-        }
+        if why != nil { current.end() }
         return why
     }
 
     /// Reports the failure and restarts the process after its back-off, or disables the plugin.
     private func supervise(_ why: String, options: [PluginOption]) {
         var why = why
+        // What was on its way when the process failed goes to the next one after the replay (a
+        // scrobbler must not lose a track's finish because its process died meanwhile).
+        let (failed, resend) = lock.withLock { () -> (PluginProcess, [QueuedEvent]) in
+            settle()
+            defer { unacknowledged = [] }
+            return (process, unacknowledged.map(\.event))
+        }
+        failed.end()
         while true {
             let what = "motet: plugin \(LogText.escaped(name)) (\(LogText.escaped(file))): its process \(why)"
             if let lost = lock.withLock({ () -> Int? in
@@ -260,7 +299,7 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                     disabled = true
                     queue = PluginEventQueue()
                 }
-                return queue.undeliveredTracks
+                return queue.undeliveredTracks + Set(resend.compactMap { $0.kind.track }).count
             }) {
                 // Quitting: no restart; what it did not get is said (unless the host said it).
                 if !lock.withLock({ abandoned }) { log(what + (lost > 0 ? "; the events of \(lost) track\(lost == 1 ? "" : "s") were not delivered" : "")) }
@@ -305,30 +344,29 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
             // The new instance hears the current track and state first, then the event that was on
             // its way (which may fail again: then it counts as another failure).
             var failedAgain: String?
-            for event in delivered.replay(abiMinor: abiMinor) + (inFlight.map { [$0] } ?? []) {
+            for event in delivered.replay(abiMinor: abiMinor) + resend {
                 if let failed = handOver(event) {
                     failedAgain = failed
                     break
                 }
                 delivered.note(event)
             }
-            guard let failedAgain else {
-                inFlight = nil
-                return
-            }
+            guard let failedAgain else { return }
             why = failedAgain
         }
     }
 
-    /// Delivers the shutdown and destroy (STOP), waits for DONE, and reaps the process.
-    private func stop() {
+    /// Sends STOP after what is on its way (the process delivers those, then the shutdown event
+    /// and destroy), waits for DONE, and reaps the process; a failure meanwhile is said.
+    private func stop(_ options: [PluginOption]) {
         let (current, ok) = lock.withLock { (process, failure == nil && !disabled) }
         if ok {
             current.send(MOTET_WIRE_STOP)
-            lock.withLock {
+            let why: String? = lock.withLock {
                 while !done && failure == nil { lock.wait() }
+                return done ? nil : failure
             }
-            current.reap()
+            if let why { supervise(why, options: options) } else { current.reap() }
         } else {
             current.end()
         }
@@ -405,7 +443,10 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                 let number = motet_wire_get_u64(&r)
                 guard motet_wire_reader_finish(&r) == MOTET_WIRE_OK else { return "sent a malformed answer to an event" }
                 lock.withLock {
-                    if process === current { taken = max(taken, number) }
+                    if process === current, number > taken {
+                        takenInAll.add(Int(number - taken), ordering: .relaxed)
+                        taken = number
+                    }
                     lock.broadcast()
                 }
             case MOTET_WIRE_DONE:
