@@ -117,17 +117,9 @@ enum PluginProcessStart {
             }
             guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { continue }
             let directory = slash == path.startIndex ? "/" : String(path[..<slash])
-            makeDirectories(directory)
+            _ = PluginStateDirectory.makeDirectories(directory)
             if !directories.contains(directory) { directories.append(directory) }
         }
         return directories
-    }
-
-    private static func makeDirectories(_ path: String) {
-        var made = ""
-        for part in path.split(separator: "/") {
-            made += "/" + part
-            _ = mkdir(made, 0o700)
-        }
     }
 }
