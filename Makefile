@@ -92,10 +92,11 @@ demo: release
 # of executions with a fixed seed (deterministic; see FUZZING.md), then the Debian packages
 # installed and run with the Swift toolchain hidden.
 test: deps-test
-	$(MAKE) test-unit
-	$(MAKE) test-sanitizers
-	$(MAKE) test-fuzz
-	$(MAKE) test-deb
+	@start=$$(date +%s); stage() { echo "make test: $$1 took $$(( $$(date +%s) - start )) s"; start=$$(date +%s); }; \
+	  $(MAKE) test-unit || exit 1; stage test-unit; \
+	  $(MAKE) test-sanitizers || exit 1; stage test-sanitizers; \
+	  $(MAKE) test-fuzz || exit 1; stage test-fuzz; \
+	  $(MAKE) test-deb || exit 1; stage test-deb
 
 # The TSan suite while the ASan variant builds beside it at the lowest priority (nice 19: the
 # suite mostly waits on real time and leaves the cores idle, and under a sanitizer its timing

@@ -29,6 +29,17 @@ struct LiveStreamTimeTests {
         return out
     }
 
+    /// When (Unix seconds) `listener` said "playing" for the first time after its last "stalled".
+    static func firstPlayingAfterTheLastStall(_ listener: Listener) -> Double? {
+        let events = (try? JSONDelegateFiles.events(listener.eventsFile)) ?? []
+        let states = events.compactMap { e -> (time: Double, state: String)? in
+            guard let state = (e["current"] as? [String: Any])?["state"] as? String, let time = e["time"] as? Double else { return nil }
+            return (time, state)
+        }
+        guard let stall = states.lastIndex(where: { $0.state == "stalled" }) else { return nil }
+        return states[stall...].first { $0.state == "playing" }?.time
+    }
+
     @Test func afterAReconnectionElapsedNeverRunsPastTheSongOrTheTimeSinceItCameBack() throws {
         // Every song has the same tags: whatever is on air after the reconnection is "the same
         // song" to the player, the case where elapsed used to carry on from before the loss.
@@ -48,10 +59,13 @@ struct LiveStreamTimeTests {
         try station.startServer()
         #expect(try Shell.waitUntil(timeout: 30) { station.isOnAir }, "\(station.log("ices.log"))")
         #expect(listener.waitFor(60) { $0["state"] as? String == "playing" }, "\(listener.state) \(listener.stderr)")
-        let back = Date()
+        // The player may reconnect before the test sees the station on air: the stream came back
+        // when the player said so (its first "playing" after the stall), not when the test looked.
+        let back = try #require(Self.firstPlayingAfterTheLastStall(listener), "\(listener.states())")
+        let now = { Date().timeIntervalSince1970 }
         var samples: [(since: Double, elapsed: Double)] = []
-        while Date().timeIntervalSince(back) < length + 4 {
-            if let elapsed = listener.state["elapsed"] as? Double { samples.append((Date().timeIntervalSince(back), elapsed)) }
+        while now() - back < length + 4 {
+            if let elapsed = listener.state["elapsed"] as? Double { samples.append((now() - back, elapsed)) }
             Thread.sleep(forTimeInterval: 0.25)
         }
         let shown = samples.map { String(format: "%.1f@%.1f", $0.elapsed, $0.since) }.joined(separator: " ")
