@@ -188,7 +188,7 @@ install-player: $(if $(BIN),,release)
 	for f in README.md PLUGINS.md; do sed $(DOC_LINKS) $$f > $(DOC_DIR)/$$f && chmod 644 $(DOC_DIR)/$$f || exit 1; done
 	install -m 644 Examples/motet.conf FUZZING.md $(DOC_DIR)/
 	install -m 644 bench/RESULTS.md bench/SOAK.md $(DOC_DIR)/bench/
-	install -m 644 docs/BAD-INPUT.md docs/ISOLATION.md $(DOC_DIR)/docs/
+	install -m 644 docs/ARCHITECTURE.md docs/BAD-INPUT.md docs/ISOLATION.md $(DOC_DIR)/docs/
 	install -m 644 Plugins/Log/README.md $(DOC_DIR)/plugins/log.md
 	install -m 644 Plugins/JSONFile/README.md $(DOC_DIR)/plugins/json.md
 	install -m 644 Plugins/Notify/README.md $(DOC_DIR)/plugins/notify.md
