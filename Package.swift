@@ -1,5 +1,6 @@
 // swift-tools-version:6.2
-// Motet: an Ogg Vorbis player for Linux with delegate plugins. See README.md and ../shared/DESIGN.md.
+// Motet: an Ogg Vorbis player for Linux with delegate plugins. See README.md, and
+// docs/ARCHITECTURE.md for how it is built.
 import PackageDescription
 
 /// Swift 6 language mode everywhere.
