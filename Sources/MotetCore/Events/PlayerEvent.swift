@@ -1,4 +1,4 @@
-/// Everything the player tells its delegates. See "The delegate contract" in DESIGN.md.
+/// Everything the player tells its delegates. See docs/ARCHITECTURE.md, "The delegate contract".
 public enum PlayerEvent: Sendable, Equatable {
     /// `updateLockScreenInfo`: the full now-playing snapshot.
     case nowPlaying(NowPlaying)

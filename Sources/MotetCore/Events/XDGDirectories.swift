@@ -11,8 +11,8 @@ import Glibc
 ///
 /// There are exactly two of these helpers: this one for the host, and `XDGDirectories` in
 /// MotetPluginKit for plugins. Plugins cannot link a host module (the same Swift module linked into
-/// the host and into a plugin duplicates its type metadata, see DESIGN.md), and the host does not
-/// link the plugin kit for the same reason; both follow the same rules.
+/// the host and into a plugin duplicates its type metadata: docs/ARCHITECTURE.md, "The C ABI"),
+/// and the host does not link the plugin kit for the same reason; both follow the same rules.
 public struct XDGDirectories: Sendable, Equatable {
     /// A base directory that has a default under the home directory.
     public enum Kind: Sendable, CaseIterable {

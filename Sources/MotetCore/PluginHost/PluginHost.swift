@@ -6,7 +6,7 @@ import MotetPluginABI
 import Synchronization
 
 /// Loads delegate plugins and hands them the player's events, each instance on its own serial
-/// queue, so that a slow plugin delays only itself. See "The two contracts" in DESIGN.md.
+/// queue, so that a slow plugin delays only itself. See docs/ARCHITECTURE.md, "The two contracts".
 public final class PluginHost: Sendable {
     /// What the host needs from the player.
     public struct Configuration: Sendable {

@@ -7,10 +7,11 @@ import MotetPluginABI
 
 /// Opens plugin shared objects with libltdl and finds their entry function.
 ///
-/// libltdl facts this follows (reproduced on libltdl 2.4.7, see DESIGN.md): it always binds
-/// lazily, so an unresolved symbol would kill the process at its first call — each file is first
-/// opened with `dlopen(RTLD_NOW | RTLD_LOCAL)` to get the real error; `lt_dlerror` is a
-/// process-global static, so one lock covers every `lt_*` call and the copy of its error text.
+/// libltdl facts this follows (reproduced on libltdl 2.4.7; docs/ARCHITECTURE.md, "Plugin
+/// loading"): it always binds lazily, so an unresolved symbol would kill the process at its first
+/// call — each file is first opened with `dlopen(RTLD_NOW | RTLD_LOCAL)` to get the real error;
+/// `lt_dlerror` is a process-global static, so one lock covers every `lt_*` call and the copy of
+/// its error text.
 /// Nothing is ever closed: unloading Swift code is unsafe, and keeping C code costs nothing.
 enum PluginLibrary {
     /// The process-wide ltdl lock; the value says whether `lt_dlinit` succeeded.
