@@ -1,8 +1,8 @@
 import Foundation
 
-/// ALSA without a sound card, as ../shared/RECIPES.md says: a configuration whose `default` (and
-/// `motetcap`) PCM is a `file` PCM over `null`, writing raw interleaved samples to a capture file
-/// (not in real time; ALSA pads the end to a whole period).
+/// ALSA without a sound card, with nothing but ALSA's own plugins: a configuration whose `default`
+/// (and `motetcap`) PCM is a `file` PCM over `null`, writing raw interleaved samples to a capture
+/// file (not in real time; ALSA pads the end to a whole period).
 ///
 /// For a child process, pass `environment` (ALSA_CONFIG_PATH points at the rig's configuration,
 /// which replaces the system's). In-process code can open `inlineDevice`, which needs no

@@ -1,10 +1,13 @@
 import Foundation
 import Glibc
 
-/// A private PulseAudio server for tests, built as ../shared/RECIPES.md says: its own temporary
-/// directory, a null sink, the native protocol on a unix socket, and a real-time
-/// `module-pipe-sink` named `pipert` whose FIFO is read by `cat` into a capture file — so what a
-/// client played can be compared byte for byte, at real-time speed.
+/// A private PulseAudio server for tests (`pulseaudio -n`: no default script, only the modules it
+/// is given): its own temporary directory, a null sink, the native protocol on a unix socket, and
+/// a `module-pipe-sink` named `pipert`, paced by the system clock
+/// (`use_system_clock_for_timing=yes`; without it the sink runs far faster than real time), whose
+/// FIFO is read by `cat` into a capture file — so what a client played can be compared byte for
+/// byte, at real-time speed (recording the null sink's monitor instead loses the first 50 to
+/// 350 ms).
 ///
 /// Use it in-process (pass `serverAddress` and `sinkName` to the code under test) or for a child
 /// process (`environment`: PULSE_SERVER, PULSE_RUNTIME_PATH, PULSE_SINK). Everything is started
