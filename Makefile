@@ -170,7 +170,7 @@ install-player: $(if $(BIN),,release)
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DOC_DIR)/examples/systemd \
-	  $(DOC_DIR)/plugins/schema $(DOC_DIR)/bench $(DOC_DIR)/docs
+	  $(DOC_DIR)/plugins/schema $(DOC_DIR)/bench $(DOC_DIR)/bench/history $(DOC_DIR)/docs
 	install -m 755 $(INSTALL_BIN)/motet $(DESTDIR)$(PREFIX)/bin/motet
 	install -d -m 755 $(DESTDIR)$(PREFIX)/libexec/motet
 	install -m 755 $(INSTALL_BIN)/motet-plugin-host $(DESTDIR)$(PREFIX)/libexec/motet/motet-plugin-host
@@ -188,6 +188,7 @@ install-player: $(if $(BIN),,release)
 	for f in README.md PLUGINS.md; do sed $(DOC_LINKS) $$f > $(DOC_DIR)/$$f && chmod 644 $(DOC_DIR)/$$f || exit 1; done
 	install -m 644 Examples/motet.conf FUZZING.md $(DOC_DIR)/
 	install -m 644 bench/RESULTS.md bench/SOAK.md $(DOC_DIR)/bench/
+	install -m 644 bench/history/*.md $(DOC_DIR)/bench/history/
 	install -m 644 docs/ARCHITECTURE.md docs/BAD-INPUT.md docs/ISOLATION.md $(DOC_DIR)/docs/
 	install -m 644 Plugins/Log/README.md $(DOC_DIR)/plugins/log.md
 	install -m 644 Plugins/JSONFile/README.md $(DOC_DIR)/plugins/json.md

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where a running Motet's resident memory is: pmap -x summed per mapped file, plus what merely
 # linking libpulse / libasound costs a C program that never calls them (the dlopen question).
-# Not part of `make bench`; used for the analysis in bench/RESULTS.md.
+# Not part of `make bench`; used for the analysis in bench/history/speed-cpu-rss.md.
 #
 #   bench/rss_breakdown.sh [MOTET ARGS...]      (default: --output null bench/out/one-minute.ogg)
 #   MOTET_BUILD_DIR=...  as for run.sh

@@ -16,7 +16,8 @@
 #                    run, interleaved, as the rows "motet (alt) ..."
 #
 # Writes bench/out/raw.tsv (one line per run) and bench/out/summary.md (medians, ratios, the machine,
-# goals met or missed), and prints the summary. bench/RESULTS.md is that summary, kept in git.
+# goals met or missed), and prints the summary. bench/RESULTS.md keeps the latest round's figures;
+# bench/history/speed-cpu-rss.md every round in full.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
