@@ -17,4 +17,20 @@ enum NetworkPacing {
         let nap = min(longestNapNanos, (runsOutAt - now + inBuffer - napMarginNanos) / 2)
         return nap >= shortestNapNanos ? nap : nil
     }
+
+    /// Whether bytes just written wake the reader at once. Not while the listener has more than
+    /// `napMarginNanos` of audio ahead: then the reader is woken at the end of the round of reads
+    /// (libcurl hands a round over in several pieces, each a wake-up of the decoder otherwise).
+    /// At once when the stream is dry (the pre-buffer is being filled) or nearly out.
+    static func wakesReader(now: Int64, runsOutAt: Int64, dry: Bool) -> Bool {
+        dry || runsOutAt - now <= napMarginNanos
+    }
+
+    /// How long a reader with audio ahead waits for bytes: until half of `napMarginNanos` before
+    /// that audio runs out, so that bytes owed to it (`wakesReader`) are taken in time even if the
+    /// round's end never comes; then to the end of the audio, when it is a stall.
+    static func readerDeadline(now: Int64, runsOutAt: Int64) -> Int64 {
+        let early = runsOutAt - napMarginNanos / 2
+        return early > now ? early : runsOutAt
+    }
 }

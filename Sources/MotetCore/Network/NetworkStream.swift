@@ -58,6 +58,9 @@ public final class NetworkStream: @unchecked Sendable {
     private var writerWaitsForRoom = false
     /// Bytes came since the network thread's last nap: one nap per round of reads.
     private var mayNap = false
+    /// Bytes came that the reader has not been woken for: it had time ahead, so it is woken once
+    /// at the end of the round of reads (`pace`), not for each piece (`NetworkPacing.wakesReader`).
+    private var readerOwed = false
     private var caughtUp: (@Sendable () -> Void)?
 
     /// Starts fetching `url` on a new thread. `notice` gets the lines for a lost and a recovered
@@ -183,7 +186,8 @@ public final class NetworkStream: @unchecked Sendable {
                     // the next bytes, but no longer than that audio lasts. Then it is a stall.
                     let left = runsOutAtNanos - MonotonicClock.now()
                     if !dry, left > 0 {
-                        _ = monitor.wait(untilMonotonicMicros: runsOutAtNanos / 1000)
+                        let deadline = NetworkPacing.readerDeadline(now: MonotonicClock.now(), runsOutAt: runsOutAtNanos)
+                        _ = monitor.wait(untilMonotonicMicros: deadline / 1000)
                         continue
                     }
                     if !dry {
@@ -380,6 +384,7 @@ public final class NetworkStream: @unchecked Sendable {
                 if interrupted || generation != current { return (false, nil) }
                 if ring.room == 0 {
                     writerWaitsForRoom = true
+                    monitor.broadcast()  // the reader takes what is owed first
                     monitor.wait()
                     writerWaitsForRoom = false
                     continue
@@ -388,7 +393,12 @@ public final class NetworkStream: @unchecked Sendable {
                 buffering.arrived(put, at: MonotonicClock.now())
                 done += put
                 mayNap = true
+            }
+            if NetworkPacing.wakesReader(now: MonotonicClock.now(), runsOutAt: runsOutAtNanos, dry: dry) {
+                readerOwed = false
                 monitor.broadcast()
+            } else {
+                readerOwed = true
             }
             guard dry else { return (true, nil) }
             let line = buffering.waiting(
@@ -404,6 +414,10 @@ public final class NetworkStream: @unchecked Sendable {
     private func pace(generation current: Int) -> Bool {
         monitor.withLock {
             if interrupted || generation != current { return true }
+            if readerOwed {
+                readerOwed = false
+                monitor.broadcast()
+            }
             guard mayNap, !dry, runsOutAtNanos > 0 else { return false }
             mayNap = false
             let now = MonotonicClock.now()

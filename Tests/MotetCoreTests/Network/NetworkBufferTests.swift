@@ -109,4 +109,19 @@ import Testing
         #expect(line(163, 128_000) != nil, "waited 3 s since the new connection")
         #expect(ArrivalRate.kilobytes(perSecond: 16_049) == "16.0 kB/s")
     }
+
+    /// At the live edge a round of reads comes in several pieces; a reader with seconds ahead is
+    /// woken once for the round (the network thread's `pace`), one that is dry or nearly out at
+    /// once. A reader waiting with audio ahead looks again half a margin before it runs out, in
+    /// case the round's end does not come, and at the end of its audio when that is closer.
+    @Test func aReaderWithSecondsAheadIsWokenOncePerRoundAndNeverTooLate() {
+        let second: Int64 = 1_000_000_000
+        let now: Int64 = 100 * second
+        #expect(!NetworkPacing.wakesReader(now: now, runsOutAt: now + 3 * second, dry: false))
+        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: now + 3 * second, dry: true))
+        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: now + NetworkPacing.napMarginNanos, dry: false))
+        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: 0, dry: false), "nothing decoded yet: at once")
+        #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + 3 * second) == now + 3 * second - NetworkPacing.napMarginNanos / 2)
+        #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + second / 4) == now + second / 4)
+    }
 }
