@@ -42,9 +42,9 @@ import Testing
     /// player that has not finished after 20 s (a recovery that hangs) is killed: status nil.
     func play(_ faults: ALSAFaultRig.Faults) throws -> Played {
         let r = try start(faults)
-        let started = Date()
+        let started = Stopwatch()
         let finished = r.process.wait(timeout: 20)
-        let wall = Date().timeIntervalSince(started)
+        let wall = started.seconds
         if !finished {
             Issue.record("motet did not finish within 20 s: \(r.output)")
             r.process.signal(SIGKILL)
@@ -241,10 +241,10 @@ import Testing
         #expect(captured.count == at * Self.frameBytes)
         #expect(Array(captured) == Array(r.reference.prefix(captured.count)))
         // The user quits: at once, and 0 since something played.
-        let quitAt = Date()
+        let quitAt = Stopwatch()
         r.process.signal(SIGTERM)
         #expect(r.process.wait(timeout: 3), "motet did not quit within 3 s of SIGTERM")
-        print("quit \(Date().timeIntervalSince(quitAt)) s after SIGTERM")
+        print("quit \(quitAt.seconds) s after SIGTERM")
         #expect(r.process.exitCode == 0, "\(r.output)")
         #expect(!r.output.contains("Sanitizer"), "\(r.output)")
     }

@@ -73,7 +73,7 @@ import Testing
         try Fixtures.oggVorbis(server.directory + "/next.ogg", seconds: 1, tags: .init(title: "Next One"))
         let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int ?? 0
         let url = server.url("song.ogg?trickle=\(size / 5)")
-        let started = Date()
+        let started = Stopwatch()
         let r = try run.run(
             ["--output", "null", "--no-config", "--status", "events", "--network-timeout", "2", "--reconnect-for", "3", url, server.url("next.ogg")],
             timeout: 90)
@@ -86,7 +86,7 @@ import Testing
         #expect(out.contains("Finished: Next One (ok, completed)"), "\(out)")
         #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long); reconnecting for up to 3 s"), "\(r.stderr)")
         #expect(r.stderr.contains("motet: \(url): the stream was lost (nothing arrived for too long) and did not come back within 3 s"), "\(r.stderr)")
-        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(started.seconds < 60)
     }
 
     @Test func headersThenSilenceIsSaidAsSuchAndNotRetried() throws {
@@ -94,11 +94,11 @@ import Testing
         let (server, _) = try NetworkPlaybackTests.served(run, seconds: 1, title: "After Silence")
         // The header, then nothing at all (the connection stays open).
         let silent = server.url("song.ogg?stall=0")
-        let started = Date()
+        let started = Stopwatch()
         let r = try run.run(
             ["--output", "null", "--no-config", "--status", "events", "--network-timeout", "2", "--reconnect-for", "60", silent, server.url("song.ogg")],
             timeout: 60)
-        let took = Date().timeIntervalSince(started)
+        let took = started.seconds
         #expect(r.stderr.contains("motet: \(silent): the server answered but sent no audio in 2 s — "), "\(r.stderr)")
         // Nothing ever came, so nothing was lost: no reconnection, no "lost" line.
         #expect(!r.stderr.contains("lost"), "\(r.stderr)")
@@ -160,10 +160,10 @@ import Testing
         // network (the trickle test shows the stalled state itself, in events).
         Thread.sleep(forTimeInterval: 9)
         #expect(server.requests().contains { $0.path.hasPrefix("/song.ogg?stall") && $0.range.isEmpty })
-        let skipped = Date()
+        let skipped = Stopwatch()
         try term.press("n")
         #expect(try term.waitFor("After", timeout: 20), "\(term.screen())")
-        #expect(Date().timeIntervalSince(skipped) < bound, "skipping took \(Date().timeIntervalSince(skipped)) s")
+        #expect(skipped.seconds < bound, "skipping took \(skipped.seconds) s")
 
         // Blocked while opening (the server sends nothing after the header): quit is immediate.
         let silent = server.url("song.ogg?stall=0")

@@ -18,14 +18,14 @@ import Testing
         try Fixtures.oggVorbis(a, seconds: 1.3, synth: ["sine", "200-2000"], tags: .init(title: "First"), serial: 1)
         try Fixtures.oggVorbis(b, seconds: 0.7, synth: ["sine", "500"], tags: .init(title: "Second"), serial: 2)
         let slow = run.path("slow.out"), fast = run.path("fast.out"), wav = run.path("out.wav")
-        let started = Date()
+        let started = Stopwatch()
         let result = try run.run([
             // Real time: untimed, the two tracks pass in milliseconds and a plugin's queued
             // now-playing events coalesce (latest wins, by design), so "Second" may be skipped.
             "--no-config", "--output", "wav:\(wav)", "--status", "events",
             "--plugin", "\(probe):sleep_ms=400,out=\(slow)", "--plugin", "\(probe):out=\(fast)", a, b,
         ], timeout: 60)
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = started.seconds
         #expect(result.status == 0, "\(result.stderr)")
 
         // The audio: every frame of both files, exactly (the sink never waits for a plugin).

@@ -50,7 +50,7 @@ import Testing
     }
 
     /// One line of the samples file: seconds, VmRSS, VmHWM (KiB), open fds, threads, tracks finished.
-    private func sample(_ pid: pid_t, since start: Date, recorder: String) -> String? {
+    private func sample(_ pid: pid_t, since start: Stopwatch, recorder: String) -> String? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         func kib(_ key: String) -> Int? {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }) else { return nil }
@@ -63,7 +63,7 @@ import Testing
         else { return nil }
         let text = (try? String(contentsOfFile: recorder, encoding: .utf8)) ?? ""
         let finished = text.split(separator: "\n").count { $0.hasPrefix("finished ") }
-        return String(format: "%.2f\t%d\t%d\t%d\t%d\t%d\n", Date().timeIntervalSince(start), rss, hwm, fds, tasks, finished)
+        return String(format: "%.2f\t%d\t%d\t%d\t%d\t%d\n", start.seconds, rss, hwm, fds, tasks, finished)
     }
 
     @Test func thousandsOfTracksWithRandomCommandsFromFourThreadsLoseNoEventAndLeakNothing() throws {
@@ -110,14 +110,14 @@ import Testing
             "DISPLAY": dunst.display,
         ]) { $1 }
 
-        let start = Date()
+        let start = Stopwatch()
         let motet = try SpawnedProcess(argv, environment: environment, stdout: work + "/stdout.txt", stderr: work + "/stderr.txt")
         var samples = "seconds\trss_kib\thwm_kib\tfds\tthreads\tfinished\n"
         var mprisSeen = false
         var mprisAnswers = 0
         var round = 0
         let limit = sanitized ? 240.0 : 60.0
-        while motet.isRunning && Date().timeIntervalSince(start) < limit {
+        while motet.isRunning && start.seconds < limit {
             if let line = sample(motet.pid, since: start, recorder: work + "/recorder.out") { samples += line }
             if !mprisSeen { mprisSeen = bus.hasName("org.mpris.MediaPlayer2.motet") }
             // A real MPRIS client reads the player all along.
@@ -130,7 +130,7 @@ import Testing
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        let seconds = Date().timeIntervalSince(start)
+        let seconds = start.seconds
         let finishedInTime = !motet.isRunning
         if !finishedInTime { motet.stop() }
         #expect(finishedInTime, "motet still ran after \(limit) s")

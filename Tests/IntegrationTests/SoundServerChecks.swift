@@ -19,9 +19,9 @@ enum SoundServerChecks {
         let run = try given ?? MotetRun()
         let ogg = run.path("sweep.ogg")
         try Fixtures.oggVorbis(ogg, seconds: 2, synth: ["sine", "200-3000"])
-        let start = Date()
+        let start = Stopwatch()
         let r = try run.run(["--output", "pulse", "--no-config", "--status", "events"] + arguments + [ogg], extraEnvironment: rig.environment)
-        let wall = Date().timeIntervalSince(start)
+        let wall = start.seconds
         #expect(r.status == 0, "\(r.stderr)")
         #expect(wall >= 1.9, "real time: 2 s of audio took \(wall) s")
         let reference = try Fixtures.referenceDecode(ogg)
@@ -84,9 +84,9 @@ enum SoundServerChecks {
     /// each on the player's output and on every delegate, and the music then plays to its end.
     static func expectACallToPauseAndResume(on rig: some SoundServerRig) throws {
         let music = try Music(on: rig, probes: true)
-        let callStart = Date()
+        let callStart = Stopwatch()
         try rig.playPhoneStream(seconds: 1.5)
-        let callLength = Date().timeIntervalSince(callStart)
+        let callLength = callStart.seconds
         music.motet.wait(timeout: 60)
         try expectOneCall(music)
         for probe in music.probes {

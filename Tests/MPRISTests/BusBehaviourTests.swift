@@ -148,11 +148,11 @@ struct BusBehaviourTests {
     @Test func withoutASessionBusOneLineAndPlaybackGoesOn() throws {
         let dir = try Paths.temporaryDirectory("motet-mpris-nobus")
         let files = try MPRISFixtures.tracks(1, seconds: 2, in: dir)
-        let started = Date()
+        let started = Stopwatch()
         let motet = try MotetOnBus(bus: nil, files: files)
         defer { motet.stop() }
         #expect(motet.waitForExit(timeout: 30) == 0, "stderr: \(motet.stderr)")
-        #expect(Date().timeIntervalSince(started) < 15, "no bus must not slow the player down")
+        #expect(started.seconds < 15, "no bus must not slow the player down")
         let lines = motet.stderr.split(separator: "\n").filter { $0.contains("MPRIS") }
         #expect(lines.count == 1, "expected one line about MPRIS: \(motet.stderr)")
         #expect(lines.first?.contains("media controls are off") == true)
@@ -164,21 +164,21 @@ struct BusBehaviourTests {
         let silent = try SilentSocket(directory: dir)
         // A 1 s track: the player ends long before the plugin's 5 s timeout, and quits at once.
         let shortFiles = try MPRISFixtures.tracks(1, seconds: 1, in: dir)
-        var started = Date()
+        var started = Stopwatch()
         let short = try MotetOnBus(busAddress: silent.address, files: shortFiles)
         defer { short.stop() }
         #expect(short.waitForExit(timeout: 30) == 0, "stderr: \(short.stderr)")
-        #expect(Date().timeIntervalSince(started) < 4, "shutdown waited for the silent bus")
+        #expect(started.seconds < 4, "shutdown waited for the silent bus")
 
         // A 7 s track: after 5 s the plugin gives up with one line; playback goes on to the end.
         let longDir = dir + "/long"
         try FileManager.default.createDirectory(atPath: longDir, withIntermediateDirectories: true)
         let longFiles = try MPRISFixtures.tracks(1, seconds: 7, in: longDir)
-        started = Date()
+        started = Stopwatch()
         let long = try MotetOnBus(busAddress: silent.address, files: longFiles)
         defer { long.stop() }
         #expect(long.waitForExit(timeout: 30) == 0, "stderr: \(long.stderr)")
-        let elapsed = Date().timeIntervalSince(started)
+        let elapsed = started.seconds
         #expect(elapsed > 6.5 && elapsed < 10, "7 s of playback took \(elapsed) s")
         let lines = long.stderr.split(separator: "\n").filter { $0.contains("MPRIS") }
         #expect(lines.count == 1 && lines.first?.contains("did not answer within 5 s") == true, "\(long.stderr)")

@@ -8,9 +8,9 @@ import Testing
 struct PausedNavigationTests {
     /// Polls `condition` every 5 ms; the seconds it took, or nil after `timeout`.
     static func secondsUntil(timeout: Double = 3, _ condition: () throws -> Bool) rethrows -> Double? {
-        let start = Date()
-        while Date().timeIntervalSince(start) < timeout {
-            if try condition() { return Date().timeIntervalSince(start) }
+        let start = Stopwatch()
+        while start.seconds < timeout {
+            if try condition() { return start.seconds }
             usleep(5_000)
         }
         return nil
@@ -45,9 +45,9 @@ struct PausedNavigationTests {
         // Timed from when the player has the command (playerctl has returned).
         var json: Double?
         var mpris: Double?
-        let start = Date()
-        while Date().timeIntervalSince(start) < 3, json == nil || mpris == nil {
-            let elapsed = Date().timeIntervalSince(start)
+        let start = Stopwatch()
+        while start.seconds < 3, json == nil || mpris == nil {
+            let elapsed = start.seconds
             if json == nil, let s = motet.state(), s["title"] as? String == "Track 2", s["state"] as? String == "paused",
                 s["elapsed"] as? Double == 0, s["rate"] as? Double == 0
             {

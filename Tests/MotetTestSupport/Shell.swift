@@ -111,8 +111,8 @@ public enum Shell {
     public static func waitUntil(
         timeout: Double = 10, interval: Double = 0.05, _ condition: () throws -> Bool
     ) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let clock = Stopwatch()
+        while clock.seconds < timeout {
             if try condition() { return true }
             usleep(useconds_t(interval * 1_000_000))
         }

@@ -99,9 +99,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Sends SIGTERM and waits up to `timeout` seconds for the child to end: the seconds it took,
     /// or nil when it still runs.
     public func secondsToQuit(timeout: Double) -> Double? {
-        let asked = Date()
+        let asked = Stopwatch()
         signal(SIGTERM)
-        return wait(timeout: timeout) ? Date().timeIntervalSince(asked) : nil
+        return wait(timeout: timeout) ? asked.seconds : nil
     }
 
     /// SIGTERM, then SIGKILL after `timeout` seconds; returns once the child is reaped.

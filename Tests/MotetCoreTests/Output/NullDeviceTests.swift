@@ -44,10 +44,10 @@ import Testing
         try device.open(format)
         let driver = DeviceDriver(device, channels: 2)
         let threeSeconds = [Float](repeating: 0.1, count: 44100 * 2 * 3)
-        let start = Date()
+        let start = Stopwatch()
         try driver.play(threeSeconds, giveUp: 0.6)
         let heard = Double(driver.heard) / 44100
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = start.seconds
         #expect(abs(heard - elapsed) < 0.1, "heard \(heard) s after \(elapsed) s")
         #expect(device.state().playing)
         device.setPaused(true)

@@ -175,10 +175,10 @@ import Testing
         try device.open(tone.format)
         let driver = DeviceDriver(device, channels: 2)
         #expect(driver.heard == 0)
-        let start = Date()
+        let start = Stopwatch()
         var samples: [(elapsed: Double, heard: Double)] = []
         try driver.play(tone.floats, giveUp: 10) {
-            let elapsed = Date().timeIntervalSince(start)
+            let elapsed = start.seconds
             if elapsed >= 0.4 * Double(samples.count + 1) { samples.append((elapsed, Double(driver.heard) / 44100)) }
             return samples.count == 4
         }

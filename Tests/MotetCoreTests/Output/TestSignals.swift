@@ -52,11 +52,11 @@ final class DeviceDriver {
     /// waits (at least every 20 ms).
     @discardableResult
     func play(_ floats: [Float], loop: Bool = false, giveUp: Double = 30, until: () -> Bool = { false }) throws -> Int {
-        let deadline = Date().addingTimeInterval(giveUp)
+        let clock = Stopwatch()
         let total = floats.count / channels
         var done = 0
         try floats.withUnsafeBufferPointer { all in
-            while Date() < deadline, !until() {
+            while clock.seconds < giveUp, !until() {
                 if done == total {
                     guard loop else { return }
                     done = 0
@@ -72,8 +72,8 @@ final class DeviceDriver {
 
     /// Lets the device play on (nothing written) for `seconds`, asking for its state meanwhile.
     func idle(_ seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        let clock = Stopwatch()
+        while clock.seconds < seconds {
             _ = device.state()
             usleep(10_000)
         }
@@ -108,9 +108,9 @@ extension Array where Element == UInt8 {
 
 /// Seconds elapsed while running `body`.
 func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = Date()
+    let start = Stopwatch()
     try body()
-    return Date().timeIntervalSince(start)
+    return start.seconds
 }
 
 /// Where two byte strings first differ, in a line fit for a test failure (nil when equal):

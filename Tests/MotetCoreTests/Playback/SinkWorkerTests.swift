@@ -48,8 +48,8 @@ final class WorkerRig {
 
     /// Takes events until `condition` holds for all taken so far (at most `timeout` seconds).
     func collect(timeout: Double = 5, until condition: ([OutputEvent]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let clock = Stopwatch()
+        while clock.seconds < timeout {
             worker.takeEvents { events.append($0) }
             if condition(events) { return true }
             wake.wait(seconds: 0.02)
