@@ -124,6 +124,6 @@ const char *motet_guard_signal_name(int32_t signal) {
     case SIGKILL: return "SIGKILL (killed)";
     case SIGSYS: return "SIGSYS (a forbidden system call)";
     case SIGTERM: return "SIGTERM (terminated)";
-    default: return "a fatal signal";
+    default: return NULL;
     }
 }

@@ -68,12 +68,12 @@ import Testing
         try ProbePlugin.build(in: plugins, fileName: "zprobe.so")
         let r = try run.run(["--no-config", "--list-plugins"], extraEnvironment: ["MOTET_PLUGIN_PATH": plugins])
         #expect(r.status == 1, "a plugin cannot load: \(r.stderr)")
-        #expect(r.stdout.contains("  aborts  cannot load: \(plugins)/aborts.so: crashed while being loaded (SIGABRT)"), "\(r.stdout)")
+        #expect(r.stdout.contains("  aborts  cannot load: \(plugins)/aborts.so: crashed while being loaded with SIGABRT (abort)"), "\(r.stdout)")
         // Under a sanitizer its own SIGSEGV handler reports the crash and exits (ThreadSanitizer:
         // status 66): the entry still says the file cannot load, and the listing goes on.
         let segfaultLine =
             ProcessInfo.processInfo.environment["MOTET_SANITIZER"] == nil
-            ? "  segfaults  cannot load: \(plugins)/segfaults.so: crashed while being loaded (SIGSEGV)"
+            ? "  segfaults  cannot load: \(plugins)/segfaults.so: crashed while being loaded with SIGSEGV (segmentation fault)"
             : "  segfaults  cannot load: \(plugins)/segfaults.so: "
         #expect(r.stdout.contains(segfaultLine), "\(r.stdout)")
         #expect(r.stdout.contains("  zprobe  9.8.7  Probe (org.motet.test.probe)"), "the listing went on: \(r.stdout)")

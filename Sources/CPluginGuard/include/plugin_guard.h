@@ -52,7 +52,7 @@ void motet_guarded_on_event(motet_crash_latch *latch, const motet_plugin_descrip
 void motet_guarded_destroy(motet_crash_latch *latch, const motet_plugin_descriptor *descriptor,
                            void *instance);
 
-/** "SIGSEGV (segmentation fault)" and so on, for a message. */
+/** "SIGSEGV (segmentation fault)" and so on, for a message; NULL for a signal it does not name. */
 const char *motet_guard_signal_name(int32_t signal);
 
 #endif

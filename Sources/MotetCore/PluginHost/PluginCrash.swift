@@ -7,9 +7,10 @@ struct PluginCrash: Equatable {
     let call: Int32
     let eventType: UInt32
 
-    /// "SIGSEGV (segmentation fault)".
+    /// "SIGSEGV (segmentation fault)", "signal 42": the one way a plugin's signal is named (the
+    /// crash guard, a plugin's process, `--list-plugins`).
     static func signalName(_ signal: Int32) -> String {
-        String(cString: motet_guard_signal_name(signal))
+        motet_guard_signal_name(signal).map { String(cString: $0) } ?? "signal \(signal)"
     }
 
     /// "create", "on_event (track-finished)", "destroy".

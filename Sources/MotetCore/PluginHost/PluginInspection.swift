@@ -71,7 +71,7 @@ public enum PluginInspection {
         let signal = status & 0x7f
         if signal != 0 {
             return failed(
-                "crashed while being loaded (\(signalName(signal))); it is not used"
+                "crashed while being loaded with \(PluginCrash.signalName(signal)); it is not used"
                     + " (report it to the plugin's author, or remove the file)")
         }
         let exitStatus = (status >> 8) & 0xff
@@ -87,15 +87,6 @@ public enum PluginInspection {
             }
         }
         return PluginHost.Inspection(text: text, options: options, loadable: exitStatus == 0)
-    }
-
-    /// `SIGABRT`, `SIGSEGV`, … for the signals a crashing plugin dies of; `signal N` otherwise.
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
-            SIGTRAP: "SIGTRAP", SIGKILL: "SIGKILL", SIGSYS: "SIGSYS",
-        ]
-        return names[signal] ?? "signal \(signal)"
     }
 
     /// Everything `fd` gives until end of file, or what came before `timeoutSeconds` passed.
