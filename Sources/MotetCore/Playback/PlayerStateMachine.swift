@@ -340,7 +340,12 @@ final class PlayerStateMachine {
     private func heardCurrent() {
         outcome.playedAnything = true
         if firstHeardAt == nil { firstHeardAt = wallNow() }
-        if status == .loading || status == .stalled && interruption == nil { status = .playing }
+        if status == .loading || status == .stalled && interruption == nil {
+            status = .playing
+            // Sound is heard: the ring was fed, whether or not the sink's `.fed` is taken yet (it
+            // may come a turn later); its old starvation must not make a second stall at once.
+            starvingSince = nil
+        }
         refreshNextEnabled(publishing: false)
         publishState()
         publishNowPlaying()

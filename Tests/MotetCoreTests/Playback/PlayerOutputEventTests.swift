@@ -62,6 +62,29 @@ import MotetOutput
         #expect(rig.status == .playing)
     }
 
+    /// A stall ends when sound is heard again, even if the sink's "fed" comes a turn later (a
+    /// station back after a reconnection: the next song's first frame is heard first). The
+    /// starvation that made the stall is over then: it does not make a second stall at once (a
+    /// "stalled" 4 ms before "playing" on RadioStationTests' reconnection).
+    @Test func aStallEndsWhenSoundIsHeardAndDoesNotComeBackBeforeTheSinkSaysFed() {
+        let rig = PlayerRig()
+        rig.play(0)
+        rig.output(.starving(sinceNanos: rig.now * 1000))
+        rig.advance(micros: 600_000)
+        rig.machine.tick()
+        #expect(rig.status == .stalled)
+        rig.clearRecords()
+        let next = rig.open(1)
+        rig.write(next, after: 10)
+        rig.advance(micros: 1_000)
+        rig.hear(11)
+        #expect(rig.status == .playing)
+        rig.output(.fed)
+        #expect(rig.status == .playing)
+        let states = rig.allEvents.compactMap { if case .playbackState(let s) = $0 { s.status } else { nil } }
+        #expect(states == [.playing], "\(states)")
+    }
+
     @Test func aShortStarvationIsNoStall() {
         let rig = PlayerRig()
         rig.play(0)
