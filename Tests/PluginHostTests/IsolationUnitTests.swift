@@ -58,6 +58,35 @@ import Testing
     }
 }
 
+@Suite struct EventWindowTests {
+    /// Sixteen events go out without waiting; what the process took is settled in order, what it
+    /// had not taken when it failed is taken back in order; the watchdog times the oldest one still
+    /// on its way; a number never sent, or old news, counts nothing.
+    @Test func eventsGoOutAheadAreSettledInOrderAndTheOldestIsTimed() {
+        var window = EventWindow()
+        #expect(window.watchdogDeadline == nil)
+        for i in 1...EventWindow.capacity {
+            #expect(!window.isFull)
+            let number = window.send(.player(SampleEvents.track("T\(i)", trackID: UInt64(i))), at: Int64(i) * 1_000)
+            #expect(number == UInt64(i))
+        }
+        #expect(window.isFull)
+        #expect(window.watchdogDeadline == 1_000 + EventWindow.watchdogMicros)
+        #expect(window.took(upTo: 99) == 0, "a number never sent")
+        #expect(window.took(upTo: 3) == 3)
+        #expect(window.took(upTo: 2) == 0, "old news")
+        #expect(window.hasTaken(3) && !window.hasTaken(4))
+        #expect(window.settle().map(\.kind) == [.nowPlaying(1), .nowPlaying(2), .nowPlaying(3)])
+        #expect(!window.isFull)
+        #expect(window.watchdogDeadline == 4_000 + EventWindow.watchdogMicros, "the oldest still on its way")
+        #expect(window.tracks == Set(4...UInt64(EventWindow.capacity)))
+        #expect(window.took(upTo: 5) == 2)
+        let back = window.takeBack()
+        #expect(back.map(\.kind) == (6...UInt64(EventWindow.capacity)).map { .nowPlaying($0) })
+        #expect(window.watchdogDeadline == nil && window.tracks.isEmpty)
+    }
+}
+
 @Suite struct WireFramingTests {
     /// The frame's payload for `event`, encoded as the player sends it.
     private func encoded(_ event: QueuedEvent) -> [UInt8] {

@@ -8,8 +8,9 @@ import Synchronization
 
 /// A plugin instance that runs in a process of its own (`motet-plugin-host`), supervised: the
 /// player's side keeps the instance's queue (the same `PluginEventQueue` and rules as in process)
-/// and hands one event at a time to the process, which answers when `on_event` returned. A process
-/// that dies, breaks the framing or keeps one event ``watchdogSeconds`` is reported in one line
+/// and sends events ahead within an `EventWindow`; the process answers each when `on_event`
+/// returned. A process that dies, breaks the framing or keeps one event
+/// `EventWindow.watchdogMicros` is reported in one line
 /// naming the plugin, its file and what happened, and started again after a back-off; the new
 /// instance is told the current track and state first. After `PluginSupervision.failureLimit`
 /// failures in `PluginSupervision.window` the plugin is disabled for the run (docs/ISOLATION.md).
@@ -26,26 +27,18 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     private let table: PluginHostTable
     private let log: @Sendable (String) -> Void
 
-    /// How long one event may wait to be taken before the process is taken for stuck.
-    static let watchdogSeconds = 10.0
-    /// How many events may be on their way at once: sent, not yet taken. Several, so that the
-    /// events of a track boundary (finish, start, state, now-playing) do not each wait for the one
-    /// before them to come back; few, so that what waits in the queue still coalesces.
-    static let window = 16
-
     private let lock = ConditionLock()
     // Guarded by `lock`:
     private var queue = PluginEventQueue()
     private var process: PluginProcess
-    /// The current process's answers: create's status, the last event taken, destroy returned.
+    /// The current process's answers: create's status, destroy returned.
     private var createStatus: Int32?
-    private var taken: UInt64 = 0
     private var done = false
     /// Why the current process failed (set by its reader or the watchdog); nil while it is well.
     private var failure: String?
     private var onFailure: (@Sendable (PluginLoadFailure) -> Void)?
-    /// Events sent to the current process and not yet taken, oldest first, with when each went.
-    private var unacknowledged: [(sequence: UInt64, event: QueuedEvent, sentAt: Int64)] = []
+    /// Events sent to the current process and not yet taken.
+    private var window = EventWindow()
     private var running = false
     private var stopping = false
     private var finished = false
@@ -55,7 +48,6 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     // Only the instance's thread:
     private var supervision = PluginSupervision()
     private var delivered = DeliveredState()
-    private var sequence: UInt64 = 0
     private var reportedFallingBehind = false
     /// Events taken by all its processes so far (read at exit).
     private let takenInAll = Atomic<Int>(0)
@@ -114,7 +106,7 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     }
 
     var undeliveredTracks: Int {
-        lock.withLock { queue.undeliveredTracks + Set(unacknowledged.compactMap { $0.event.kind.track }).count }
+        lock.withLock { queue.undeliveredTracks + window.tracks.count }
     }
 
     var eventsTaken: Int { takenInAll.load(ordering: .relaxed) }
@@ -202,23 +194,22 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     /// The next event to send, waiting for one (and for room in the window), or a failure of the
     /// process meanwhile; the watchdog fails a process whose oldest event waits too long.
     private func next() -> Next {
-        let watchdog = Int64(Self.watchdogSeconds * 1_000_000)
         while true {
             let (event, droppedOthers, why): (QueuedEvent?, Int, String?) = lock.withLock {
                 while true {
                     settle()
                     if let failure, !disabled { return (nil, 0, failure) }
-                    if !queue.isEmpty && unacknowledged.count < Self.window { break }
+                    if !queue.isEmpty && !window.isFull { break }
                     if stopping && queue.isEmpty { break }
-                    guard let oldest = unacknowledged.first, !disabled else {
+                    guard let deadline = window.watchdogDeadline, !disabled else {
                         lock.wait()
                         continue
                     }
-                    if monotonicMicros() >= oldest.sentAt + watchdog {
-                        failure = "stopped taking events (one waited \(LogText.seconds(Self.watchdogSeconds)) s)"
+                    if monotonicMicros() >= deadline {
+                        failure = EventWindow.stuck
                         continue
                     }
-                    _ = lock.wait(untilMonotonicMicros: oldest.sentAt + watchdog)
+                    _ = lock.wait(untilMonotonicMicros: deadline)
                 }
                 return (queue.pop(), queue.takeDroppedOthers(), nil)
             }
@@ -234,10 +225,7 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     /// What the process took is delivered: noted for a replay. Call with `lock` held (only the
     /// instance's thread does).
     private func settle() {
-        while let first = unacknowledged.first, first.sequence <= taken {
-            delivered.note(first.event)
-            unacknowledged.removeFirst()
-        }
+        for event in window.settle() { delivered.note(event) }
     }
 
     private func reportFallingBehind(_ what: String) {
@@ -249,31 +237,25 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     /// Sends `event` without waiting for it to be taken (the window bounds how many are on their
     /// way); a process that fails meanwhile is noticed by `next`.
     private func send(_ event: QueuedEvent) {
-        guard lock.withLock({ !disabled }) else { return }
-        sequence += 1
-        let number = sequence
-        let current = lock.withLock {
-            unacknowledged.append((number, event, monotonicMicros()))
-            return process
+        let sent: (PluginProcess, UInt64)? = lock.withLock {
+            disabled ? nil : (process, window.send(event, at: monotonicMicros()))
         }
+        guard let (current, number) = sent else { return }
         current.send(event, sequence: number)
     }
 
-    /// Sends one event and waits for it to be taken; the failure, if any. (A restarted process's
-    /// replay goes one event at a time.)
+    /// Sends one event and waits for it to be taken (then it is delivered); the failure, if any.
+    /// (A restarted process's replay goes one event at a time.)
     private func handOver(_ event: QueuedEvent) -> String? {
-        sequence += 1
-        let current = lock.withLock { process }
-        let number = sequence
+        let (current, number) = lock.withLock { (process, window.send(event, at: monotonicMicros())) }
         current.send(event, sequence: number)
-        let deadline = monotonicMicros() + Int64(Self.watchdogSeconds * 1_000_000)
         let why: String? = lock.withLock {
-            while taken < number && failure == nil {
-                if !lock.wait(untilMonotonicMicros: deadline) { break }
+            while !window.hasTaken(number), failure == nil, let deadline = window.watchdogDeadline, monotonicMicros() < deadline {
+                _ = lock.wait(untilMonotonicMicros: deadline)
             }
-            if taken >= number { return nil }
-            if let failure { return failure }
-            failure = "stopped taking events (one waited \(LogText.seconds(Self.watchdogSeconds)) s)"
+            settle()
+            if window.hasTaken(number) { return nil }
+            if failure == nil { failure = EventWindow.stuck }
             return failure
         }
         if why != nil { current.end() }
@@ -287,8 +269,7 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         // scrobbler must not lose a track's finish because its process died meanwhile).
         let (failed, resend) = lock.withLock { () -> (PluginProcess, [QueuedEvent]) in
             settle()
-            defer { unacknowledged = [] }
-            return (process, unacknowledged.map(\.event))
+            return (process, window.takeBack())
         }
         failed.end()
         while true {
@@ -331,11 +312,10 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                 lock.withLock {
                     process = restarted
                     createStatus = nil
-                    taken = 0
+                    window = EventWindow()
                     done = false
                     failure = nil
                 }
-                sequence = 0
             }
             guard create(options, first: false) else {
                 why = lock.withLock { failure } ?? "failed in create"
@@ -349,7 +329,6 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                     failedAgain = failed
                     break
                 }
-                delivered.note(event)
             }
             guard let failedAgain else { return }
             why = failedAgain
@@ -443,10 +422,7 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                 let number = motet_wire_get_u64(&r)
                 guard motet_wire_reader_finish(&r) == MOTET_WIRE_OK else { return "sent a malformed answer to an event" }
                 lock.withLock {
-                    if process === current, number > taken {
-                        takenInAll.add(Int(number - taken), ordering: .relaxed)
-                        taken = number
-                    }
+                    if process === current { takenInAll.add(window.took(upTo: number), ordering: .relaxed) }
                     lock.broadcast()
                 }
             case MOTET_WIRE_DONE:
