@@ -131,7 +131,7 @@ cpu_of() {
     done
     echo "$v $n $c"
 }
-measure() { # NAME ISOLATION PLUGIN-ARGS... -> "cpu_s_per_min wakeups_per_s"
+measure() { # NAME ISOLATION PLUGIN-ARGS... -> "cpu_s_per_min wakeups_per_s voluntary_per_s involuntary_per_s"
     local name=$1 mode=$2
     shift 2
     PULSE_SERVER=$pulse_server DBUS_SESSION_BUS_ADDRESS=$bus_address "$motet" --no-config --output pulse --status quiet \
@@ -147,7 +147,7 @@ measure() { # NAME ISOLATION PLUGIN-ARGS... -> "cpu_s_per_min wakeups_per_s"
     kill "$player"; wait "$player" 2>/dev/null || true; player=
     python3 -c 'import sys
 b = list(map(int, sys.argv[1].split())); a = list(map(int, sys.argv[2].split())); s = float(sys.argv[3])
-print("%.3f %.2f" % ((a[2] - b[2]) / 1e9 * 60 / s, (a[0] - b[0] + a[1] - b[1]) / s))' "$before" "$after" "$seconds"
+print("%.3f %.2f %.2f %.2f" % ((a[2] - b[2]) / 1e9 * 60 / s, (a[0] - b[0] + a[1] - b[1]) / s, (a[0] - b[0]) / s, (a[1] - b[1]) / s))' "$before" "$after" "$seconds"
 }
 four=(--plugin "log:path=$work/log.txt" --plugin "json:path=$work/now.json" --plugin notify --plugin mpris)
 echo >>"$report"
@@ -158,7 +158,7 @@ declare -A cpu wake
 for mode in never always; do
     cpus=() wakes=()
     for r in $(seq "$runs"); do
-        if m=$(measure "four-$mode-$r" "$mode" "${four[@]}"); then read -r c w <<<"$m"; cpus+=("$c"); wakes+=("$w"); else failed=1; fi
+        if m=$(measure "four-$mode-$r" "$mode" "${four[@]}"); then read -r c w _ _ <<<"$m"; cpus+=("$c"); wakes+=("$w"); else failed=1; fi
     done
     [ ${#cpus[@]} -gt 0 ] || continue
     cpu[$mode]=$(printf '%s\n' "${cpus[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
@@ -170,13 +170,15 @@ if [ -n "${cpu[never]:-}" ] && [ -n "${cpu[always]:-}" ]; then
 fi
 echo >>"$report"
 echo "## Headless wake-ups with one isolated C plugin (goal ≤ 4 per second), beside motet alone" >>"$report"
+# Voluntary (a thread went to sleep and was woken: what powertop counts) apart from involuntary
+# (a running thread preempted: on a shared virtual machine they follow the host's load).
 if m=$(measure alone third-party); then
-    read -r c w <<<"$m"
-    echo "motet alone: $w wake-ups per second, $c CPU-s per minute." >>"$report"
+    read -r c w v n <<<"$m"
+    echo "motet alone: $w wake-ups per second ($v voluntary + $n involuntary), $c CPU-s per minute." >>"$report"
 else failed=1; fi
 if m=$(measure one-isolated third-party --plugin "$work/plugins/hello.so"); then
-    read -r c w <<<"$m"
-    echo "motet + the plugin's process: $w wake-ups per second, $c CPU-s per minute." >>"$report"
+    read -r c w v n <<<"$m"
+    echo "motet + the plugin's process: $w wake-ups per second ($v voluntary + $n involuntary), $c CPU-s per minute." >>"$report"
 else failed=1; fi
 {
     echo
