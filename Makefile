@@ -90,24 +90,20 @@ demo: release
 # Every test: the debug suite, the same suite under ThreadSanitizer, a part of it under
 # AddressSanitizer and LeakSanitizer (test-sanitizers), then every fuzz target for a fixed number
 # of executions with a fixed seed (deterministic; see FUZZING.md), then the Debian packages
-# installed and run with the Swift toolchain hidden.
+# installed and run with the Swift toolchain hidden. Each pass's suite has the next pass's build
+# beside it at the lowest priority (BUILD_BESIDE, Tests/run-suite.sh): the suites mostly wait on real
+# time and leave the cores idle, and the builds on the critical path took 3 of 20 minutes.
 test: deps-test
 	@start=$$(date +%s); stage() { echo "make test: $$1 took $$(( $$(date +%s) - start )) s"; start=$$(date +%s); }; \
-	  $(MAKE) test-unit || exit 1; stage test-unit; \
+	  $(MAKE) test-unit BUILD_BESIDE='$(SWIFT) build --build-tests $(TSAN_FLAGS)' || exit 1; stage test-unit; \
 	  $(MAKE) test-sanitizers || exit 1; stage test-sanitizers; \
 	  $(MAKE) test-fuzz || exit 1; stage test-fuzz; \
 	  $(MAKE) test-deb || exit 1; stage test-deb
 
-# The TSan suite while the ASan variant builds beside it at the lowest priority (nice 19: the
-# suite mostly waits on real time and leaves the cores idle, and under a sanitizer its timing
-# suites are skipped, so the build only takes what the suite does not use), then the part of the
-# suite that `make test` runs under ASan (ASAN_IN_TEST).
+# The TSan suite with the ASan variant and then the release build (which test-deb packages) built
+# beside it (BUILD_BESIDE), then the part of the suite that `make test` runs under ASan (ASAN_IN_TEST).
 test-sanitizers: deps-test
-	@mkdir -p .build/test-logs
-	nice -n 19 $(SWIFT) build --build-tests $(ASAN_FLAGS) >.build/test-logs/asan-build.log 2>&1 & asan=$$!; \
-	  $(MAKE) test-tsan; status=$$?; \
-	  if ! wait $$asan; then tail -n 40 .build/test-logs/asan-build.log; echo "make: the ASan build failed (.build/test-logs/asan-build.log)"; exit 1; fi; \
-	  exit $$status
+	$(MAKE) test-tsan BUILD_BESIDE='$(SWIFT) build --build-tests $(ASAN_FLAGS) && $(MAKE) release'
 	$(MAKE) test-asan ASAN_SKIP='$(ASAN_IN_TEST)' ASAN_FIRST='IntegrationTests\.|MPRISTests\.|DelegateTests\.'
 
 # Tests/run-suite.sh runs the suite in two processes side by side (most tests wait on real time),
@@ -115,13 +111,13 @@ test-sanitizers: deps-test
 test-unit:
 	$(SWIFT) build --build-tests
 	$(MAKE) plugin-host BIN=$(DEBUG_BIN)
-	MOTET_BUILD_DIR=$(DEBUG_BIN) SWIFT=$(SWIFT) Tests/run-suite.sh .build/test-logs/debug
+	MOTET_BUILD_DIR=$(DEBUG_BIN) SWIFT=$(SWIFT) BUILD_BESIDE='$(BUILD_BESIDE)' Tests/run-suite.sh .build/test-logs/debug
 
 test-tsan: deps-test
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	$(MAKE) plugin-host BIN=$$($(SWIFT) build $(TSAN_FLAGS) --show-bin-path)
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(TSAN_FLAGS) --show-bin-path) MOTET_SANITIZER=thread \
-	  SWIFT=$(SWIFT) Tests/run-suite.sh .build/test-logs/tsan $(TSAN_FLAGS)
+	  SWIFT=$(SWIFT) BUILD_BESIDE='$(BUILD_BESIDE)' Tests/run-suite.sh .build/test-logs/tsan $(TSAN_FLAGS)
 
 # The whole suite under AddressSanitizer (LeakSanitizer too: a leak fails the test process, and a
 # player that leaked exits 1). `make test` leaves out (ASAN_SKIP) the integration suites that do not

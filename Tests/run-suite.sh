@@ -18,6 +18,9 @@
 # out of every run: `make test`'s AddressSanitizer pass runs a part of the suite (see Makefile).
 # FIRST (the same) chooses what the first process runs instead of the integration suites: a pass
 # that leaves most of those out balances the two processes with it.
+# BUILD_BESIDE (a shell command: the next pass's build) runs at the lowest priority (nice 19) while
+# the two processes run, taking only the cores they leave idle, and is waited for before the
+# suites that measure time; its output goes to LOG_DIR/beside.log, and its failure fails the run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LOG_DIR=$1
@@ -48,6 +51,11 @@ run integration "${ARGS[@]}" --filter "$FIRST" --skip "$TIMING_SUITES" &
 integration=$!
 run others "${ARGS[@]}" --skip "$FIRST" --skip "$TIMING_SUITES" &
 others=$!
+beside=
+if [ -n "${BUILD_BESIDE:-}" ]; then
+    nice -n 19 bash -c "$BUILD_BESIDE" >"$LOG_DIR/beside.log" 2>&1 &
+    beside=$!
+fi
 status=0
 for job in integration:$integration others:$others; do
     wait "${job#*:}" || status=1
@@ -55,6 +63,15 @@ for job in integration:$integration others:$others; do
     cat "$LOG_DIR/${job%:*}.log"
 done
 echo "run-suite.sh: the two processes took $((SECONDS - start)) s"
+if [ -n "$beside" ]; then
+    start=$SECONDS
+    if ! wait "$beside"; then
+        tail -n 40 "$LOG_DIR/beside.log"
+        echo "run-suite.sh: the build beside the suite failed ($LOG_DIR/beside.log): $BUILD_BESIDE"
+        status=1
+    fi
+    echo "run-suite.sh: the build beside the suite took $((SECONDS - start)) s more"
+fi
 
 start=$SECONDS
 echo "== the suites that measure time, alone"
