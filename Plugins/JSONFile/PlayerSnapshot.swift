@@ -29,12 +29,14 @@ struct PlayerSnapshot {
     /// Sets the state, and makes the shown clock follow it at once: the host sends the state and
     /// then the now-playing with the new rate, and between the two writes the file must not say
     /// "playing" at rate 0 (or "paused" with a running clock). The clock is re-anchored now: a
-    /// clock that ran is extrapolated to now and stops; a stopped one starts from its value.
+    /// clock that ran is extrapolated to now and stops; a stopped one starts from its value,
+    /// except after a stall: what plays then may be another song (a station's next one after a
+    /// reconnection), so the time is unknown (null) until its now-playing, which follows at once.
     mutating func setState(_ newState: String, playerState newPlayerState: String? = nil) {
         let rate: Double = newState == "playing" ? 1 : 0
         if var np = nowPlaying, np.hasTrack, np.rate != rate {
             let now = Clock.monotonicMicros()
-            np.elapsedMicros = Self.elapsed(of: np, at: now)
+            np.elapsedMicros = rate > 0 && state == "stalled" ? nil : Self.elapsed(of: np, at: now)
             np.elapsedAtMicros = now
             np.rate = rate
             nowPlaying = np

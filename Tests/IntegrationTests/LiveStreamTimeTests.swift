@@ -74,6 +74,16 @@ struct LiveStreamTimeTests {
         // came back (a state file is refreshed every 0.2 s, and the sink holds a little: 1.5 s).
         #expect(samples.allSatisfy { $0.elapsed <= length + 0.5 }, "past the song's \(length) s: \(shown)")
         #expect(samples.allSatisfy { $0.elapsed <= $0.since + 1.5 }, "more than was listened since the reconnection: \(shown)")
+        // The same of the file as each event left it, which a reader may catch before the next
+        // one: "playing" must not restart the old song's clock (it did, from 4 s, until the next
+        // song's now-playing came a moment later; the sampling above caught it now and then).
+        for e in try JSONDelegateFiles.events(listener.eventsFile) {
+            guard let time = e["time"] as? Double, time >= back, let c = e["current"] as? [String: Any],
+                let elapsed = c["elapsed"] as? Double, let at = c["elapsedAt"] as? Double
+            else { continue }
+            let then = elapsed + max(0, time - at) * (c["rate"] as? Double ?? 0)
+            #expect(then <= time - back + 1.5, "\(e["event"] ?? "?") \(String(format: "%.3f", time - back)) s after the reconnection showed \(then) s")
+        }
     }
 
     @Test func resumingAPausedStationRejoinsItLive() throws {
