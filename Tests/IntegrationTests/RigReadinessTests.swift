@@ -38,7 +38,7 @@ import Testing
             try Readiness.wait(for: "quitter", answering: "nothing", timeout: 20, process: process) { false }
         }
         #expect(started.seconds < 5)
-        #expect(error.description.hasPrefix("quitter exited before it answered (waited for nothing)"))
+        #expect(error.description.hasPrefix("quitter exited before it answered (status 3) (waited for nothing)"))
     }
 
     /// After a SIGKILL the dead pipewire's `pipewire-0` is still there; a pipewire that is slow to

@@ -86,17 +86,28 @@ public final class IcecastRig: @unchecked Sendable {
 
     /// Starts icecast2 (again) on the same port; returns once it accepts connections.
     public func startServer() throws {
+        let startsBefore = serverStarts
         let process = try SpawnedProcess(
             ["icecast2", "-c", directory + "/icecast.xml"], stdout: directory + "/icecast.stdout",
             appendOutput: true, stderr: directory + "/icecast.stderr")
         lock.withLock { icecast = process }
         // An HTTP request that icecast2 answers (its status page), not only a connection: after a
-        // restart on the same port, only the new server can answer.
+        // restart on the same port, only the new server can answer. And no connection at all
+        // until it has been up a moment: icecast2 2.4.4 accepts connections as soon as it has
+        // started its threads, and its stats thread sets the counters that every connection
+        // counts on only once it runs; a connection accepted before then counts on a counter that
+        // is not there (strdup(NULL) in stats.c's process_global_event: SIGSEGV, in about 1 of
+        // 100 starts polled at once; it ended CI's run of 2026-12-05). Its log's "server started"
+        // comes after that thread is created and before the first accept; half a second after
+        // it, a thread that was made runnable has run, however loaded the machine.
         let status = "http://127.0.0.1:\(port)/status-json.xsl"
+        var started: Stopwatch?
         try Readiness.wait(
             for: "icecast2", answering: "GET \(status)", timeout: 20, process: process,
             detail: { "\(self.log("error.log")) \(self.log("../icecast.stderr"))" }
         ) {
+            if started == nil && self.serverStarts > startsBefore { started = Stopwatch() }
+            guard let started, started.seconds >= 0.5 else { return false }
             let r = try? Shell.run(["curl", "-s", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}", status], timeout: 10)
             return r?.stdout == "200"
         }
@@ -127,6 +138,12 @@ public final class IcecastRig: @unchecked Sendable {
         }
         source?.stop()
         stopServer()
+    }
+
+    /// How many times an icecast2 of this station has said it started (its error.log is appended
+    /// to across restarts).
+    private var serverStarts: Int {
+        log("error.log").components(separatedBy: " server started\n").count - 1
     }
 
     /// A log of the station (icecast's `error.log`, `access.log`, ices2's `ices.log`).

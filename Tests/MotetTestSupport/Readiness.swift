@@ -21,7 +21,9 @@ public enum Readiness {
             return exited
         }
         if done && !exited { return }
-        let why = exited ? "exited before it answered" : "did not answer within \(timeout) s"
+        let why = exited
+            ? "exited before it answered" + (process?.ending.map { " (\($0))" } ?? "")
+            : "did not answer within \(timeout) s"
         let more = detail()
         throw TestError.failed("\(server) \(why) (waited for \(what))" + (more.isEmpty ? "" : ": " + more))
     }

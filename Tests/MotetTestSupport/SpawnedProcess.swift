@@ -85,6 +85,15 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
     }
 
+    /// How the child ended, for a message ("status 3", "signal 11, Segmentation fault"); nil while
+    /// it runs.
+    public var ending: String? {
+        guard !isRunning, let status = lock.withLock({ exitStatus }) else { return nil }
+        let signal = status & 0x7f
+        guard signal != 0 else { return "status \((status >> 8) & 0xff)" }
+        return "signal \(signal), " + (strsignal(signal).map { String(cString: $0) } ?? "unknown")
+    }
+
     /// Sends `signal` to the child (if it still runs).
     public func signal(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
