@@ -31,6 +31,10 @@
  *   unplug_at N   the device disappears: state DISCONNECTED, every later prepare/start fails with
  *                 -ENODEV, and the file `gone` is created: while it exists, opening fails with
  *                 -ENODEV too. Remove it to plug the device back in.
+ *   unplug_after_write N  the same, the moment the application has given the device N frames in
+ *                 all (counted across reopens): right after the transfer that reaches N, which the
+ *                 device takes whole and never plays. An application that measured its delay
+ *                 before that write and not since counts what it wrote as heard.
  * Several positions may be given as a string: "44100 88200".
  *
  * The log file gets one line per event: `<event> total=<frames played in the run> us=<monotonic
@@ -63,6 +67,9 @@ static const char *const fault_names[FAULTS] = { "stall_at", "xrun_at", "suspend
 /* Frames played across reopens within one process (the player reopens after losing the device). */
 static uint64_t run_total;
 static int fired[FAULTS][MAX_CUES];
+/* Frames given by the application across reopens, and whether unplug_after_write has fired. */
+static uint64_t run_written;
+static int unplug_after_write_fired;
 
 typedef struct {
 	snd_pcm_ioplug_t io;
@@ -74,6 +81,7 @@ typedef struct {
 	unsigned stall_ms;
 	uint64_t cues[FAULTS][MAX_CUES];
 	int cue_count[FAULTS];
+	uint64_t unplug_after_write; /* 0: none */
 
 	unsigned frame_bytes;
 	snd_pcm_uframes_t buffer_frames;
@@ -183,6 +191,11 @@ static void fire(fault_t *f, int kind)
 		clock_rebase(f, 0);
 		f->unplugged = 1;
 		snd_pcm_ioplug_set_state(&f->io, SND_PCM_STATE_DISCONNECTED);
+		{
+			/* A disconnect wakes whoever polls at once. */
+			struct itimerspec now = { { 0, 0 }, { 0, 1 } };
+			timerfd_settime(f->io.poll_fd, 0, &now, NULL);
+		}
 		if (f->gone_path) {
 			int fd = open(f->gone_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 			if (fd >= 0)
@@ -345,6 +358,11 @@ static snd_pcm_sframes_t f_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_
 		memcpy(f->ring + at * f->frame_bytes, src + done * f->frame_bytes, chunk * f->frame_bytes);
 		f->written += chunk;
 		done += chunk;
+	}
+	run_written += size;
+	if (f->unplug_after_write && !unplug_after_write_fired && run_written >= f->unplug_after_write) {
+		unplug_after_write_fired = 1;
+		fire(f, UNPLUG);
 	}
 	arm_for_next_cue(f);
 	pthread_mutex_unlock(&f->lock);
@@ -524,6 +542,13 @@ SND_PCM_PLUGIN_DEFINE_FUNC(motetfault)
 		}
 		if (!strcmp(id, "resume")) {
 			resume = snd_config_get_bool(n) > 0;
+			continue;
+		}
+		if (!strcmp(id, "unplug_after_write")) {
+			char *text = NULL;
+			if (snd_config_get_ascii(n, &text) >= 0)
+				f->unplug_after_write = strtoull(text, NULL, 10);
+			free(text);
 			continue;
 		}
 		if (!strcmp(id, "stall_ms")) {

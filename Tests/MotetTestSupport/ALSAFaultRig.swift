@@ -40,16 +40,21 @@ public final class ALSAFaultRig: @unchecked Sendable {
         public var suspendAt: [Int] = []
         /// The device disappears (ENODEV) until `replug()`.
         public var unplugAt: [Int] = []
+        /// The device disappears (ENODEV, until `replug()`) right after the transfer that gives it
+        /// its Nth frame of the run (taking that transfer whole, playing none of it).
+        public var unplugAfterWrite: Int?
         /// Whether the device implements resume (without it, only prepare restarts it).
         public var canResume = false
 
         public init(
-            stallAt: [Int] = [], xrunAt: [Int] = [], suspendAt: [Int] = [], unplugAt: [Int] = [], canResume: Bool = false
+            stallAt: [Int] = [], xrunAt: [Int] = [], suspendAt: [Int] = [], unplugAt: [Int] = [],
+            unplugAfterWrite: Int? = nil, canResume: Bool = false
         ) {
             self.stallAt = stallAt
             self.xrunAt = xrunAt
             self.suspendAt = suspendAt
             self.unplugAt = unplugAt
+            self.unplugAfterWrite = unplugAfterWrite
             self.canResume = canResume
         }
     }
@@ -84,6 +89,7 @@ public final class ALSAFaultRig: @unchecked Sendable {
         if !faults.xrunAt.isEmpty { device += " xrun_at \(list(faults.xrunAt))" }
         if !faults.suspendAt.isEmpty { device += " suspend_at \(list(faults.suspendAt))" }
         if !faults.unplugAt.isEmpty { device += " unplug_at \(list(faults.unplugAt))" }
+        if let n = faults.unplugAfterWrite { device += " unplug_after_write \(list([n]))" }
         let config = """
             pcm_type.motetfault { lib "\(library)" }
             pcm.!default { \(device) }

@@ -56,7 +56,8 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
     var paused = false
     /// Frames a pause dropped unplayed (the device could not pause): written again on resume.
     var droppedForPause: Int?
-    /// The device's delay when last measured; kept while it is lost.
+    /// The device's delay when last measured, plus what was written since (a device lost right
+    /// after a write took those frames unheard); kept while it is lost.
     var lastDelay: Int64 = 0
     /// When `lastDelay` was measured (monotonic ns) and whether the device was playing then: a
     /// device that disappears can no longer say its delay, so it is worked out from these.
@@ -161,6 +162,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
                 break
             }
             remember(buffer, frames: Int(wrote), channels: channels)
+            lastDelay += Int64(wrote)
             done += Int(wrote)
         }
         return done
