@@ -89,8 +89,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// it runs.
     public var ending: String? {
         guard !isRunning, let status = lock.withLock({ exitStatus }) else { return nil }
+        if let code = exitCode { return "status \(code)" }
         let signal = status & 0x7f
-        guard signal != 0 else { return "status \((status >> 8) & 0xff)" }
         return "signal \(signal), " + (strsignal(signal).map { String(cString: $0) } ?? "unknown")
     }
 
