@@ -46,7 +46,7 @@ import Testing
         #expect(!term.screen().contains("Stopped"), "\(term.screen())")
         #expect(!term.screen().contains("▶"), "the background player drew on the shell's screen\n\(term.screen())")
         try term.type("fg")
-        #expect(try Shell.waitUntil { term.cursor().row.hasPrefix("▶ 0:0") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().hasPrefix("▶ 0:0") }, "\(term.screen())")
         try term.press("n")  // raw mode after fg: no Enter
         #expect(try term.waitFor("Second — Band"), "\(term.screen())")
         try term.press("q")
@@ -56,7 +56,7 @@ import Testing
 
 extension JobControlTests {
     /// The elapsed seconds the status line shows (on the cursor's row), or nil.
-    func shownSeconds(_ term: PlayerTerminal) -> Int? { shownSeconds(term.cursor().row) }
+    func shownSeconds(_ term: PlayerTerminal) -> Int? { shownSeconds(term.statusLine()) }
 
     /// The elapsed seconds a status line `row` shows, or nil.
     func shownSeconds(_ row: String) -> Int? {

@@ -6,7 +6,7 @@ import Testing
 /// track, feedback labels that stay with the track they were given to, and the toggles.
 extension KeyboardTests {
     /// The row the status line is on.
-    func statusRow(_ term: PlayerTerminal) -> String { term.cursor().row }
+    func statusRow(_ term: PlayerTerminal) -> String { term.statusLine() }
 
     @Test func previousGoesBackOverADislikedTrack() throws {
         let run = try MotetRun()

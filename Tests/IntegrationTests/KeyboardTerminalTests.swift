@@ -21,9 +21,9 @@ import Testing
         let term = try PlayerTerminal(
             command: ["sh", "-c", "cat '\(list)' | '\(Paths.motet)' --output null --no-config -"], environment: run.environment)
         defer { term.close() }
-        #expect(try Shell.waitUntil { term.cursor().row.contains("First — Band") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().contains("First — Band") }, "\(term.screen())")
         try term.press("n")
-        #expect(try Shell.waitUntil { term.cursor().row.contains("Second — Band") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().contains("Second — Band") }, "\(term.screen())")
         #expect(try term.quit())
     }
 

@@ -106,9 +106,9 @@ import Testing
         defer { term.close() }
         #expect(try term.waitFor("One — Band"), "\(term.screen())")
         try term.press(" ")
-        #expect(try Shell.waitUntil { term.cursor().row.hasPrefix("⏸") && term.cursor().row.contains("One — Band") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().hasPrefix("⏸") && term.statusLine().contains("One — Band") }, "\(term.screen())")
         try term.press("n")
-        #expect(try Shell.waitUntil { term.cursor().row.hasPrefix("⏸") && term.cursor().row.contains("Two — Band") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().hasPrefix("⏸") && term.statusLine().contains("Two — Band") }, "\(term.screen())")
         try term.press("q")
         _ = try Shell.waitUntil(timeout: 10) { !term.isRunning }
     }

@@ -178,16 +178,16 @@ struct RadioStationTests {
             columns: 120, rows: 12)
         defer { term.close() }
         // Past the 3 s after which previous restarts a file.
-        #expect(try Shell.waitUntil(timeout: 30) { term.cursor().row.hasPrefix("▶ 0:04") || term.cursor().row.hasPrefix("▶ 0:05") }, "\(term.screen())")
+        #expect(try Shell.waitUntil(timeout: 30) { term.statusLine().hasPrefix("▶ 0:04") || term.statusLine().hasPrefix("▶ 0:05") }, "\(term.screen())")
         try term.press("p")
         #expect(try term.waitFor("no previous entry: a live stream cannot go back to the start of the song"), "\(term.screen())")
         try term.press("\u{1b}[C")
         #expect(try term.waitFor("cannot seek in a live stream"), "\(term.screen())")
         // The station plays on: another song comes.
-        let onAir = Self.titles.first { term.cursor().row.contains($0) }
+        let onAir = Self.titles.first { term.statusLine().contains($0) }
         #expect(
             try Shell.waitUntil(timeout: 20) {
-                let row = term.cursor().row
+                let row = term.statusLine()
                 return row.hasPrefix("▶") && Self.titles.contains { $0 != onAir && row.contains($0) }
             }, "\(term.screen())")
         #expect(!term.screen().contains("not seekable"), "\(term.screen())")

@@ -66,3 +66,18 @@ import Testing
         #expect(sinks.status == 0 && sinks.stdout.contains(PulseRig.sinkName), "\(sinks.stderr)")
     }
 }
+
+/// The terminal rig reads the status line, not whatever row holds the cursor: the player writes
+/// "Playing: title — artist — album" above the status line, and until that line's line feed
+/// arrives the cursor is on it (issue 26: a keyboard test took it for the status line, then read
+/// the empty row below as the status line).
+@Suite struct TerminalRigTests {
+    @Test func aLineAboveTheStatusLineIsNotTheStatusLine() throws {
+        let term = try PlayerTerminal(command: ["sh", "-c", "printf 'Playing: Long — Band'; sleep 2; printf '\\n▶ 0:00 Long — Band'; sleep 30"], environment: [:])
+        defer { term.close() }
+        #expect(try term.waitFor("Playing: Long — Band"), "\(term.screen())")
+        #expect(term.cursor().row == "Playing: Long — Band", "\(term.screen())")
+        #expect(term.statusLine() == "", "\(term.screen())")
+        #expect(try Shell.waitUntil(timeout: 5) { term.statusLine() == "▶ 0:00 Long — Band" }, "\(term.screen())")
+    }
+}

@@ -71,7 +71,7 @@ import Testing
         try term.resize(columns: 40)
         Thread.sleep(forTimeInterval: 0.5)
         try term.resize(columns: 80)
-        #expect(try Shell.waitUntil(timeout: 3) { term.cursor().row.hasPrefix("▶") }, "\(term.screen())")
+        #expect(try Shell.waitUntil(timeout: 3) { term.statusLine().hasPrefix("▶") }, "\(term.screen())")
         #expect(statusRows(term).count == 1, "\(term.screen())")
         #expect(term.cursor().column <= 79, "\(term.screen())")
         try term.pressKey("C-l")
@@ -109,10 +109,10 @@ import Testing
         let run = try MotetRun()
         let term = try player(run, [try cjkTrack(run)], columns: 80)
         defer { term.close() }
-        #expect(try Shell.waitUntil { term.cursor().row.hasPrefix("▶ 0:") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().hasPrefix("▶ 0:") }, "\(term.screen())")
         try term.press(" ")
-        #expect(try Shell.waitUntil { term.cursor().row.hasPrefix("⏸ 0:") }, "\(term.screen())")
-        #expect(term.cursor().row.contains("? keys"), "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().hasPrefix("⏸ 0:") }, "\(term.screen())")
+        #expect(term.statusLine().contains("? keys"), "\(term.screen())")
         try term.press("?")
         #expect(try term.waitFor("keys: space pause"), "\(term.screen())")
         // and which of them do nothing on a live stream.
@@ -137,14 +137,14 @@ extension StatusLineTests {
         }
         let term = try player(run, files, columns: 200, extra: ["--plugin", "log"])
         defer { term.close() }
-        #expect(try Shell.waitUntil { term.cursor().row.contains("First — Band — Record") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().contains("First — Band — Record") }, "\(term.screen())")
         try term.press("n")
-        #expect(try Shell.waitUntil { term.cursor().row.contains("Second — Band — Record") }, "\(term.screen())")
+        #expect(try Shell.waitUntil { term.statusLine().contains("Second — Band — Record") }, "\(term.screen())")
         #expect(try Shell.waitUntil { term.rows().contains { $0.contains("now-playing") && $0.contains("Second") } }, "\(term.screen())")
         // Each log line on its own row, none written into a status line.
         let mixed = term.rows().filter { $0.contains("now-playing") && $0.contains(" — Band — ") }
         #expect(mixed.isEmpty, "\(term.screen())")
-        #expect(term.cursor().row.hasPrefix("▶"), "\(term.screen())")
+        #expect(term.statusLine().hasPrefix("▶"), "\(term.screen())")
         #expect(try term.quit())
     }
 }

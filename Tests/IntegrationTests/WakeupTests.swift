@@ -113,10 +113,10 @@ import Testing
         #expect(woke("motet-keys") <= 6, "the keyboard reader woke \(woke("motet-keys")) times in 4 s in the background")
 
         try term.type("fg")
-        #expect(try Shell.waitUntil(timeout: 5) { term.cursor().row.hasPrefix("▶ 0:") }, "no status line after fg\n\(term.screen())")
-        let first = term.cursor().row.prefix(6)
+        #expect(try Shell.waitUntil(timeout: 5) { term.statusLine().hasPrefix("▶ 0:") }, "no status line after fg\n\(term.screen())")
+        let first = term.statusLine().prefix(6)
         #expect(
-            try Shell.waitUntil(timeout: 5) { term.cursor().row.hasPrefix("▶ 0:") && term.cursor().row.prefix(6) != first },
+            try Shell.waitUntil(timeout: 5) { term.statusLine().hasPrefix("▶ 0:") && term.statusLine().prefix(6) != first },
             "the status line stood still at \(first) after fg\n\(term.screen())")
         try term.press("q")
         #expect(try Shell.waitUntil(timeout: 5) { kill(pid, 0) != 0 }, "q did not quit after fg")

@@ -21,7 +21,8 @@ public final class PlayerTerminal {
 
     /// The screen as a person sees it: without the bidi isolate marks (FSI, PDI) that wrap each
     /// field of the status line, which take no column and show nothing (`rawScreen` keeps them).
-    public func screen() -> String { rawScreen().filter { $0 != "\u{2068}" && $0 != "\u{2069}" } }
+    public func screen() -> String { Self.visible(rawScreen()) }
+    static func visible(_ text: String) -> String { text.filter { $0 != "\u{2068}" && $0 != "\u{2069}" } }
     /// The screen as tmux holds it.
     public func rawScreen() -> String { (try? Shell.run(["tmux", "-L", socket, "capture-pane", "-p"]).stdout) ?? "" }
     public func press(_ keys: String) throws { try Shell.check(["tmux", "-L", socket, "send-keys", "-l", keys]) }
@@ -29,13 +30,24 @@ public final class PlayerTerminal {
 
     /// The screen's non-empty rows, top to bottom.
     public func rows() -> [String] { screen().split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) } }
-    /// The row the cursor is on (the status line's, while a player draws it) and the cursor's column.
+    /// The row the cursor is on and the cursor's column, read in one tmux command with the screen
+    /// (two commands could see the cursor before a line feed and the rows after it).
     public func cursor() -> (row: String, column: Int) {
-        let position = (try? Shell.run(["tmux", "-L", socket, "display", "-p", "#{cursor_x} #{cursor_y}"]).stdout) ?? ""
-        let numbers = position.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        let out = (try? Shell.run(["tmux", "-L", socket, "display", "-p", "#{cursor_x} #{cursor_y}", ";", "capture-pane", "-p"]).stdout) ?? ""
+        var lines = Self.visible(out).split(separator: "\n", omittingEmptySubsequences: false)
+        guard !lines.isEmpty else { return ("", -1) }
+        let numbers = lines.removeFirst().split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard numbers.count == 2 else { return ("", -1) }
-        let lines = screen().split(separator: "\n", omittingEmptySubsequences: false)
         return (numbers[1] < lines.count ? String(lines[numbers[1]]) : "", numbers[0])
+    }
+    /// The glyphs a status line starts with, one per state (`StatusLine.glyph`).
+    public static let stateGlyphs: [Character] = ["▶", "⏸", "■", "◌", "⋯", "⊘"]
+    /// The status line: the cursor's row when it is one, else "". The player writes a line above
+    /// the status line ("Playing: title — artist — album") and the terminal has the cursor on that
+    /// line until its line feed arrives: a row that merely holds the cursor is not the status line.
+    public func statusLine() -> String {
+        let row = cursor().row
+        return row.first.map(Self.stateGlyphs.contains) == true ? row : ""
     }
     /// Presses named keys (`C-z`, `C-l`, `Enter`, `Escape`).
     public func pressKey(_ names: String...) throws { try Shell.check(["tmux", "-L", socket, "send-keys"] + names) }
