@@ -336,13 +336,23 @@ final class SinkWorker: @unchecked Sendable {
     /// to what the device can play without us (not into its staged frames: a reader after a stop
     /// must not count them heard). nil: nothing is buffered (everything written counts as heard),
     /// standing still.
+    ///
+    /// A position that differs from what the last one extrapolates to by more than a tenth of a
+    /// second wakes the control thread, which shows it at once instead of at its next tick: after
+    /// a stop (Ctrl-Z, `fg`) the last position, extrapolated, stops at what the server had taken
+    /// when the sink thread last looked, and the server's own answer comes a moment after SIGCONT
+    /// (the status line showed the stale second for half a second, then ran on through two).
     private func publishHeard(_ state: DeviceState?) {
         let delay = state?.delayFrames ?? 0
         let rate = state?.playing == true && !paused ? Int64(format?.sampleRate ?? 0) : 0
-        position.publish(
-            HeardNow(
-                epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, atNanos: MonotonicClock.now(),
-                limitFrames: written - (state?.stagedFrames ?? 0)))
+        let now = MonotonicClock.now()
+        let heard = HeardNow(
+            epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, atNanos: now,
+            limitFrames: written - (state?.stagedFrames ?? 0))
+        let before = position.load()
+        position.publish(heard)
+        let tenth = Int64(format?.sampleRate ?? 0) / 10
+        if before.epoch == heard.epoch, tenth > 0, abs(heard.frames - before.frames(at: now)) > tenth { wake.signal() }
     }
 
     /// Queues `event` for the control thread and wakes it. Nothing is dropped: when the queue is
