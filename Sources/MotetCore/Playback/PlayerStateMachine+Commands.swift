@@ -13,7 +13,7 @@ extension PlayerStateMachine {
         switch command {
         case .play: play()
         case .pause: pause()
-        case .toggle: status == .playing || status == .loading || status == .stalled ? pause() : play()
+        case .toggle: phase.isMoving ? pause() : play()
         case .next: next(from: source)
         case .previous: previous(from: source)
         case .stop: if status != .stopped { stop() }
@@ -40,16 +40,16 @@ extension PlayerStateMachine {
 
     /// Keeps a command about "the current track" for the track being opened after a skip.
     private func keepForNextTrack(_ command: PlayerCommand, _ source: CommandSource) {
-        guard awaitingFirstSegment, status != .stopped, status != .complete else { return }
-        if deferred.count == Self.maxDeferred { deferred.removeFirst() }
-        deferred.append((command, source))
+        guard var underway = phase.underway, var opening = underway.opening else { return }
+        if opening.deferred.count == Self.maxDeferred { opening.deferred.removeFirst() }
+        opening.deferred.append(DeferredCommand(command: command, source: source))
+        underway.opening = opening
+        phase.underway = underway
     }
 
     /// Runs the commands kept while the current track was being opened.
-    func applyDeferred() {
-        let pending = deferred
-        deferred.removeAll()
-        for (command, source) in pending { handle(command, from: source) }
+    func applyDeferred(_ pending: [DeferredCommand]) {
+        for d in pending { handle(d.command, from: d.source) }
     }
 
     func who(_ source: CommandSource) -> String {
@@ -59,8 +59,7 @@ extension PlayerStateMachine {
     private func next(from source: CommandSource) {
         // After a skip whose track is not open yet, next counts from that track: pressing it twice
         // skips two tracks.
-        let loading = status == .stopped || status == .complete ? nil : loadingPosition
-        guard let from = current?.info.orderPosition ?? loading, let next = queue.position(after: from) else {
+        guard let from = current?.info.orderPosition ?? phase.opening?.position, let next = queue.position(after: from) else {
             out.message("motet: no next track\(who(source))")
             return
         }
@@ -96,8 +95,7 @@ extension PlayerStateMachine {
             return
         }
         if (elapsedMicros() ?? 0) > Self.previousRestartsAfterMicros {
-            seekPending = true
-            reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true)
+            reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true, seek: true)
         } else {
             startReason = .previous
             let before = queue.position(before: c.info.orderPosition)
@@ -158,20 +156,19 @@ extension PlayerStateMachine {
             }
             position = max(0, d - 1000)
         }
-        seekPending = true
-        reposition(to: c.info.orderPosition, startMicros: position, keepTrack: true)
+        reposition(to: c.info.orderPosition, startMicros: position, keepTrack: true, seek: true)
     }
 
     func play() {
-        switch status {
-        case .paused, .interrupted:
-            interruption = nil
+        switch phase {
+        case .paused(var u), .interrupted(var u):
+            // Play ends an interruption of either kind: a lost device is not waited for any more.
+            u.deviceLost = false
             engine.setPaused(false)
-            status = current?.heard == true ? .playing : .loading
+            phase = current?.heard == true ? .playing(u) : .loading(u)
             if let c = current, c.info.isLive { return rejoinLive(c) }
-        case .stopped:
-            status = .loading
-            awaitingFirstSegment = true
+        case .stopped(let at):
+            phase = .loading(Underway(opening: Opening(position: at)))
             startReason = .request
             engine.release()
         default:
@@ -193,9 +190,9 @@ extension PlayerStateMachine {
     }
 
     func pause() {
-        guard status == .playing || status == .loading || status == .stalled || status == .interrupted else { return }
+        guard phase.isMoving || status == .interrupted, let underway = phase.underway else { return }
         engine.setPaused(true)
-        status = .paused
+        phase = .paused(underway)
         publishState()
         publishNowPlaying()
     }
@@ -203,7 +200,8 @@ extension PlayerStateMachine {
     /// Forgets what is buffered and starts decoding `position` at `startMicros`. Paused stays
     /// paused: the new track (or position) becomes current as soon as it is open.
     /// `backwards`: a previous, so that a disliked track there is passed over towards the start.
-    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool, backwards: Bool = false) {
+    /// `seek`: the reopened segment's position is announced with a `seeked` event.
+    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool, backwards: Bool = false, seek: Bool = false) {
         let reuse = keepTrack ? current?.info.trackID : nil
         if keepTrack { heardBefore += segmentHeardMicros() }
         // Track times count from the track's link in a chained file; the decoder seeks in the file.
@@ -212,9 +210,17 @@ extension PlayerStateMachine {
             to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false, backwards: backwards)
         ahead.removeAll()
         earlyBoundaries.removeAll()
-        starvingSince = nil
-        awaitingFirstSegment = true
-        loadingPosition = position
+        // Commands kept for a track still opening wait for this one instead.
+        let opening = Opening(position: position, seek: seek, deferred: phase.opening?.deferred ?? [])
+        let underway = Underway(opening: opening, deviceLost: phase.underway?.deviceLost ?? false, drySince: nil)
+        switch phase {
+        case .loading, .playing, .buffering: phase = .loading(underway)
+        case .paused: phase = .paused(underway)
+        case .interrupted: phase = .interrupted(underway)
+        // Stopped (an opened URI): play starts the new position.
+        case .stopped(let at): phase = .stopped(at: position ?? at)
+        case .complete, .quit: break
+        }
         if keepTrack, var c = current {
             // Until the reopened segment is there, the position is the target.
             c.info.fileStartMicros = max(0, startMicros)
@@ -224,7 +230,6 @@ extension PlayerStateMachine {
         } else {
             current = nil
         }
-        if status == .playing || status == .stalled { status = .loading }
         publishState()
         // A skip publishes the new track when it is open, not "nothing" in between.
         if current != nil { publishNowPlaying() }
@@ -239,18 +244,13 @@ extension PlayerStateMachine {
     private func stop() {
         finishCurrent(reason: .stopped)
         // Not yet open after a skip: the track being loaded is the place to come back to.
-        let position = current?.info.orderPosition ?? loadingPosition ?? 0
+        let position = current?.info.orderPosition ?? phase.opening?.position ?? 0
         generation = engine.reposition(to: position, startMicros: 0, reuseTrackID: nil, hold: true)
         engine.setPaused(false)
         ahead.removeAll()
         earlyBoundaries.removeAll()
-        deferred.removeAll()
-        starvingSince = nil
-        interruption = nil
-        awaitingFirstSegment = false
-        loadingPosition = position
         current = nil
-        status = .stopped
+        phase = .stopped(at: position)
         publishState()
         publishNowPlaying()
     }
@@ -261,10 +261,9 @@ extension PlayerStateMachine {
         advanceHeard(everything: false)
         finishCurrent(reason: .stopped)
         current = nil
-        status = .stopped
+        phase = .quit
         publishNowPlaying()
         publishState()
-        isFinished = true
     }
 
     private func setLoop(_ loop: Bool) {

@@ -18,9 +18,9 @@ extension PlayerStateMachine {
                 earlyBoundaries[boundary.segmentID] = boundary
             }
         case .starving(let since):
-            starvingSince = since / 1000
+            phase.underway?.drySince = since / 1000
         case .fed:
-            starvingSince = nil
+            phase.underway?.drySince = nil
             resumeAfterStall()
         case .ended:
             if status != .stopped { finishQueue() }
@@ -50,36 +50,39 @@ extension PlayerStateMachine {
                         + " a short gap may be heard; playback goes on")
             }
         case .corkRequested:
-            guard status == .playing || status == .loading || status == .stalled else { return }
+            guard phase.isMoving, var underway = phase.underway else { return }
             engine.setPaused(true)
-            status = .interrupted
-            interruption = .corked
+            // The call is the interruption now: a lost device is no longer waited for.
+            underway.deviceLost = false
+            phase = .interrupted(underway)
             out.events(.interruptionBegan(.corked))
             out.message("motet: interrupted by a call (another stream has the speakers)")
             publishState()
             publishNowPlaying()
         case .uncorkRequested:
-            guard status == .interrupted, interruption == .corked else { return }
+            guard case .interrupted(let u) = phase, !u.deviceLost else { return }
             out.events(.interruptionEnded(.corked))
             play()
         case .lost:
-            guard interruption != .deviceLost, status != .stopped, status != .complete else { return }
-            interruption = .deviceLost
+            // Loading and playing read `stalled` while it lasts (`PlayerPhase.status`).
+            guard var underway = phase.underway, !underway.deviceLost else { return }
+            underway.deviceLost = true
+            phase.underway = underway
             out.events(.interruptionBegan(.deviceLost))
             out.message("motet: lost \(outputDescription); will resume when it is back")
-            if status == .playing || status == .loading { status = .stalled }
             publishState()
             publishNowPlaying()
         case .restored:
-            guard interruption == .deviceLost else { return }
-            interruption = nil
+            guard var underway = phase.underway, underway.deviceLost else { return }
+            underway.deviceLost = false
+            phase.underway = underway
             out.events(.interruptionEnded(.deviceLost))
             out.message("motet: \(outputDescription) is back; resuming")
             // What was written to the dead stream was never heard: go back to what was.
             if let c = current, let heard = elapsedMicros() {
                 reposition(to: c.info.orderPosition, startMicros: heard, keepTrack: true)
             }
-            if status == .stalled { status = current?.heard == true ? .playing : .loading }
+            if case .buffering(let u) = phase { phase = current?.heard == true ? .playing(u) : .loading(u) }
             publishState()
             publishNowPlaying()
         }
@@ -90,8 +93,8 @@ extension PlayerStateMachine {
     /// (a station's song after a reconnection); it becomes current, and playing, when it is heard
     /// (`advanceHeard`), so that the old track is not announced once more just before its finish.
     func resumeAfterStall() {
-        guard status == .stalled, interruption == nil, current != nil, ahead.isEmpty else { return }
-        status = .playing
+        guard case .buffering(let u) = phase, !u.deviceLost, current != nil, ahead.isEmpty else { return }
+        phase = .playing(u)
         publishState()
         publishNowPlaying()
     }

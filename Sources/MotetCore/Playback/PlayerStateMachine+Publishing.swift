@@ -24,8 +24,7 @@ extension PlayerStateMachine {
     }
 
     func publishState() {
-        let stalled: StalledReason =
-            interruption == .deviceLost ? .deviceLost : status == .stalled ? .buffering : .none
+        let stalled = phase.stalledReason
         let state = PlaybackState(
             status: status, volumePercent: volume, shuffle: queue.shuffled, loop: queue.loop,
             canSeek: current.map { $0.info.canSeek && !$0.info.isLive } ?? false, remoteCommands: configuration.remoteCommands,

@@ -17,7 +17,13 @@ extension PlayerStateMachine {
             for i in ahead.indices {
                 ahead[i].info.orderPosition = new.translate(ahead[i].info.orderPosition, from: old) ?? ahead[i].info.orderPosition
             }
-            loadingPosition = new.translate(loadingPosition, from: old)
+            if var underway = phase.underway, var opening = underway.opening {
+                opening.position = new.translate(opening.position, from: old)
+                underway.opening = opening
+                phase.underway = underway
+            } else if case .stopped(let at) = phase {
+                phase = .stopped(at: new.translate(at, from: old) ?? at)
+            }
         }
         queue = new
     }

@@ -43,7 +43,12 @@ final class PlayerStateMachine {
     let feedback: FeedbackStore?
     var queue: PlayQueue
 
-    var status: PlaybackStatus = .loading
+    /// What the player is doing, with the data each phase has (`PlayerPhase`).
+    var phase: PlayerPhase
+    /// What the ABI reports: derived from `phase`, never stored.
+    var status: PlaybackStatus { phase.status }
+    /// Quit was asked, or the queue ended: the player's loop ends.
+    var isFinished: Bool { phase.isFinished }
     var current: Current?
     var ahead: [Ahead] = []
     /// Boundaries whose segment's "opened" report has not been taken yet.
@@ -58,19 +63,8 @@ final class PlayerStateMachine {
     var namedPassedOver: Set<String> = []
     var skipLimiter: SkipLimiter?
     var failedTracks: Set<UInt64> = []
-    var interruption: InterruptionReason?
     /// The decoder generation whose segments count; older reports are stale.
     var generation = 0
-    /// After a reposition, the first segment the decoder opens becomes current at once, before it
-    /// is heard: paused navigation shows the new track (or position) on every surface.
-    var awaitingFirstSegment = true
-    /// The play-order position being loaded after a skip or a stop while its track is not open yet
-    /// (a second next counts from it; play after stop starts it).
-    var loadingPosition: Int?
-    /// Commands for "the current track" that arrived while the next one was being opened.
-    var deferred: [(PlayerCommand, CommandSource)] = []
-    /// When the ring ran dry (monotonic µs), nil while samples flow.
-    var starvingSince: Int64?
     var lastGlitchNotice: Int64?
     var glitches = 0
     var lastOutputMessage = ""
@@ -86,13 +80,9 @@ final class PlayerStateMachine {
     var heardBefore: Int64 = 0
     /// When the current track's first frame was heard (Unix µs).
     var firstHeardAt: Int64?
-    /// A seek was asked for: the reopened segment's position is announced as `seeked`.
-    var seekPending = false
 
     /// What the exit status is made from: something heard, the output or a stream failed for good…
     var outcome = Player.Outcome()
-    /// Quit was asked, or the queue ended: the player's loop ends.
-    var isFinished = false
 
     static let stallMicros: Int64 = 500_000
     static let previousRestartsAfterMicros: Int64 = 3_000_000
@@ -119,7 +109,7 @@ final class PlayerStateMachine {
         volume = max(0, min(100, configuration.volume))
         if let limit = configuration.skipLimit { skipLimiter = SkipLimiter(count: limit.count, minutes: limit.minutes) }
         self.feedback = feedback
-        loadingPosition = queue.isEmpty ? nil : 0
+        phase = .loading(Underway(opening: Opening(position: queue.isEmpty ? nil : 0)))
         engine.setVolume(Float(volume) / 100)
     }
 
@@ -160,7 +150,7 @@ final class PlayerStateMachine {
             case .fed:
                 // Whether the current segment or the next one is fed again is known once the inbox
                 // has brought the decoder's reports (`resumeAfterStall`).
-                starvingSince = nil
+                phase.underway?.drySince = nil
                 fed = true
             default:
                 if case .starving = e { fed = false }
@@ -182,17 +172,18 @@ final class PlayerStateMachine {
     private func handle(_ report: DecoderReport) {
         switch report {
         case .segmentOpened(let opened):
-            guard opened.generation == generation, status != .stopped else { return }
+            // Stopped, the decoder holds; its segments are taken when play releases it.
+            guard opened.generation == generation, var underway = phase.underway else { return }
             let info = arrived(opened)
             let boundary = earlyBoundaries.removeValue(forKey: info.segmentID)
-            if awaitingFirstSegment {
-                awaitingFirstSegment = false
+            if let opening = underway.opening {
+                underway.opening = nil
+                phase.underway = underway
                 makeCurrent(info, boundary: boundary, heard: false)
-                if seekPending {
-                    seekPending = false
+                if opening.seek {
                     out.events(.seeked(Seeked(trackID: info.trackID, positionMicros: info.fileStartMicros)))
                 }
-                applyDeferred()
+                applyDeferred(opening.deferred)
                 advanceHeard(everything: false)
             } else {
                 ahead.append(Ahead(info: info, boundary: boundary))
@@ -236,8 +227,8 @@ final class PlayerStateMachine {
     func tick() {
         advanceHeard(everything: false)
         let t = now()
-        if let since = starvingSince, t - since >= Self.stallMicros, status == .playing {
-            status = .stalled
+        if case .playing(let u) = phase, !u.deviceLost, let since = u.drySince, t - since >= Self.stallMicros {
+            phase = .buffering(u)
             publishState()
             showDisplay()  // the status line shows the stall at once, not at the next second
         }
@@ -257,7 +248,7 @@ final class PlayerStateMachine {
     func nextDeadline() -> Int64? {
         let t = now()
         var deadlines: [Int64] = []
-        if let since = starvingSince, status == .playing { deadlines.append(since + Self.stallMicros) }
+        if status == .playing, let since = phase.underway?.drySince { deadlines.append(since + Self.stallMicros) }
         if let interval = displayInterval, status == .playing, let elapsed = elapsedMicros() {
             // Just after the elapsed time reaches its next whole second: the clock ticks evenly.
             deadlines.append(t + interval - elapsed % interval + Self.displayLateMicros)
@@ -269,7 +260,7 @@ final class PlayerStateMachine {
 
     /// The next segment boundary still to be heard and when it will be, if the output is moving.
     private func boundaryDue(at t: Int64) -> Int64? {
-        guard status == .playing || status == .loading || status == .stalled else { return nil }
+        guard phase.isMoving else { return nil }
         let pending: SegmentBoundary? =
             if let c = current, !c.heard, let b = c.boundary { b } else { ahead.first?.boundary }
         guard let b = pending else { return nil }
@@ -312,7 +303,6 @@ final class PlayerStateMachine {
         }
         let wrapped = current.map { info.orderPosition < $0.info.orderPosition } ?? false
         current = Current(info: info, boundary: boundary, heard: heard)
-        loadingPosition = nil
         answers.update(currentTrack: info.trackID)
         if isNewTrack {
             heardBefore = 0
@@ -340,11 +330,18 @@ final class PlayerStateMachine {
     private func heardCurrent() {
         outcome.playedAnything = true
         if firstHeardAt == nil { firstHeardAt = wallNow() }
-        if status == .loading || status == .stalled && interruption == nil {
-            status = .playing
-            // Sound is heard: the ring was fed, whether or not the sink's `.fed` is taken yet (it
-            // may come a turn later); its old starvation must not make a second stall at once.
-            starvingSince = nil
+        // Sound is heard: the ring was fed, whether or not the sink's `.fed` is taken yet (it may
+        // come a turn later); its old dry spell must not make a second stall at once. A lost
+        // device keeps a buffering stall: its own `.restored` resumes.
+        switch phase {
+        case .loading(var u):
+            u.drySince = nil
+            phase = .playing(u)
+        case .buffering(var u) where !u.deviceLost:
+            u.drySince = nil
+            phase = .playing(u)
+        default:
+            break
         }
         refreshNextEnabled(publishing: false)
         publishState()
@@ -391,10 +388,9 @@ final class PlayerStateMachine {
         advanceHeard(everything: true)
         finishCurrent(reason: .completed)
         current = nil
-        status = .complete
+        phase = .complete
         publishNowPlaying()
         publishState()
-        isFinished = true
     }
 
     /// What has been heard of the current track, in microseconds.
