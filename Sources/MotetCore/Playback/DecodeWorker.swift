@@ -10,11 +10,12 @@ import Synchronization
 final class DecodeWorker: @unchecked Sendable {
     // Unchecked: `thread` is set by the control thread before the decoder thread runs and read
     // only by it (join); everything the two threads share is an atomic, a lock or the ring.
-    /// Asks the control side for the next track to decode; nil at the end of the queue.
-    typealias NextTrack = @Sendable () -> TrackRequest?
-    /// Replaces an entry that is a playlist by its entries in the queue (`PlayedPlaylists`): the
-    /// request, the playlist's content type (nil: read the entry as an input is), and whether the
-    /// decoder must stop (a park or quit cancels the fetch).
+    /// Asks the cursor what to decode next: a track, a wait or the end.
+    typealias NextTrack = @Sendable () -> DecodeCursor.Next
+    /// Reads an entry that is a playlist and reports its entries (`PlayedPlaylists`); the cursor
+    /// then waits for the control thread to place them. Given the request, the playlist's content
+    /// type (nil: read the entry as an input is), and whether the decoder must stop (a park or
+    /// quit cancels the fetch).
     typealias ExpandEntry = @Sendable (TrackRequest, PlaylistContentType?, _ cancelled: @escaping @Sendable () -> Bool) -> Void
 
     let ring: SampleRing
@@ -90,6 +91,9 @@ final class DecodeWorker: @unchecked Sendable {
 
     func unpark() { gate.release() }
 
+    /// Control thread: the cursor has something new for a decoder that waits on it.
+    func wake() { gate.wake() }
+
     func stop() {
         gate.quit()
         spaceReady.post()
@@ -129,7 +133,14 @@ final class DecodeWorker: @unchecked Sendable {
                     gate.nap(seconds: Self.idleSeconds)  // a park or quit wakes it
                     continue
                 }
-                guard let request = nextTrack() else {
+                let request: TrackRequest
+                switch nextTrack() {
+                case .track(let next):
+                    request = next
+                case .wait:
+                    gate.nap(seconds: Self.idleSeconds)  // the control thread's answer (`wake`), a park or quit wakes it
+                    continue
+                case .end:
                     exhausted = true
                     pushMarker(SegmentMarker(sampleIndex: ring.writeIndex, segmentID: 0, sampleRate: 0, channels: 0, gain: 1, isEnd: true))
                     continue
@@ -290,7 +301,7 @@ final class DecodeWorker: @unchecked Sendable {
         let linkStart = d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition,
-            queueRevision: request.queueRevision, path: request.path,
+            path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
             format: d.format, fileStartMicros: d.positionMicros - linkStart,

@@ -22,10 +22,16 @@ protocol PlaybackEngine: AnyObject {
     /// The heard position now.
     func heard() -> HeardNow
 
-    /// Changes the play order under the decoder's feet: `body` gets the queue and the last position
-    /// the decoder has taken (nil: none since the last reposition), and what comes next is
-    /// recomputed from it. Returns the new queue.
-    func changeQueue(_ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) -> PlayQueue
+    /// Changes the play order under the decoder's feet: `body` changes `queue` (the control
+    /// thread's own) knowing the last position the decoder has taken (nil: none since the last
+    /// reposition), at a moment the decoder takes nothing; the decoder then reads the new order and
+    /// what comes next is recomputed from it.
+    func changeQueue(_ queue: inout PlayQueue, _ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void)
+
+    /// The playlist the decoder found at `position` (`DecoderReport.playlistRead`) has been
+    /// replaced by its entries in `queue`: the decoder, waiting at it, goes on with the first
+    /// of them (from `startMicros`), or with what followed when there were none.
+    func entriesPlaced(at position: Int, in queue: PlayQueue, startMicros: Int64)
 
     /// Names the heard track to the output device (`AudioDevice.describe`).
     func describe(title: String?, artist: String?)

@@ -5,9 +5,9 @@ import MotetNetwork
 /// Queue entries that are playlists, found when they are played (as mpd and mpv do): a URL whose
 /// server answers with a playlist's content type, or a URL with a playlist's name given while
 /// playing (MPRIS OpenUri). The decoder thread fetches and reads it (`InputExpander.expandPlayed`:
-/// the inputs' parser, limits and lines), replaces the entry in the queue by the playlist's
-/// entries, and takes the first; the control thread hears of it through
-/// `DecoderReport.queueExpanded` and takes the new queue (positions after the entry moved).
+/// the inputs' parser, limits and lines), reports its entries (`DecoderReport.playlistRead`) and
+/// waits; the control thread, the queue's owner, puts them in the entry's place and tells the
+/// decoder to go on with the first (`PlaybackEngine.entriesPlaced`).
 final class PlayedPlaylists: Sendable {
     private let cursor: Locked<DecodeCursor>
     private let inbox: PlayerInbox
@@ -23,7 +23,7 @@ final class PlayedPlaylists: Sendable {
     }
 
     /// Decoder thread: reads the entry `request` took (`playlist`: the content type its server
-    /// answered with; nil: read it as an input) and puts its entries in its place. A park or quit
+    /// answered with; nil: read it as an input) and reports its entries. A park or quit
     /// (`cancelled`) leaves the queue as it was: the entry is read again when it is played again.
     func expand(_ request: TrackRequest, playlist: PlaylistContentType?, cancelled: @escaping @Sendable () -> Bool) {
         var budget = self.budget.withLock { $0 }
@@ -31,8 +31,8 @@ final class PlayedPlaylists: Sendable {
             request.path, playlist: playlist, origin: request.origin, budget: &budget,
             fetch: InputExpander.networkFetch(options: options, cancelled: cancelled))
         self.budget.withLock { $0 = budget }
-        guard !cancelled(), cursor.withLock({ $0.replaceTaken(request, with: read.entries) }) else { return }
-        inbox.post(.queueExpanded(lines: read.warnings))
+        guard !cancelled(), cursor.withLock({ $0.awaitEntries(of: request) }) else { return }
+        inbox.post(.playlistRead(request, entries: read.entries, lines: read.warnings))
     }
 }
 

@@ -268,7 +268,7 @@ extension PlayerStateMachine {
 
     private func setLoop(_ loop: Bool) {
         guard loop != queue.loop else { return }
-        adoptQueue(engine.changeQueue { queue, _ in queue.loop = loop })
+        engine.changeQueue(&queue) { queue, _ in queue.loop = loop }
         // Loop also decides whether the first track has one before it (previous-enabled).
         refreshNextEnabled(publishing: false)
         if current != nil { publishNowPlaying() }
@@ -281,11 +281,7 @@ extension PlayerStateMachine {
     private func setShuffle(_ shuffle: Bool) {
         guard shuffle != queue.shuffled else { return }
         let kept = ([current?.info.orderPosition] + ahead.map(\.info.orderPosition)).compactMap { $0 }.max()
-        let revision = queue.revision
-        adoptQueue(
-            engine.changeQueue { queue, decoded in
-                queue.setShuffled(shuffle, keepingThrough: max(queue.translate(kept, from: revision) ?? -1, decoded ?? -1))
-            })
+        engine.changeQueue(&queue) { queue, decoded in queue.setShuffled(shuffle, keepingThrough: max(kept ?? -1, decoded ?? -1)) }
         refreshNextEnabled()
         publishState()
         showDisplay()
@@ -305,7 +301,7 @@ extension PlayerStateMachine {
         }
         var position = 0
         let playlist = InputExpander.namesPlaylist(path)
-        adoptQueue(engine.changeQueue { queue, _ in position = queue.append(path, expand: playlist) })
+        engine.changeQueue(&queue) { queue, _ in position = queue.append(path, expand: playlist) }
         startReason = .request
         skip(to: position, reason: .skipped)
         if status == .paused || status == .stopped || status == .interrupted { play() }

@@ -1,39 +1,38 @@
 import MotetConfiguration
 import MotetEvents
 
-/// The queue as the control thread knows it. The decoder may replace an entry that is a playlist
-/// by its entries (`PlayedPlaylists`): positions after it move, so every position the control
-/// thread keeps counts in the revision of its `queue` (`PlayQueue.translate(_:from:)`).
+/// The play queue, which the control thread alone owns and changes (`PlayQueue`): the decoder
+/// reads the order the engine was last given, and asks for changes only by reporting.
 extension PlayerStateMachine {
-    /// Takes `new` (the queue as it is now) as the queue, and moves the positions kept to it. The
-    /// caller publishes what changed.
-    func adoptQueue(_ new: PlayQueue) {
-        let old = queue.revision
-        if old != new.revision {
-            if var c = current {
-                c.info.orderPosition = new.translate(c.info.orderPosition, from: old) ?? c.info.orderPosition
-                current = c
-            }
-            for i in ahead.indices {
-                ahead[i].info.orderPosition = new.translate(ahead[i].info.orderPosition, from: old) ?? ahead[i].info.orderPosition
-            }
-            if var underway = phase.underway, var opening = underway.opening {
-                opening.position = new.translate(opening.position, from: old)
-                underway.opening = opening
-                phase.underway = underway
-            } else if case .stopped(let at) = phase {
-                phase = .stopped(at: new.translate(at, from: old) ?? at)
-            }
+    /// The decoder found that the entry `request` took is a playlist, and read it: its entries
+    /// take its place, the positions the control thread holds after it move with them, and the
+    /// decoder (waiting at it) goes on with the first. A report from before the last reposition
+    /// is dropped: the decoder waits no more, and the entry is read again when it is played again.
+    func placeEntries(of request: TrackRequest, _ entries: [InputExpander.PlayedTrack], lines: [String]) {
+        guard request.generation == generation else { return }
+        for line in lines { out.message(line) }
+        let p = request.orderPosition
+        let moved = entries.count - 1
+        queue.replace(at: p, with: entries)
+        func move(_ position: Int) -> Int { position > p ? position + moved : position }
+        if var c = current {
+            c.info.orderPosition = move(c.info.orderPosition)
+            current = c
         }
-        queue = new
+        for i in ahead.indices { ahead[i].info.orderPosition = move(ahead[i].info.orderPosition) }
+        if var underway = phase.underway, var opening = underway.opening, let at = opening.position {
+            opening.position = move(at)
+            underway.opening = opening
+            phase.underway = underway
+        }
+        engine.entriesPlaced(at: p, in: queue, startMicros: request.startMicros)
+        refreshNextEnabled()  // the playlist's entries may follow the current track
     }
 
-    /// A segment as the surfaces see it: its position in this queue's revision, and a URL without
+    /// A segment as the surfaces see it: the title its playlist gave it, and a URL without
     /// `user:password@` (the decoder fetches with them; nothing shown or sent to a delegate has them).
     func arrived(_ opened: SegmentInfo) -> SegmentInfo {
         var info = opened
-        info.orderPosition = queue.translate(info.orderPosition, from: info.queueRevision) ?? info.orderPosition
-        info.queueRevision = queue.revision
         if info.orderPosition < queue.count { info.listedTitle = queue.title(at: info.orderPosition) }
         info.path = WebAddress.shown(info.path)
         info.url = info.url.map(WebAddress.shown)

@@ -205,10 +205,8 @@ final class PlayerStateMachine {
                         code: code, message: text, filePath: WebAddress.shown(path), positionMicros: position, trackID: trackID)))
         case .notice(let text):
             out.message("motet: \(text)")
-        case .queueExpanded(let lines):
-            for line in lines { out.message(line) }
-            adoptQueue(engine.changeQueue { _, _ in })
-            refreshNextEnabled()  // the playlist's entries may follow the current track
+        case .playlistRead(let request, let entries, let lines):
+            placeEntries(of: request, entries, lines: lines)
         case .passedOver(let path, let title, let reportGeneration):
             // Not a skip: the skip limit never sees it, and nothing became current.
             guard reportGeneration == generation, namedPassedOver.insert(path).inserted else { return }

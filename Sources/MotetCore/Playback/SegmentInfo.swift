@@ -1,3 +1,4 @@
+import MotetConfiguration
 import MotetDecoding
 import MotetEvents
 
@@ -10,8 +11,6 @@ struct SegmentInfo: Sendable {
     var trackID: UInt64
     /// Position in the play order of the track this segment belongs to.
     var orderPosition: Int
-    /// The queue's revision `orderPosition` counts in (`PlayQueue.translate(_:from:)`).
-    var queueRevision = 0
     var path: String
     var metadata: TrackMetadata
     var artwork: Artwork?
@@ -47,10 +46,11 @@ enum DecoderReport: Sendable {
     case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
     /// A line for the console that is no error: a stream lost and reconnecting, or back.
     case notice(String)
-    /// An entry turned out to be a playlist and was replaced in the queue by its entries
-    /// (`PlayQueue.replace(at:with:)`); `lines` say what was skipped while reading it (each a
-    /// whole line, `motet: ` included).
-    case queueExpanded(lines: [String])
+    /// The entry `request` took turned out to be a playlist, and was read: its `entries` are to
+    /// take its place in the queue (`PlayQueue.replace(at:with:)`, on the control thread), while
+    /// the decoder waits. `lines` say what was skipped while reading it (each a whole line,
+    /// `motet: ` included).
+    case playlistRead(TrackRequest, entries: [InputExpander.PlayedTrack], lines: [String])
     /// A track disliked earlier was passed over (`DislikedTracks`); the decoder went on.
     case passedOver(path: String, title: String?, generation: Int)
     /// A whole pass of the queue had nothing to play (`disliked` of `total` passed over, the
@@ -59,7 +59,7 @@ enum DecoderReport: Sendable {
 }
 
 /// A track the control thread asks the decoder to play next.
-struct TrackRequest: Sendable {
+struct TrackRequest: Sendable, Equatable {
     var orderPosition: Int
     var path: String
     var startMicros: Int64
@@ -67,8 +67,6 @@ struct TrackRequest: Sendable {
     var reuseTrackID: UInt64?
     /// The decoder generation this request belongs to.
     var generation: Int
-    /// The queue's revision when it was taken (`PlayQueue.revision`): `orderPosition` counts in it.
-    var queueRevision = 0
     /// The remote playlists the entry came from (`PlayQueue.origin(at:)`).
     var origin: [String] = []
     /// Read it as an input is before playing it (`PlayQueue.expandsWhenPlayed(at:)`).

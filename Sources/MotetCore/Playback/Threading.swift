@@ -118,6 +118,10 @@ final class WorkerGate: Sendable {
     /// Worker: naps until woken (`wake`) or `seconds` pass.
     func nap(seconds: Double) { resume.wait(seconds: seconds) }
 
+    /// Control: ends a nap (a worker that is not napping naps no more than it must next time:
+    /// every nap's caller looks again at why it napped).
+    func wake() { resume.post() }
+
     /// Worker, when its loop ends: counts as parked for good.
     func markExited() { parked.store(true, ordering: .releasing) }
 

@@ -16,8 +16,6 @@ final class WorkerEngine: PlaybackEngine {
     private let decodeWorker: DecodeWorker
     private let cursor: Locked<DecodeCursor>
     private var generation = 0
-    /// The queue revision the control thread last got (`changeQueue`): the positions it passes count in it.
-    private var controlRevision = 0
     /// The device's news taken while repositioning, handed on with the next `takeEvents`.
     private var carried: [OutputEvent] = []
 
@@ -40,7 +38,7 @@ final class WorkerEngine: PlaybackEngine {
             ring: ring, markers: markers, spaceReady: spaceReady, dataReady: sinkWorker.dataReady,
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
-            network: configuration.network, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.take() } },
+            network: configuration.network, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.advance() } },
             expandEntry: { playlists.expand($0, playlist: $1, cancelled: $2) },
             report: { report in
                 if case .segmentOpened = report { cursor.withLock { $0.opened() } }
@@ -95,8 +93,8 @@ final class WorkerEngine: PlaybackEngine {
         decodeWorker.dropCurrent.store(true, ordering: .releasing)
         generation += 1
         cursor.withLock {
-            // A position of the queue the control thread knows, in the queue as it is now.
-            $0.next = $0.queue.translate(position, from: controlRevision)
+            $0.next = position
+            $0.awaitingEntries = false
             $0.startMicros = startMicros
             $0.reuseTrackID = reuseTrackID
             $0.generation = generation
@@ -113,15 +111,19 @@ final class WorkerEngine: PlaybackEngine {
         sinkWorker.unpark()
     }
 
-    func changeQueue(_ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) -> PlayQueue {
+    func changeQueue(_ queue: inout PlayQueue, _ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) {
         cursor.withLock { c in
-            body(&c.queue, c.lastTaken)
+            body(&queue, c.lastTaken)
+            c.queue = queue
             // What follows the last track taken, in the new order (a reposition not taken yet
-            // keeps its target).
-            if let taken = c.lastTaken { c.next = c.queue.position(after: taken) }
-            controlRevision = c.queue.revision
-            return c.queue
+            // keeps its target; a playlist being placed keeps the decoder waiting at it).
+            if !c.awaitingEntries, let taken = c.lastTaken { c.next = queue.position(after: taken) }
         }
+    }
+
+    func entriesPlaced(at position: Int, in queue: PlayQueue, startMicros: Int64) {
+        cursor.withLock { $0.entriesPlaced(at: position, in: queue, startMicros: startMicros) }
+        decodeWorker.wake()
     }
 
     func setPaused(_ paused: Bool) { sinkWorker.setPaused(paused) }

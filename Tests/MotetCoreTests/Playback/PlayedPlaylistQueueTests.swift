@@ -5,33 +5,28 @@ import Testing
 @testable import MotetCore
 
 /// A queue entry that turns out to be a playlist when it is played is replaced by the playlist's
-/// entries (`PlayQueue.replace`, `DecodeCursor.replaceTaken`), and every position the control
-/// thread holds moves with it (`PlayQueue.translate`, `PlayerStateMachine.adoptQueue`).
+/// entries (`PlayQueue.replace`) on the control thread, its only owner, while the decoder waits at
+/// it (`DecodeCursor.awaitEntries`, `entriesPlaced`); every position the control thread holds
+/// moves with it (`PlayerStateMachine.placeEntries`).
 @Suite struct PlayedPlaylistQueueTests {
     private let listen = "http://radio.example/listen"
     private func entries(_ names: String...) -> [InputExpander.PlayedTrack] {
         names.map { .init(path: "http://radio.example/" + $0, origin: [listen]) }
     }
 
-    @Test func theEntriesTakeThePlaylistsPlaceAndLaterPositionsMove() {
+    @Test func theEntriesTakeThePlaylistsPlace() {
         var queue = PlayQueue(files: ["/a.ogg", listen, "/c.ogg"], shuffle: false, loop: false)
         queue.replace(at: 1, with: entries("x.ogg", "y.ogg", "z.ogg"))
         #expect((0..<queue.count).map(queue.path(at:)) == [
             "/a.ogg", "http://radio.example/x.ogg", "http://radio.example/y.ogg", "http://radio.example/z.ogg", "/c.ogg",
         ])
-        #expect(queue.revision == 1)
         #expect(queue.origin(at: 2) == [listen] && queue.origin(at: 0).isEmpty && queue.origin(at: 4).isEmpty)
-        // Positions of revision 0: before the playlist, the playlist itself (its first entry), after it.
-        #expect([0, 1, 2].map { queue.translate($0, from: 0) } == [0, 1, 4])
-        #expect(queue.translate(2, from: 1) == 2)
-        #expect(queue.translate(nil, from: 0) == nil)
     }
 
     @Test func aPlaylistWithNothingToPlayLeavesTheQueue() {
         var queue = PlayQueue(files: ["/a.ogg", listen, "/c.ogg"], shuffle: false, loop: false)
         queue.replace(at: 1, with: [])
         #expect((0..<queue.count).map(queue.path(at:)) == ["/a.ogg", "/c.ogg"])
-        #expect([0, 1, 2].map { queue.translate($0, from: 0) } == [0, 1, 1])
     }
 
     @Test func replacementsAfterAShuffleKeepThePlaylistsEntriesTogetherWhereItWas() {
@@ -43,45 +38,71 @@ import Testing
         if let after { #expect(queue.path(at: at + 2) == after) }
     }
 
-    @Test func theCursorTakesTheFirstEntryNextUnlessTheQueueMovedOn() {
-        var cursor = DecodeCursor(queue: PlayQueue(files: ["/a.ogg", listen, "/c.ogg"], shuffle: false, loop: false), next: 1)
+    @Test func theDecoderWaitsAtAPlaylistUntilItsEntriesArePlacedThenTakesTheFirst() {
+        var queue = PlayQueue(files: ["/a.ogg", listen, "/c.ogg"], shuffle: false, loop: false)
+        var cursor = DecodeCursor(queue: queue, next: 1)
         let taken = cursor.take()!
-        #expect(taken.path == listen && taken.queueRevision == 0)
-        let replaced = cursor.replaceTaken(taken, with: entries("x.ogg", "y.ogg"))
-        #expect(replaced)
-        let first = cursor.take()!
-        #expect(first.path == "http://radio.example/x.ogg" && first.orderPosition == 1 && first.queueRevision == 1)
-        #expect(first.origin == [listen])
+        #expect(taken.path == listen)
+        let waits = cursor.awaitEntries(of: taken)
+        let next = cursor.advance()
+        #expect(waits && next == .wait)
+        // The control thread's queue, which the decoder's copy has not seen.
+        queue.replace(at: 1, with: entries("x.ogg", "y.ogg"))
+        #expect(cursor.queue.count == 3)
+        cursor.entriesPlaced(at: 1, in: queue, startMicros: 0)
+        guard case .track(let first) = cursor.advance() else {
+            Issue.record("the decoder still waits")
+            return
+        }
+        #expect(first.path == "http://radio.example/x.ogg" && first.orderPosition == 1 && first.origin == [listen])
         let rest = [cursor.take()?.path, cursor.take()?.path]
         #expect(rest == ["http://radio.example/y.ogg", "/c.ogg"])
 
-        // A reposition since the entry was taken: nothing changes (it is read again when played again).
+        // A reposition since the entry was taken: nothing to wait for (it is read again when played again).
         var moved = DecodeCursor(queue: PlayQueue(files: ["/a.ogg", listen], shuffle: false, loop: false), next: 1)
         let stale = moved.take()!
         moved.generation += 1
-        let staleReplaced = moved.replaceTaken(stale, with: entries("x.ogg"))
-        #expect(!staleReplaced)
-        #expect(moved.queue.revision == 0 && moved.queue.path(at: 1) == listen)
+        let staleWaits = moved.awaitEntries(of: stale)
+        let afterStale = moved.advance()
+        #expect(!staleWaits && afterStale != .wait)
 
         // The last entry, with nothing to play: the queue ends there (or loops to its start).
-        var last = DecodeCursor(queue: PlayQueue(files: ["/a.ogg", listen], shuffle: false, loop: true), next: 1)
+        var looped = PlayQueue(files: ["/a.ogg", listen], shuffle: false, loop: true)
+        var last = DecodeCursor(queue: looped, next: 1)
         let end = last.take()!
-        let emptied = last.replaceTaken(end, with: [])
-        let wrapped = last.take()?.path
-        #expect(emptied && wrapped == "/a.ogg")
+        let lastWaits = last.awaitEntries(of: end)
+        #expect(lastWaits)
+        looped.replace(at: 1, with: [])
+        last.entriesPlaced(at: 1, in: looped, startMicros: 0)
+        #expect(last.take()?.path == "/a.ogg")
     }
 
-    @Test func theControlThreadsPositionsMoveWithTheQueue() {
+    @Test func theControlThreadPlacesTheEntriesAndItsPositionsMoveWithThem() {
         let rig = PlayerRig(files: ["/music/1.ogg", listen, "/music/3.ogg"], loop: true)
         rig.play(2)
-        // The decoder read the playlist at position 1 (a loop back to it) and put two entries there.
-        rig.engine.queue.replace(at: 1, with: entries("x.ogg", "y.ogg"))
-        rig.machine.handle(inbox: [.decoder(.queueExpanded(lines: ["motet: a line from the playlist"]))], output: [])
+        // The decoder looped back, took the playlist at position 1 and read two entries from it.
+        let request = TrackRequest(orderPosition: 1, path: listen, startMicros: 0, generation: rig.engine.generation)
+        rig.machine.handle(
+            inbox: [.decoder(.playlistRead(request, entries: entries("x.ogg", "y.ogg"), lines: ["motet: a line from the playlist"]))],
+            output: [])
         #expect(rig.allMessages.contains("motet: a line from the playlist"))
         #expect(rig.machine.queue.count == 4 && rig.machine.current?.info.orderPosition == 3)
+        // The decoder was told to go on there, and reads the same order as the machine.
+        #expect(rig.engine.placed.map(\.position) == [1])
+        #expect((0..<4).map(rig.engine.queue.path(at:)) == (0..<4).map(rig.machine.queue.path(at:)))
         // Previous from the third file goes to the playlist's last entry, not its first.
         rig.send(.previous)
         #expect(rig.engine.repositions.last?.position == 2)
+    }
+
+    @Test func aPlaylistReadBeforeTheLastRepositionChangesNothing() {
+        let rig = PlayerRig(files: ["/music/1.ogg", listen, "/music/3.ogg"])
+        rig.play(0)
+        let request = TrackRequest(orderPosition: 1, path: listen, startMicros: 0, generation: rig.engine.generation)
+        rig.send(.next)
+        rig.machine.handle(inbox: [.decoder(.playlistRead(request, entries: entries("x.ogg", "y.ogg"), lines: []))], output: [])
+        #expect(rig.machine.queue.count == 3 && rig.machine.queue.path(at: 1) == listen)
+        #expect(rig.engine.placed.isEmpty)
     }
 
     @Test func aURLsCredentialsReachNoSurface() {

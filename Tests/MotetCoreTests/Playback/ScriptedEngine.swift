@@ -17,8 +17,10 @@ final class ScriptedEngine: PlaybackEngine {
     private(set) var pauseCalls: [Bool] = []
     private(set) var released = 0
     private(set) var volume: Float = 1
-    /// The play order the decoder would follow; the rig sets it to the machine's.
+    /// The play order the decoder would follow: the one the machine gave last (the rig sets the first).
     var queue = PlayQueue(files: [], shuffle: false, loop: false)
+    /// Each playlist whose entries the machine placed (`entriesPlaced`): where, and from when.
+    private(set) var placed: [(position: Int, startMicros: Int64)] = []
     /// The last order position the scripted decoder took (nil: none since the last reposition).
     var lastDecoded: Int?
     /// What `heard()` answers.
@@ -46,8 +48,13 @@ final class ScriptedEngine: PlaybackEngine {
 
     func heard() -> HeardNow { heardNow }
 
-    func changeQueue(_ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) -> PlayQueue {
+    func changeQueue(_ queue: inout PlayQueue, _ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) {
         body(&queue, lastDecoded)
-        return queue
+        self.queue = queue
+    }
+
+    func entriesPlaced(at position: Int, in queue: PlayQueue, startMicros: Int64) {
+        self.queue = queue
+        placed.append((position, startMicros))
     }
 }
