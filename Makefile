@@ -11,7 +11,7 @@ BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libseccomp-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
 	dbus-daemon xvfb x11-utils dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
 	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl
-BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc
+BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc valgrind
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
 # man page and checks the zsh and fish completions, and runs the player in a D-Bus session.
@@ -38,7 +38,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
 .PHONY: all plugin-host bench-isolation deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan test-sanitizers \
-	test-asan test-repeat install install-player install-dev deb test-deb bench bench-servers fuzz fuzz-ci test-fuzz clean soak
+	test-asan test-repeat install install-player install-dev deb test-deb bench bench-servers bench-instructions fuzz fuzz-ci test-fuzz clean soak
 
 all: build
 
@@ -229,6 +229,11 @@ test-deb: deps-deb-test deb
 # PulseAudio null sink); prints the medians and writes bench/out/summary.md (see bench/RESULTS.md).
 bench: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/run.sh
+
+# Instructions (callgrind, whole process) of motet and of the C loop decoding the 60 s file untimed;
+# goal at most +2 % over the loop; writes bench/out/instructions.md (bench/instructions.sh).
+bench-instructions: deps-bench release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/instructions.sh
 
 # Wake-ups and the sound server's cost of 60 s of real-time playback, beside mpd, mpv and ogg123
 # (issue 16; bench/wakeups.sh says what it measures).
