@@ -134,10 +134,26 @@ final class PlayerStateMachine {
     }
 
     /// Takes one batch: the output events first (they were taken first), then the inbox, then the
-    /// end of the queue if the output reached it. A segment's "opened" report is posted before the
-    /// sink can say it was written, so a boundary may come before its segment (it waits in
-    /// `earlyBoundaries`), and the end before the reports of the last segments. An end that a
-    /// command of this batch has made moot (a previous, a seek) is dropped.
+    /// end of the queue if the output reached it.
+    ///
+    /// Two lanes, one story. The sink thread cannot post to the inbox: the inbox's lock is taken
+    /// by plugin and key threads, and the audio thread never waits on such a lock; its events go
+    /// through the lock-free `OutputEventQueues`. Why taking the lanes in this order tells the story
+    /// as it happened:
+    /// - The decoder posts a segment's "opened" report before it pushes the segment's marker, and
+    ///   the sink writes the segment (and says so) only after taking that marker. So a boundary
+    ///   never comes a turn before its report; in the same turn it is taken first and waits in
+    ///   `earlyBoundaries` for the report further down the same batch. One left there belongs to
+    ///   a segment from before a reposition, and goes with the next one.
+    /// - The end is pushed after the last marker, so its reports are in this batch or earlier: the
+    ///   end is handled after the inbox. An end that a command of this batch has made moot (a
+    ///   previous, a seek: a new generation) is dropped.
+    /// - "Fed" is handled after the inbox too: whether the current segment or the next one is fed
+    ///   again is known once the reports are in (`resumeAfterStall`).
+    /// - The device's news (a cork, a loss) and a command in one turn come from sources that
+    ///   cannot see each other: either order is a true one.
+    /// Tests/MotetCoreTests/Playback/InboxInterleavingTests.swift splits one story into turns in
+    /// each of these ways and wants the same track events.
     /// Returns the messages of `inbox` left unhandled because the machine finished first.
     @discardableResult
     func handle(inbox: [PlayerMessage], output: [OutputEvent]) -> [PlayerMessage] {

@@ -104,6 +104,16 @@ final class PlayerRig {
         _ position: Int, startMicros: Int64 = 0, durationMicros: Int64 = 180_000_000, title: String? = nil,
         stream: StreamSegment? = nil
     ) -> SegmentInfo {
+        let info = segment(position, startMicros: startMicros, durationMicros: durationMicros, title: title, stream: stream)
+        machine.handle(inbox: [.decoder(.segmentOpened(info))], output: [])
+        return info
+    }
+
+    /// The segment the decoder opens for `position`, not yet reported (`open` reports it).
+    func segment(
+        _ position: Int, startMicros: Int64 = 0, durationMicros: Int64 = 180_000_000, title: String? = nil,
+        stream: StreamSegment? = nil
+    ) -> SegmentInfo {
         syncEpoch()
         let reuse = engine.repositions.last.flatMap { $0.position == position ? $0.reuseTrackID : nil }
         let trackID: UInt64
@@ -125,7 +135,6 @@ final class PlayerRig {
             info.isLive = stream.live
         }
         nextSegmentID += 1
-        machine.handle(inbox: [.decoder(.segmentOpened(info))], output: [])
         return info
     }
     /// What the network layer adds to a segment that comes over HTTP.
@@ -140,9 +149,15 @@ final class PlayerRig {
 
     /// The segment's first frame went to the device, after `frames` more of what came before.
     func write(_ info: SegmentInfo, after frames: Int64 = 0) {
+        output(boundary(info, after: frames))
+    }
+
+    /// The sink's news that the segment's first frame went to the device, after `frames` more of
+    /// what came before, not yet taken (`write` hands it over).
+    func boundary(_ info: SegmentInfo, after frames: Int64 = 0) -> OutputEvent {
         syncEpoch()
         written += frames
-        output(.segmentWritten(SegmentBoundary(segmentID: info.segmentID, epoch: engine.heardNow.epoch, frame: written)))
+        return .segmentWritten(SegmentBoundary(segmentID: info.segmentID, epoch: engine.heardNow.epoch, frame: written))
     }
 
     /// The device has played `frames` more.
