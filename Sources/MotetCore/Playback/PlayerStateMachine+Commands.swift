@@ -108,9 +108,9 @@ extension PlayerStateMachine {
         let rating: FeedbackStore.Rating? = command == .like ? .liked : command == .dislike ? .disliked : nil
         // Feedback that changes nothing sends nothing: a plugin that likes on every now-playing
         // must not make another now-playing.
-        guard (rating == .liked) != liked || (rating == .disliked) != disliked else { return }
-        liked = rating == .liked
-        disliked = rating == .disliked
+        guard (rating == .liked) != c.liked || (rating == .disliked) != c.disliked else { return }
+        current?.liked = rating == .liked
+        current?.disliked = rating == .disliked
         let m = c.info.metadata
         do {
             try feedback?.set(rating, path: c.info.filePath, title: m.title, artists: m.artists, album: m.album)
@@ -203,7 +203,10 @@ extension PlayerStateMachine {
     /// `seek`: the reopened segment's position is announced with a `seeked` event.
     func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool, backwards: Bool = false, seek: Bool = false) {
         let reuse = keepTrack ? current?.info.trackID : nil
-        if keepTrack { heardBefore += segmentHeardMicros() }
+        if keepTrack {
+            let heard = segmentHeardMicros()
+            current?.heardBefore += heard
+        }
         // Track times count from the track's link in a chained file; the decoder seeks in the file.
         let linkStart = keepTrack ? current?.info.linkStartMicros ?? 0 : 0
         generation = engine.reposition(

@@ -12,7 +12,7 @@ extension PlayerStateMachine {
                 durationMicros: c.info.publishedDuration, artwork: c.info.artwork, filePath: c.info.filePath,
                 url: c.info.url, station: c.info.publishedStation),
             trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
-            rate: status == .playing ? 1 : 0, liked: liked, disliked: disliked, nextEnabled: nextEnabled,
+            rate: status == .playing ? 1 : 0, liked: c.liked, disliked: c.disliked, nextEnabled: nextEnabled,
             previousEnabled: queue.position(before: c.info.orderPosition) != nil)
     }
 
