@@ -68,7 +68,10 @@ final class PlayerStateMachine {
     var namedPassedOver: Set<String> = []
     var skipLimiter: SkipLimiter?
     var failedTracks: Set<UInt64> = []
-    /// The decoder generation whose segments count; older reports are stale.
+    /// The decoder's generation (`DecodeCursor.generation`) as the last reposition returned it.
+    /// The rule: every report the decoder makes carries the generation it was made in, and one
+    /// that is not this one is from before the last reposition and is dropped. The only counter of
+    /// its kind; the sink's `epoch` counts output streams, for heard positions.
     var generation = 0
     var lastGlitchNotice: Int64?
     var glitches = 0

@@ -15,7 +15,6 @@ final class WorkerEngine: PlaybackEngine {
     private let device: any AudioDevice
     private let decodeWorker: DecodeWorker
     private let cursor: Locked<DecodeCursor>
-    private var generation = 0
     /// The device's news taken while repositioning, handed on with the next `takeEvents`.
     private var carried: [OutputEvent] = []
 
@@ -91,16 +90,16 @@ final class WorkerEngine: PlaybackEngine {
         markers.reset()
         sinkWorker.flushWhileParked()
         decodeWorker.dropCurrent.store(true, ordering: .releasing)
-        generation += 1
-        cursor.withLock {
+        let generation = cursor.withLock {
+            $0.generation += 1
             $0.next = position
             $0.awaitingEntries = false
             $0.startMicros = startMicros
             $0.reuseTrackID = reuseTrackID
-            $0.generation = generation
             $0.lastTaken = nil
             $0.opened()  // a new start: count passes from here
             $0.backwards = backwards
+            return $0.generation
         }
         if !hold { release() }
         return generation
