@@ -82,12 +82,18 @@ let package = Package(
         .target(name: "CPluginGuard", dependencies: ["MotetPluginABI"]),
 
         // MARK: The engine (one module per concern, all under Sources/MotetCore)
-        .target(name: "MotetEvents", path: "Sources/MotetCore/Events", swiftSettings: lean),
+        // What wraps the operating system: threads, locks, clocks, wake-ups, files and paths.
+        .target(name: "MotetSystem", path: "Sources/MotetCore/System", swiftSettings: lean),
+        // The domain's values: events, commands, now-playing, formats, plugin descriptions.
+        .target(name: "MotetEvents", dependencies: ["MotetSystem"], path: "Sources/MotetCore/Events", swiftSettings: lean),
+        // The likes store (ratings by track), which playback reads and writes.
+        .target(name: "MotetLikes", dependencies: ["MotetSystem"], path: "Sources/MotetCore/Likes", swiftSettings: lean),
         .target(
             name: "MotetNetwork",
             dependencies: [
                 "CNetwork",
                 "MotetEvents",
+                "MotetSystem",
             ],
             path: "Sources/MotetCore/Network",
             swiftSettings: lean
@@ -97,6 +103,7 @@ let package = Package(
             dependencies: [
                 "CVorbisFile",
                 "MotetEvents",
+                "MotetSystem",
             ],
             path: "Sources/MotetCore/Decoding",
             swiftSettings: lean
@@ -108,13 +115,14 @@ let package = Package(
                 "CALSA",
                 "CAudioLibraries",
                 "MotetEvents",
+                "MotetSystem",
             ],
             path: "Sources/MotetCore/Output",
             swiftSettings: lean
         ),
         .target(
             name: "MotetConfiguration",
-            dependencies: ["MotetEvents"],
+            dependencies: ["MotetEvents", "MotetSystem"],
             path: "Sources/MotetCore/Configuration",
             swiftSettings: lean
         ),
@@ -126,6 +134,7 @@ let package = Package(
                 "CPluginWire",
                 "MotetPluginABI",
                 "MotetEvents",
+                "MotetSystem",
             ],
             path: "Sources/MotetCore/PluginHost",
             swiftSettings: lean
@@ -134,11 +143,12 @@ let package = Package(
             name: "MotetCore",
             dependencies: [
                 "MotetEvents",
+                "MotetSystem",
                 "MotetNetwork",
                 "MotetDecoding",
                 "MotetOutput",
                 "MotetConfiguration",
-                "MotetPluginHost",
+                "MotetLikes",
             ],
             path: "Sources/MotetCore/Playback",
             swiftSettings: lean
@@ -149,6 +159,8 @@ let package = Package(
                 "MotetCore",
                 "MotetConfiguration",
                 "MotetEvents",
+                "MotetLikes",
+                "MotetSystem",
                 "MotetNetwork",
                 "MotetOutput",
                 "MotetPluginABI",

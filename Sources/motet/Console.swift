@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotetCore
+import MotetSystem
 
 /// Everything the person sees: on a terminal, a status line redrawn in place (and messages above
 /// it); otherwise plain one-line events. Title, artist and album are always shown, plugins or not.

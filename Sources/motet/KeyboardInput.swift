@@ -4,6 +4,7 @@ import Glibc
 import MotetConfiguration
 import MotetCore
 import MotetOutput
+import MotetSystem
 
 /// Reads keys from the terminal and turns them into player commands (see `keys`), or into what
 /// the console does itself: `?`/`h` list the keys, Ctrl-L redraws.

@@ -1,6 +1,7 @@
 import MotetConfiguration
 import MotetCore
 import MotetOutput
+import MotetSystem
 
 /// Lets the plugin host reach the player that is created after it.
 final class PlayerReference: Sendable {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MotetSystem
 #endif
 
 /// The process's environment and paths (the XDG directories are `XDGDirectories`).

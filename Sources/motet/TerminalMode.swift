@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotetCore
+import MotetSystem
 
 /// The keyboard terminal's modes: raw (keys without Enter, no echo) while Motet is the foreground
 /// job, as the person left it otherwise.

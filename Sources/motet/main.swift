@@ -9,6 +9,8 @@ import MotetNetwork
 import MotetOutput
 import MotetPluginABI
 import MotetPluginHost
+import MotetSystem
+import MotetLikes
 
 let motetVersion = "0.1.0"
 

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// The command line and the config file, parsed with one option table.
 public enum Options {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotetEvents
+import MotetSystem
 
 /// The last directory searched for a cover file, and what was found there.
 ///

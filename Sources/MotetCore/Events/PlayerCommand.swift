@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MotetSystem
 #endif
 
 /// What the keyboard, signals and plugins can ask of the player.

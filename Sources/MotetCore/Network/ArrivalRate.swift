@@ -1,3 +1,5 @@
+import MotetSystem
+
 /// How fast a connection brings bytes lately, for the line that says a stream buffers because the
 /// connection is slower than the stream: the running total sampled about once a second, the last
 /// `samples` of them. Pure: the caller gives the time (`MonotonicClock` ns).

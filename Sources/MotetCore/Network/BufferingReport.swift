@@ -1,3 +1,5 @@
+import MotetSystem
+
 /// The line that says why a stream buffers when the connection is slower than the stream: the
 /// listener would otherwise see a stall and no reason (a 1 kB/s server: 30 s of nothing, then
 /// seconds of sound between long stalls). Guarded by the stream's lock: the network thread adds

@@ -1,3 +1,5 @@
+import MotetSystem
+
 /// How long the network thread of a stream at the live edge naps between rounds of reads, leaving
 /// what arrives meanwhile in the socket, so that it, the decoder and the sink wake about once a
 /// second, not once per page (`NetworkStream.pace`). Pure; times are `MonotonicClock` ns.

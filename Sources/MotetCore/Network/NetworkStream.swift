@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotetEvents
+import MotetSystem
 
 /// An HTTP resource as a byte source for libvorbisfile: libcurl fills a bounded buffer on the
 /// stream's own thread; the decoder reads from it (`NetworkStreamCallbacks`), blocking while it is

@@ -1,6 +1,7 @@
 import CALSA
 import Glibc
 import MotetEvents
+import MotetSystem
 
 /// Recovery of `ALSADevice`: underruns and suspends (writing again what a recovery dropped), and a
 /// device that went away (reopening it).

@@ -2,6 +2,7 @@ import CAudioLibraries
 import CALSA
 import Glibc
 import MotetEvents
+import MotetSystem
 
 /// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a buffer of up to 2 s
 /// (what the device allows, ALSADevice+Setup.swift) refilled when 1.5 s of it are free, recovery

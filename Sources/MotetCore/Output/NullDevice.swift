@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// Plays to nowhere, paced by a `PacingClock` (real time) or, untimed, as fast as the worker
 /// writes. For machines without sound, tests and benchmarks. It sends no events. Its 2 s clock

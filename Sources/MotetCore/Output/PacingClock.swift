@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// The device clock of outputs that have none (`null`, `wav`): a buffer of `bufferNanos` that
 /// plays out in real time, so free space follows the clock. Untimed, it is always free and

@@ -1,6 +1,7 @@
 import CPulse
 import Glibc
 import MotetEvents
+import MotetSystem
 
 /// The context and stream lifecycle of `PulseDevice`: connecting, callbacks, losing the server and
 /// reconnecting. Everything here runs with the main loop's lock held.

@@ -1,6 +1,7 @@
 import CPulse
 import Glibc
 import MotetEvents
+import MotetSystem
 
 /// The staging ring of `PulseDevice`: the sink thread converts into it (outside the main loop's
 /// lock), and whoever holds the lock when the server wants more — usually the main loop's own

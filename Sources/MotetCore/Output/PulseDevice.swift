@@ -3,6 +3,7 @@ import CPulse
 import Glibc
 import MotetEvents
 import Synchronization
+import MotetSystem
 
 /// Plays through a PulseAudio server (or PipeWire's pipewire-pulse) with the asynchronous API.
 ///

@@ -1,5 +1,6 @@
 import Glibc
 import MotetEvents
+import MotetSystem
 
 /// Writes exactly what would be played to a WAV file: 16-bit PCM (as libvorbisfile's `ov_read`
 /// rounds) or 32-bit IEEE float.

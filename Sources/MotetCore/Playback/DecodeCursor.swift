@@ -1,4 +1,5 @@
 import MotetConfiguration
+import MotetSystem
 
 /// What the decoder thread reads to know what to decode next; shared under a lock
 /// (`Locked<DecodeCursor>` in `WorkerEngine`) between the control thread and the decoder thread

@@ -4,6 +4,7 @@ import Glibc
 import MotetDecoding
 import MotetEvents
 import Synchronization
+import MotetSystem
 
 /// The decoder thread: opens tracks (gaplessly, ahead of the sink), decodes them into the ring and
 /// marks where each segment starts. Never touches the sink.

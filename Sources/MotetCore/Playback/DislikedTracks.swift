@@ -1,5 +1,6 @@
 import MotetConfiguration
 import MotetEvents
+import MotetLikes
 
 /// `--skip-disliked`: the one place that decides whether a track is passed over because it was
 /// disliked earlier (like a radio service's thumbs-down).

@@ -1,6 +1,7 @@
 import MotetEvents
 import MotetOutput
 import Synchronization
+import MotetSystem
 
 /// What has been heard of the sink's current epoch, as last published: `frames` heard at
 /// `atNanos` (`MonotonicClock` time), advancing at `framesPerSecond` (0: standing still).

@@ -1,6 +1,7 @@
 import MotetEvents
 import MotetOutput
 import Synchronization
+import MotetSystem
 
 /// Where a segment began in the sink's frame count, so the control thread can tell when it is heard.
 struct SegmentBoundary: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import MotetConfiguration
 import MotetEvents
 import MotetNetwork
+import MotetSystem
 
 /// Queue entries that are playlists, found when they are played (as mpd and mpv do): a URL whose
 /// server answers with a playlist's content type, or a URL with a playlist's name given while

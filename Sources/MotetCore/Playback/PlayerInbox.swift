@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// The control thread's one inbox: the decoder's reports, and the commands of keys, signals and
 /// plugins, each source in its own bounded lane.

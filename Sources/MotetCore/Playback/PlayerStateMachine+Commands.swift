@@ -1,5 +1,6 @@
 import MotetConfiguration
 import MotetEvents
+import MotetLikes
 
 /// Commands: what keys, signals and plugins ask for.
 extension PlayerStateMachine {

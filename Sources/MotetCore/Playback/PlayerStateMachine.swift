@@ -1,5 +1,6 @@
 import MotetConfiguration
 import MotetEvents
+import MotetLikes
 
 /// The player's state machine: all playback state and its only writer. It lives on the control
 /// thread (it is deliberately not `Sendable`), takes every message in order through `handle(_:)`,

@@ -4,6 +4,7 @@ import Glibc
 import MotetEvents
 import MotetOutput
 import Synchronization
+import MotetSystem
 
 /// The sink thread: moves samples from the ring to an `AudioDevice`, as mpv's
 /// `audio/out/buffer.c` feeds its drivers. It owns what the devices no longer do: blocking (it

@@ -4,6 +4,7 @@ import Glibc
 import MotetEvents
 import MotetOutput
 import Synchronization
+import MotetSystem
 
 /// A joinable POSIX thread running a closure. Foundation's Thread is not used (memory budget).
 package final class PosixThread: @unchecked Sendable {

@@ -5,6 +5,7 @@ import MotetDecoding
 import MotetEvents
 import MotetOutput
 import Synchronization
+import MotetSystem
 
 /// The real `PlaybackEngine`: the decoder thread, the sink worker, the ring between them and the
 /// cursor that tells the decoder what comes next. Used only by the control thread.

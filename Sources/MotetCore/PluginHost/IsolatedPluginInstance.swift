@@ -5,6 +5,7 @@ import CPluginWire
 import MotetEvents
 import MotetPluginABI
 import Synchronization
+import MotetSystem
 
 /// A plugin instance that runs in a process of its own (`motet-plugin-host`), supervised: the
 /// player's side keeps the instance's queue (the same `PluginEventQueue` and rules as in process)

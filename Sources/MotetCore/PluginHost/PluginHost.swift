@@ -4,6 +4,7 @@ import Glibc
 import MotetEvents
 import MotetPluginABI
 import Synchronization
+import MotetSystem
 
 /// Loads delegate plugins and hands them the player's events, each instance on its own serial
 /// queue, so that a slow plugin delays only itself. See docs/ARCHITECTURE.md, "The two contracts".

@@ -5,6 +5,7 @@ import CPluginGuard
 import MotetEvents
 import MotetPluginABI
 import Synchronization
+import MotetSystem
 
 /// One running plugin instance: its descriptor, its host table, and its serial queue (a thread
 /// waiting on a condition variable). Only this thread ever calls into the plugin instance, and

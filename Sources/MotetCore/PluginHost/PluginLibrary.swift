@@ -4,6 +4,7 @@ import Glibc
 #endif
 import CLTDL
 import MotetPluginABI
+import MotetSystem
 
 /// Opens plugin shared objects with libltdl and finds their entry function.
 ///

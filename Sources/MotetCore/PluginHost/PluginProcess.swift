@@ -4,6 +4,7 @@ import Glibc
 import CPluginWire
 import MotetEvents
 import MotetPluginABI
+import MotetSystem
 
 /// One plugin host process (`motet-plugin-host`, Sources/motet-plugin-host/main.c) and the
 /// player's end of its socket: the process loads one plugin file and runs one instance of it

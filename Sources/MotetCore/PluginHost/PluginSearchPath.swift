@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotetEvents
+import MotetSystem
 
 /// Where plugin names are looked up, in order; the first match wins.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import MotetConfiguration
 import MotetTestSupport
 import Testing
+import MotetLikes
 
 @Suite struct FeedbackStoreTests {
     private func contents(_ dir: String) throws -> [String] {

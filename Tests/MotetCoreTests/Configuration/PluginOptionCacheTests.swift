@@ -2,6 +2,7 @@ import Foundation
 import MotetConfiguration
 import MotetEvents
 import Testing
+import MotetSystem
 
 /// The cache of plugin options that `--list-plugins` writes and shell completion reads.
 @Suite struct PluginOptionCacheTests {

@@ -2,6 +2,8 @@ import Foundation
 import MotetConfiguration
 import MotetEvents
 import Testing
+import MotetSystem
+import MotetLikes
 
 /// The host's one reading of the XDG base directories, and the one fallback when HOME is unset.
 @Suite struct XDGDirectoriesTests {

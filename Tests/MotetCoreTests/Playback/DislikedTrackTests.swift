@@ -4,6 +4,7 @@ import MotetTestSupport
 import Testing
 
 @testable import MotetCore
+import MotetLikes
 
 /// `--skip-disliked`: which track is passed over (one place, `DislikedTracks`), when a pass of the
 /// queue has nothing left (`DecodeCursor`), and what the player says (the state machine).

@@ -1,5 +1,6 @@
 import MotetConfiguration
 @testable import MotetCore
+import MotetLikes
 
 /// The state machine with a scripted engine and a hand-moved clock, plus the decoder's and the
 /// sink's side of the conversation as one-line calls. Everything the machine says is recorded.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MotetEvents
+import MotetSystem
 
 /// `RepeatedMessageLimiter`: a message that repeats is said once, then summed up at most once per
 /// 10 s, and once at the end; against a scripted clock.

@@ -1,6 +1,7 @@
 import MotetEvents
 import MotetOutput
 import Synchronization
+import MotetSystem
 
 /// An `AudioDevice` whose free space, delay and events the test decides, and which records what
 /// the sink worker did to it.

@@ -5,6 +5,7 @@ import MotetTestSupport
 import Testing
 
 @testable import MotetCore
+import MotetSystem
 
 /// A sink worker on a scripted device, fed by the test as the decoder would feed it.
 final class WorkerRig {

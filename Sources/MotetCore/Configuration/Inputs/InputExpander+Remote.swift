@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 extension InputExpander.Walk {
     /// An http(s) URL: a remote playlist when its name says so, else a track.

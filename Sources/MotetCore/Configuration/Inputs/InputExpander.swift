@@ -1,4 +1,5 @@
 import Glibc
+import MotetSystem
 
 /// Turns the command line's `FILE|DIR|PLAYLIST|URL` inputs into the list of tracks to play: paths
 /// and `http(s)://` URLs.

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// Reads the INI-like config file into the same option occurrences the command line produces.
 ///

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// Renders `--help` from the option table.
 enum HelpText {

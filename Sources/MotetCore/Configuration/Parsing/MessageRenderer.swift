@@ -1,3 +1,5 @@
+import MotetSystem
+
 /// The one place that turns a ``ParseProblem`` into the line the user reads: `motet: ` + where
 /// (the option, or `FILE:LINE: key`) + what is wrong with which value + what is allowed.
 enum MessageRenderer {

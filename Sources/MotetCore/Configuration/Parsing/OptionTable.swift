@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// The one option table shared by the command line, the config file and `--help`.
 enum OptionTable {

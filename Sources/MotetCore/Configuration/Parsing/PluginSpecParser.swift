@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// Parses `--plugin NAME[:KEY=VALUE,…]` (also the config file's top-level `plugin = …`).
 ///

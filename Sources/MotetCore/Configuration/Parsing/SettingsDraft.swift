@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// Settings while they are being assembled: the config file's values first, the command line's
 /// on top, plus what only matters until ``finish()`` (where each value came from, lists kept apart

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// The options plugins describe, cached for shell completion: `motet --list-plugins` (which loads
 /// every plugin on the search path anyway) writes it, and `motet --complete-plugin-options NAME`

@@ -1,12 +1,12 @@
 import Glibc
 
 /// The one seam through which this module touches the file system (Glibc only, no Foundation).
-enum FileSystem {
+package enum FileSystem {
     /// A failed system call: the `errno` and a lower-case human reason.
-    struct Failure: Error, Equatable {
-        var code: Int32
+    package struct Failure: Error, Equatable {
+        package var code: Int32
         /// e.g. "no such file or directory".
-        var reason: String {
+        package var reason: String {
             if code == EFBIG { return "file too large" }
             guard let text = strerror(code) else { return "error \(code)" }
             var s = String(cString: text)
@@ -16,18 +16,18 @@ enum FileSystem {
     }
 
     /// What a path is (following symbolic links).
-    enum Kind: Equatable {
+    package enum Kind: Equatable {
         case regular, directory, other
     }
 
     /// The identity of a file, to detect cycles (a directory link loop, a playlist including itself).
-    struct Identity: Hashable {
-        var device: UInt64
-        var inode: UInt64
+    package struct Identity: Hashable {
+        package var device: UInt64
+        package var inode: UInt64
     }
 
     /// Kind and identity of `path`, following symbolic links.
-    static func status(_ path: String) -> Result<(kind: Kind, identity: Identity), Failure> {
+    package static func status(_ path: String) -> Result<(kind: Kind, identity: Identity), Failure> {
         var st = stat()
         guard stat(path, &st) == 0 else { return .failure(Failure(code: errno)) }
         let type = st.st_mode & S_IFMT
@@ -37,18 +37,18 @@ enum FileSystem {
 
     /// True unless `path` does not exist (ENOENT/ENOTDIR); a file that exists but cannot be
     /// examined counts as existing, so that reading it reports why.
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         if case .failure(let failure) = status(path) { return failure.code != ENOENT && failure.code != ENOTDIR }
         return true
     }
 
     /// True when the process may read `path`.
-    static func readable(_ path: String) -> Failure? {
+    package static func readable(_ path: String) -> Failure? {
         access(path, R_OK) == 0 ? nil : Failure(code: errno)
     }
 
     /// The whole file, refusing more than `limit` bytes (EFBIG).
-    static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
+    package static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(Failure(code: errno)) }
         defer { close(fd) }
@@ -71,7 +71,7 @@ enum FileSystem {
     }
 
     /// The names in directory `path`, without `.` and `..`, unsorted.
-    static func listDirectory(_ path: String) -> Result<[String], Failure> {
+    package static func listDirectory(_ path: String) -> Result<[String], Failure> {
         guard let dir = opendir(path) else { return .failure(Failure(code: errno)) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -90,14 +90,14 @@ enum FileSystem {
     }
 
     /// The canonical absolute path of an existing file, or nil.
-    static func canonicalPath(_ path: String) -> String? {
+    package static func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// Creates `path` and its missing parents with mode 0700.
-    static func makeDirectories(_ path: String) -> Failure? {
+    package static func makeDirectories(_ path: String) -> Failure? {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
@@ -113,7 +113,7 @@ enum FileSystem {
     /// Replaces `path` with `bytes` atomically: a temporary file in the same directory, written,
     /// fsync'd, renamed over `path`, then the directory fsync'd. On failure the temporary file is
     /// removed and `path` is untouched.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) -> Failure? {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) -> Failure? {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let base = path.split(separator: "/").last.map(String.init) ?? path
         let dirPrefix = path.hasPrefix("/") && directory.isEmpty ? "/" : directory.isEmpty ? "" : directory + "/"

@@ -1,5 +1,5 @@
 import Glibc
-import MotetEvents
+import MotetSystem
 
 /// Likes and dislikes, remembered across runs in `DIRECTORY/feedback`.
 ///

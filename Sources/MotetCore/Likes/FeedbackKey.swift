@@ -1,3 +1,5 @@
+import MotetSystem
+
 /// How a track is recognised in the feedback file, so that a renamed or moved file keeps its rating
 /// when its tags match.
 ///

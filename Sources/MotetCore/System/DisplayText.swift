@@ -1,13 +1,13 @@
 /// Makes hostile text (arguments, config lines, file names, tags) safe to show on a terminal:
 /// control characters and invisible direction overrides become visible escapes, and very long
 /// text is cut.
-enum DisplayText {
+package enum DisplayText {
     /// At most this many characters of one value are shown.
-    static let maximumShown = 300
+    package static let maximumShown = 300
 
     /// `text` with every C0/C1 control character, DEL and bidirectional override written as `\xHH`
     /// or `\u{HHHH}`, cut to ``maximumShown`` characters with an ellipsis.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -31,10 +31,10 @@ enum DisplayText {
     }
 
     /// `'text'`, escaped.
-    static func quoted(_ text: String) -> String { "'" + escaped(text) + "'" }
+    package static func quoted(_ text: String) -> String { "'" + escaped(text) + "'" }
 
     /// A file name in a `FILE:LINE:` prefix: escaped, unquoted.
-    static func quotedIfNeeded(_ path: String) -> String { escaped(path) }
+    package static func quotedIfNeeded(_ path: String) -> String { escaped(path) }
 
     private static func hex(_ value: UInt32, width: Int) -> String {
         let digits = String(value, radix: 16, uppercase: true)

@@ -1,5 +1,5 @@
 import Glibc
-import MotetEvents
+
 
 /// A sleep that another thread can end: a non-blocking self-pipe, so that `signal` is lock-free,
 /// never blocks and never allocates (the sink thread and a device's own threads may call it). A
