@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "CVorbisFile",
                 "MotetEvents",
+                "MotetNetwork",
                 "MotetSystem",
             ],
             path: "Sources/MotetCore/Decoding",
@@ -122,7 +123,7 @@ let package = Package(
         ),
         .target(
             name: "MotetConfiguration",
-            dependencies: ["MotetEvents", "MotetSystem"],
+            dependencies: ["MotetEvents", "MotetNetwork", "MotetSystem"],
             path: "Sources/MotetCore/Configuration",
             swiftSettings: lean
         ),

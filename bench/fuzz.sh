@@ -34,28 +34,47 @@ SWIFTC=${SWIFTC:-swiftc}
 BIN=$FUZZ_DIR/bin
 mkdir -p "$BIN" "$FUZZ_DIR/logs"
 
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -warnings-as-errors)
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -warnings-as-errors -package-name motet)
 DECODING_SOURCES=(Sources/MotetCore/Decoding/*.swift)
 CONFIG_SOURCES=(Sources/MotetCore/Configuration/*.swift Sources/MotetCore/Configuration/*/*.swift)
 
-# MotetEvents: the one engine module the decoding and configuration sources import; built once
-# (again when its sources change) as a module + object.
-build_events() {
-    local stamp=$BIN/MotetEvents.o
-    if [ -z "$(find Sources/MotetCore/Events -newer "$stamp" -name '*.swift' 2>/dev/null)" ] && [ -f "$stamp" ]; then return; fi
-    "$SWIFTC" "${FLAGS[@]}" -module-name MotetEvents -emit-module -emit-module-path "$BIN/MotetEvents.swiftmodule" \
-        -wmo -c Sources/MotetCore/Events/*.swift -o "$stamp" >"$FUZZ_DIR/logs/build-events.log" 2>&1 ||
-        { cat "$FUZZ_DIR/logs/build-events.log" >&2; exit 2; }
+# The engine modules the harnesses import, each built once (again when its sources change) as a
+# module + object, in dependency order: MotetSystem, MotetEvents, MotetNetwork (with the CNetwork
+# shim, which loads libcurl only when called), MotetConfiguration.
+newer() { [ -f "$1" ] && [ -z "$(find "${@:2}" -newer "$1" \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) 2>/dev/null)" ]; }
+build_module() {
+    local name=$1 log=$FUZZ_DIR/logs/build-$1.log
+    shift
+    "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$BIN" -emit-module -emit-module-path "$BIN/$name.swiftmodule" \
+        -wmo -c "$@" -o "$BIN/$name.o" >"$log" 2>&1 || { cat "$log" >&2; exit 2; }
 }
+build_events() {
+    newer "$BIN/MotetSystem.o" Sources/MotetCore/System || build_module MotetSystem Sources/MotetCore/System/*.swift
+    newer "$BIN/MotetEvents.o" Sources/MotetCore/System Sources/MotetCore/Events ||
+        build_module MotetEvents Sources/MotetCore/Events/*.swift
+    if ! newer "$BIN/MotetNetwork.o" Sources/MotetCore/System Sources/MotetCore/Events Sources/MotetCore/Network Sources/CNetwork; then
+        mkdir -p "$BIN/CNetwork"
+        printf 'module CNetwork {\n    header "%s/Sources/CNetwork/include/motet_curl.h"\n    export *\n}\n' "$ROOT" \
+            >"$BIN/CNetwork/module.modulemap"
+        "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CNetwork/include \
+            Sources/CNetwork/motet_curl.c -o "$BIN/CNetwork.o" >"$FUZZ_DIR/logs/build-cnetwork.log" 2>&1 ||
+            { cat "$FUZZ_DIR/logs/build-cnetwork.log" >&2; exit 2; }
+        build_module MotetNetwork -I "$BIN/CNetwork" Sources/MotetCore/Network/*.swift
+    fi
+}
+# What a harness links beside its own sources: the modules above.
+ENGINE_OBJECTS=("$BIN/MotetSystem.o" "$BIN/MotetEvents.o")
+NETWORK_OBJECTS=("$BIN/MotetNetwork.o" "$BIN/CNetwork.o" -ldl)
 
 # MotetConfiguration: the configuration sources, which five targets exercise, built once (again
-# when they or MotetEvents change) with -enable-testing: those harnesses `@testable import` it.
+# when they or the modules it imports change) with -enable-testing: those harnesses `@testable import` it.
 build_config() {
     local stamp=$BIN/MotetConfiguration.o
-    if [ -z "$(find Sources/MotetCore/Configuration Sources/MotetCore/Events -newer "$stamp" -name '*.swift' 2>/dev/null)" ] &&
-        [ -f "$stamp" ]; then return; fi
+    if newer "$stamp" Sources/MotetCore/Configuration Sources/MotetCore/Events Sources/MotetCore/System Sources/MotetCore/Network; then
+        return
+    fi
     echo "fuzz.sh: building the configuration module" >&2
-    "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name MotetConfiguration -I "$BIN" -emit-module \
+    "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name MotetConfiguration -I "$BIN" -I "$BIN/CNetwork" -emit-module \
         -emit-module-path "$BIN/MotetConfiguration.swiftmodule" -wmo -c "${CONFIG_SOURCES[@]}" -o "$stamp" \
         >"$FUZZ_DIR/logs/build-configuration.log" 2>&1 || { cat "$FUZZ_DIR/logs/build-configuration.log" >&2; return 2; }
 }
@@ -86,15 +105,16 @@ build() {
     case $target in
         picture | comments | decode)
             sources=("${DECODING_SOURCES[@]}")
-            extra=(-module-name MotetDecoding -I "$BIN" -I Sources/CVorbisFile "$BIN/MotetEvents.o"
-                -lvorbisfile -lvorbis -logg) ;;
-        http)  # the network layer's pure parts (the rest needs libcurl)
-            sources=(Sources/MotetCore/Network/{ResponseHead,ContentCheck,NetworkError,NetworkOptions}.swift)
-            extra=(-module-name MotetNetwork -I "$BIN" "$BIN/MotetEvents.o") ;;
+            extra=(-module-name MotetDecoding -I "$BIN" -I "$BIN/CNetwork" -I Sources/CVorbisFile "${ENGINE_OBJECTS[@]}"
+                "${NETWORK_OBJECTS[@]}" -lvorbisfile -lvorbis -logg) ;;
+        http)  # the network layer's pure parts, compiled with the harness (the rest needs libcurl)
+            sources=(Sources/MotetCore/Network/{ResponseHead,ContentCheck,NetworkError,NetworkOptions,WebAddress}.swift)
+            extra=(-module-name MotetNetworkParts -I "$BIN" "${ENGINE_OBJECTS[@]}") ;;
         *)  # the configuration module, built beside the first targets
             while [ ! -e "$FUZZ_DIR/configuration.status" ]; do sleep 0.2; done
             [ "$(cat "$FUZZ_DIR/configuration.status")" = 0 ] || exit 2
-            extra=(-module-name "$harness" -I "$BIN" "$BIN/MotetEvents.o" "$BIN/MotetConfiguration.o") ;;
+            extra=(-module-name "$harness" -I "$BIN" -I "$BIN/CNetwork" "${ENGINE_OBJECTS[@]}" "${NETWORK_OBJECTS[@]}"
+                "$BIN/MotetConfiguration.o") ;;
     esac
     echo "fuzz.sh: building $target" >&2
     # ld.gold warns about every ASan helper it cannot export: the log keeps them out of sight.

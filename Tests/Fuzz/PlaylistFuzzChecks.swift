@@ -2,6 +2,7 @@
 
 @testable import MotetConfiguration
 import MotetEvents
+import MotetNetwork
 
 enum FuzzChecks {
     /// Resolution against a URL gives a path, a usable URL or a one-line reason; a URL's display

@@ -2,6 +2,7 @@
 
 @testable import MotetConfiguration
 import MotetEvents
+import MotetNetwork
 
 /// One input: the bytes of a `.pls` playlist; every entry is resolved against a directory and
 /// against a remote playlist's URL (with credentials, which messages must never show).

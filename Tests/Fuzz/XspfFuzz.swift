@@ -2,6 +2,7 @@
 
 @testable import MotetConfiguration
 import MotetEvents
+import MotetNetwork
 
 /// One input: the bytes of an `.xspf` playlist; every location is resolved (as a URI reference)
 /// against a directory and against a remote playlist's URL.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotetEvents
+import MotetNetwork
 
 /// Finds the artwork for a track and caches it as a file named by a hash of its bytes.
 ///

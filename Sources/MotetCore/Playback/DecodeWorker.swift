@@ -5,6 +5,7 @@ import MotetDecoding
 import MotetEvents
 import Synchronization
 import MotetSystem
+import MotetNetwork
 
 /// The decoder thread: opens tracks (gaplessly, ahead of the sink), decodes them into the ring and
 /// marks where each segment starts. Never touches the sink.

@@ -1,6 +1,7 @@
 import MotetConfiguration
 import MotetEvents
 import MotetLikes
+import MotetNetwork
 
 /// Commands: what keys, signals and plugins ask for.
 extension PlayerStateMachine {

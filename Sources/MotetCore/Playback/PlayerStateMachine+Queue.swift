@@ -1,5 +1,6 @@
 import MotetConfiguration
 import MotetEvents
+import MotetNetwork
 
 /// The play queue, which the control thread alone owns and changes (`PlayQueue`): the decoder
 /// reads the order the engine was last given, and asks for changes only by reporting.

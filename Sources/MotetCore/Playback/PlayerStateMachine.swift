@@ -1,6 +1,7 @@
 import MotetConfiguration
 import MotetEvents
 import MotetLikes
+import MotetNetwork
 
 /// The player's state machine: all playback state and its only writer. It lives on the control
 /// thread (it is deliberately not `Sendable`), takes every message in order through `handle(_:)`,

@@ -4,6 +4,7 @@ import MotetTestSupport
 import Testing
 
 @testable import MotetConfiguration
+import MotetNetwork
 
 @Suite struct PlaylistFormatTests {
     private func pls(_ text: String) -> (entries: [String], lines: [Int], notes: [String]) {

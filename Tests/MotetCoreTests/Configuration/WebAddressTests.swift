@@ -1,5 +1,6 @@
 import MotetEvents
 import Testing
+import MotetNetwork
 
 @Suite struct WebAddressTests {
     /// RFC 3986 §5.4.1 and §5.4.2: every example, against the RFC's base.

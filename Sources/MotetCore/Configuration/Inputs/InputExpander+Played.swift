@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetNetwork
 
 /// Entries read when they are played, as mpd and mpv do: a URL whose server answers with a
 /// playlist's content type is a playlist after all (the inputs never fetch a URL without a

@@ -1,5 +1,6 @@
 import MotetEvents
 import MotetSystem
+import MotetNetwork
 
 extension InputExpander.Walk {
     /// An http(s) URL: a remote playlist when its name says so, else a track.

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetNetwork
 
 /// The playlist formats (`.m3u`/`.m3u8`, `.pls`, `.xspf`), their entries, and how an entry becomes
 /// a path or a URL.
