@@ -141,7 +141,7 @@ let package = Package(
             swiftSettings: lean
         ),
         .target(
-            name: "MotetCore",
+            name: "MotetPlayback",
             dependencies: [
                 "MotetEvents",
                 "MotetSystem",
@@ -157,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "motet",
             dependencies: [
-                "MotetCore",
+                "MotetPlayback",
                 "MotetConfiguration",
                 "MotetEvents",
                 "MotetLikes",
@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "PlaybackTests",
             dependencies: [
-                "MotetCore",
+                "MotetPlayback",
                 "MotetTestSupport",
             ],
             path: "Tests/MotetCoreTests/Playback",
@@ -290,7 +290,7 @@ let package = Package(
             name: "TerminalTests",
             dependencies: [
                 "motet",
-                "MotetCore",
+                "MotetPlayback",
                 "MotetEvents",
             ],
             swiftSettings: strict

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotetCore
+import MotetPlayback
 import MotetSystem
 
 /// Everything the person sees: on a terminal, a status line redrawn in place (and messages above

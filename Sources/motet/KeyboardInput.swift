@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import MotetConfiguration
-import MotetCore
+import MotetPlayback
 import MotetOutput
 import MotetSystem
 

@@ -1,5 +1,5 @@
 import MotetConfiguration
-import MotetCore
+import MotetPlayback
 import MotetOutput
 import MotetSystem
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotetCore
+import MotetPlayback
 
 /// The one home of signal handling: every signal Motet cares about is blocked in all threads and
 /// taken by one thread of its own (sigwait), so that each is an ordinary call, never code run

@@ -1,4 +1,4 @@
-import MotetCore
+import MotetPlayback
 
 /// The text of the status line for a terminal width, laid out by priority so that what matters
 /// survives a narrow window: the state glyph, elapsed / duration, the like mark and a short-lived

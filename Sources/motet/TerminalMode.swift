@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotetCore
+import MotetPlayback
 import MotetSystem
 
 /// The keyboard terminal's modes: raw (keys without Enter, no echo) while Motet is the foreground

@@ -3,7 +3,7 @@
 import Glibc
 #endif
 import MotetConfiguration
-import MotetCore
+import MotetPlayback
 import MotetEvents
 import MotetNetwork
 import MotetOutput

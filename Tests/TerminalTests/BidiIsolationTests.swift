@@ -1,7 +1,7 @@
 import MotetEvents
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 @testable import motet
 
 /// Right-to-left tags on the terminal: each field of the status line is a bidi isolate (FSI …

@@ -1,7 +1,7 @@
 import MotetEvents
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 @testable import motet
 
 /// The status line's layout at every width: what matters most is shown first, and a wider

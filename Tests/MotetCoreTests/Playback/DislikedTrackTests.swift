@@ -3,7 +3,7 @@ import MotetConfiguration
 import MotetTestSupport
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 import MotetLikes
 
 /// `--skip-disliked`: which track is passed over (one place, `DislikedTracks`), when a pass of the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// The control thread reads two lanes: the sink's lock-free event queue and the inbox (decoder
 /// reports, commands). Each turn takes the output's events first, then the inbox

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// Previous and seek on a live stream: a station has no start to go back to and no position to
 /// seek to, so neither may restart (reconnect) it or end it.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// Every phase of the state machine against every command (docs/ARCHITECTURE.md, "The state
 /// machine"): the status after it is what the transition table says, the status the delegates

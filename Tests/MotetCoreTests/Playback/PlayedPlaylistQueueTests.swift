@@ -2,7 +2,7 @@ import MotetConfiguration
 import MotetEvents
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// A queue entry that turns out to be a playlist when it is played is replaced by the playlist's
 /// entries (`PlayQueue.replace`) on the control thread, its only owner, while the decoder waits at

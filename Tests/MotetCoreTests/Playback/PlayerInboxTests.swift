@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// The inbox's bounds, its reserved places for quit and stop, and its fairness between sources.
 @Suite struct PlayerInboxTests {

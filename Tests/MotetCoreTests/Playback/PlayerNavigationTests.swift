@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// Next, previous, seek and stop, playing and paused; the end of the queue and `--loop`.
 @Suite struct PlayerNavigationTests {

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 import MotetOutput
 
 /// Interruptions, losses, stalls and failures, taken in the order the output sent them.

@@ -1,5 +1,5 @@
 import MotetConfiguration
-@testable import MotetCore
+@testable import MotetPlayback
 import MotetLikes
 
 /// The state machine with a scripted engine and a hand-moved clock, plus the decoder's and the

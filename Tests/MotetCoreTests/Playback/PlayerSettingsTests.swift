@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// Volume, the skip limit, dislikes, and when the machine next needs to look.
 @Suite struct PlayerSettingsTests {

@@ -1,4 +1,4 @@
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// A `PlaybackEngine` whose output the test scripts: it records what the state machine asked for
 /// and reports whatever heard position the test sets. No threads, no device, no sleeps.

@@ -4,7 +4,7 @@ import MotetOutput
 import MotetTestSupport
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 import MotetSystem
 
 /// A sink worker on a scripted device, fed by the test as the decoder would feed it.

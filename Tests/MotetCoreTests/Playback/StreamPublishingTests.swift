@@ -2,7 +2,7 @@ import Foundation
 import MotetTestSupport
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// What the surfaces are told about a track that comes over HTTP: its URL instead of a file, the
 /// station, no duration and no seeking for a live stream, each song (chained link) its own track,

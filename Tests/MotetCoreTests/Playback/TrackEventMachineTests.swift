@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MotetCore
+@testable import MotetPlayback
 
 /// ABI 1.1 from the state machine: track started with a reason, finished with what was heard,
 /// seeked, track-addressed commands, loop and shuffle.
