@@ -190,7 +190,7 @@ let playerConfiguration: PlayerConfiguration = {
     c.origins = origins
     c.shuffle = settings.shuffle
     c.loop = settings.loop
-    c.startMicros = settings.startMicros ?? 0
+    c.start = .microseconds(settings.startMicros ?? 0)
     c.replayGain = settings.replayGain
     c.volume = settings.volume
     c.skipLimit = settings.skipLimit.map { ($0.count, $0.minutes) }
@@ -200,7 +200,7 @@ let playerConfiguration: PlayerConfiguration = {
     c.network = networkOptions
     c.skipDisliked = settings.skipDisliked
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
-    c.displayIntervalMicros = consoleMode == .line ? 1_000_000 : nil
+    c.displayInterval = consoleMode == .line ? .seconds(1) : nil
     return c
 }()
 

@@ -10,7 +10,7 @@ struct DecodeCursor: Sendable {
     var queue: PlayQueue
     /// Position of the next track to decode, nil when the queue is done.
     var next: Int?
-    var startMicros: Int64 = 0
+    var start: Duration = .zero
     /// Reuse this track id for the next open (a seek reopens the same track).
     var reuseTrackID: UInt64?
     /// Bumped by each reposition; stamped on what the decoder opens and reports. The one
@@ -70,9 +70,9 @@ struct DecodeCursor: Sendable {
     mutating func take() -> TrackRequest? {
         guard let position = next else { return nil }
         let request = TrackRequest(
-            orderPosition: position, path: queue.path(at: position), startMicros: startMicros, reuseTrackID: reuseTrackID,
+            orderPosition: position, path: queue.path(at: position), start: start, reuseTrackID: reuseTrackID,
             generation: generation, origin: queue.origin(at: position), expand: queue.expandsWhenPlayed(at: position))
-        startMicros = 0
+        start = .zero
         reuseTrackID = nil
         lastTaken = position
         // Backwards off the start of a queue that does not loop: forwards again from there.
@@ -91,12 +91,12 @@ struct DecodeCursor: Sendable {
 
     /// Control thread: the playlist at `position` was replaced by its entries in `queue` (the
     /// control thread's, now); the first of them (or what followed it) is taken next, from
-    /// `startMicros` (where the playlist was to start, `--start`).
-    mutating func entriesPlaced(at position: Int, in queue: PlayQueue, startMicros: Int64) {
+    /// `start` (where the playlist was to start, `--start`).
+    mutating func entriesPlaced(at position: Int, in queue: PlayQueue, start: Duration) {
         self.queue = queue
         guard awaitingEntries else { return }
         awaitingEntries = false
-        self.startMicros = startMicros
+        self.start = start
         // What follows the entry before it (for a later change of the queue).
         lastTaken = position > 0 ? position - 1 : nil
         next = position < queue.count ? position : queue.position(after: position - 1)

@@ -60,7 +60,7 @@ final class DecodeWorker: @unchecked Sendable {
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
         replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(),
-        heard: @escaping @Sendable () -> HeardNow = { HeardNow(epoch: 0, frames: 0, framesPerSecond: 0, atNanos: 0, limitFrames: 0) },
+        heard: @escaping @Sendable () -> HeardNow = { HeardNow(epoch: 0, frames: 0, framesPerSecond: 0, at: MonotonicInstant(nanoseconds: 0), limitFrames: 0) },
         nextTrack: @escaping NextTrack, expandEntry: @escaping ExpandEntry, report: @escaping @Sendable (DecoderReport) -> Void,
         passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
     ) {
@@ -152,7 +152,7 @@ final class DecodeWorker: @unchecked Sendable {
                     guard let d = try open(request) else { continue }
                     // --skip-disliked is for finite tracks: a station is not left for the song on air.
                     if currentStream?.head?.isLive != true, passOver(request, d.metadata) { continue }
-                    if request.startMicros > 0 { try d.start(atMicros: request.startMicros) }
+                    if request.start > .zero { try d.start(atMicros: request.start.microseconds) }
                     let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
@@ -233,11 +233,11 @@ final class DecodeWorker: @unchecked Sendable {
     /// Tells a network stream when the audio decoded so far runs out for the listener: what the
     /// ring holds and what the device has not played yet.
     private func tellRunsOut(_ stream: NetworkStream, format: AudioFormat) {
-        let now = MonotonicClock.now()
+        let now = MonotonicInstant.now()
         let position = heard()
         let inDevice = max(0, position.limitFrames - position.frames(at: now))
         let frames = Int64(ring.availableToRead / max(1, format.channels)) + inDevice
-        stream.listenerRunsOut(atNanos: now + frames * 1_000_000_000 / Int64(max(1, format.sampleRate)))
+        stream.listenerRunsOut(atNanos: (now + .frames(frames, rate: format.sampleRate)).nanoseconds)
     }
 
     /// Tells a stream read as a stream its real bit rate every `bitrateWindowSeconds` of audio:
@@ -306,9 +306,9 @@ final class DecodeWorker: @unchecked Sendable {
             path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
-            format: d.format, fileStartMicros: d.positionMicros - linkStart,
-            durationMicros: d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros, canSeek: d.canSeek,
-            linkStartMicros: linkStart, url: stream?.url, station: head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
+            format: d.format, fileStart: .microseconds(d.positionMicros - linkStart),
+            duration: (d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros).map(Duration.microseconds), canSeek: d.canSeek,
+            linkStart: .microseconds(linkStart), url: stream?.url, station: head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
             isLive: head?.isLive ?? false)
         // Reported before its marker is pushed: the control thread knows the segment before the
         // sink can say it was written.

@@ -3,23 +3,23 @@ import MotetOutput
 import Synchronization
 import MotetSystem
 
-/// What has been heard of the sink's current epoch, as last published: `frames` heard at
-/// `atNanos` (`MonotonicClock` time), advancing at `framesPerSecond` (0: standing still).
+/// What has been heard of the sink's current epoch, as last published: `frames` heard at `at`,
+/// advancing at `framesPerSecond` (0: standing still).
 struct HeardNow: Sendable, Equatable {
     /// The sink worker's stream generation (bumped by each open and flush).
     var epoch: Int
     var frames: Int64
     /// 0 while standing still (paused, lost, nothing playing, untimed).
     var framesPerSecond: Int64
-    var atNanos: Int64
+    var at: MonotonicInstant
     /// Frames written in this epoch when published: extrapolation never goes past it (a device
     /// that runs dry stops there).
     var limitFrames: Int64
 
     /// `frames` extrapolated to `now`, never past `limitFrames`.
-    func frames(at now: Int64 = MonotonicClock.now()) -> Int64 {
-        guard framesPerSecond > 0, now > atNanos else { return frames }
-        let more = Int64(Double(now - atNanos) * Double(framesPerSecond) / 1_000_000_000)
+    func frames(at now: MonotonicInstant = .now()) -> Int64 {
+        guard framesPerSecond > 0, now > at else { return frames }
+        let more = Int64(Double((now - at).nanoseconds) * Double(framesPerSecond) / 1_000_000_000)
         return max(frames, min(frames + more, limitFrames))
     }
 }
@@ -43,7 +43,7 @@ final class HeardPosition: Sendable {
         epoch.store(now.epoch, ordering: .relaxed)
         frames.store(now.frames, ordering: .relaxed)
         framesPerSecond.store(now.framesPerSecond, ordering: .relaxed)
-        atNanos.store(now.atNanos, ordering: .relaxed)
+        atNanos.store(now.at.nanoseconds, ordering: .relaxed)
         limitFrames.store(now.limitFrames, ordering: .relaxed)
         sequence.store(s &+ 2, ordering: .releasing)
     }
@@ -55,7 +55,7 @@ final class HeardPosition: Sendable {
             if before & 1 != 0 { continue }
             let snapshot = HeardNow(
                 epoch: epoch.load(ordering: .relaxed), frames: frames.load(ordering: .relaxed),
-                framesPerSecond: framesPerSecond.load(ordering: .relaxed), atNanos: atNanos.load(ordering: .relaxed),
+                framesPerSecond: framesPerSecond.load(ordering: .relaxed), at: MonotonicInstant(nanoseconds: atNanos.load(ordering: .relaxed)),
                 limitFrames: limitFrames.load(ordering: .relaxed))
             atomicMemoryFence(ordering: .acquiring)
             if sequence.load(ordering: .relaxed) == before { return snapshot }

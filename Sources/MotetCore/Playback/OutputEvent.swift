@@ -19,7 +19,7 @@ enum OutputEvent: Sendable, Equatable {
     /// The ring ran dry before the end, with the device open and not paused, and stayed dry for
     /// ~100 ms (so untimed runs, which empty the ring all the time, send none); once per episode.
     /// `sinceNanos`: when it ran dry (`MonotonicClock` time).
-    case starving(sinceNanos: Int64)
+    case starving(since: MonotonicInstant)
     /// Samples flow again after a `.starving`.
     case fed
     /// The end marker was reached and the device drained (every `segmentWritten` came before).

@@ -1,4 +1,5 @@
 import MotetConfiguration
+import MotetSystem
 
 /// The play order: the files, their order (shuffled or not), and whether it loops. Positions are
 /// indexes into `order`.
@@ -112,21 +113,21 @@ struct PlayQueue: Sendable {
 /// `--skip-limit N/MINUTES`: like a licensed radio service, at most N skips in any window.
 struct SkipLimiter: Sendable {
     let count: Int
-    let windowMicros: Int64
-    private var skips: [Int64] = []
+    let window: Duration
+    private var skips: [MonotonicInstant] = []
 
     init(count: Int, minutes: Int) {
         self.count = count
-        windowMicros = Int64(minutes) * 60_000_000
+        window = .seconds(60 * minutes)
     }
 
-    mutating func left(at now: Int64) -> Int {
-        skips.removeAll { now - $0 >= windowMicros }
+    mutating func left(at now: MonotonicInstant) -> Int {
+        skips.removeAll { now - $0 >= window }
         return max(0, count - skips.count)
     }
 
-    mutating func record(at now: Int64) { skips.append(now) }
+    mutating func record(at now: MonotonicInstant) { skips.append(now) }
 
-    /// When the oldest skip in the window expires.
-    func nextFreeMicros(at now: Int64) -> Int64? { skips.first.map { $0 + windowMicros - now } }
+    /// How long until the oldest skip in the window expires.
+    func nextFree(at now: MonotonicInstant) -> Duration? { skips.first.map { $0 + window - now } }
 }

@@ -3,12 +3,12 @@
 /// script one.
 protocol PlaybackEngine: AnyObject {
     /// Stops both workers at a safe point, forgets everything decoded and buffered, and points the
-    /// decoder at play-order `position` from `startMicros` (nil: nothing more to decode), keeping
+    /// decoder at play-order `position` from `start` (nil: nothing more to decode), keeping
     /// track id `reuseTrackID` when it is a seek within the same track. The workers go on at once
     /// unless `hold`, in which case they wait for `release()` (a stop). Returns the new decoder
     /// generation: reports of segments opened before it are stale. `backwards` (a previous): a
     /// track passed over there (`DislikedTracks`) is passed over towards the start of the queue.
-    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int
+    func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int
 
     /// Lets workers held by `reposition(…, hold: true)` go on.
     func release()
@@ -30,8 +30,8 @@ protocol PlaybackEngine: AnyObject {
 
     /// The playlist the decoder found at `position` (`DecoderReport.playlistRead`) has been
     /// replaced by its entries in `queue`: the decoder, waiting at it, goes on with the first
-    /// of them (from `startMicros`), or with what followed when there were none.
-    func entriesPlaced(at position: Int, in queue: PlayQueue, startMicros: Int64)
+    /// of them (from `start`), or with what followed when there were none.
+    func entriesPlaced(at position: Int, in queue: PlayQueue, start: Duration)
 
     /// Names the heard track to the output device (`AudioDevice.describe`).
     func describe(title: String?, artist: String?)
@@ -39,8 +39,8 @@ protocol PlaybackEngine: AnyObject {
 
 extension PlaybackEngine {
     /// A reposition that goes on forwards from `position`.
-    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool) -> Int {
-        reposition(to: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold, backwards: false)
+    func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool) -> Int {
+        reposition(to: position, start: start, reuseTrackID: reuseTrackID, hold: hold, backwards: false)
     }
 
     /// A scripted engine has no device to tell.

@@ -43,7 +43,7 @@ public final class Player: Sendable {
     /// - Parameters:
     ///   - events: every event for the delegates (called on the control thread; must not block).
     ///   - display: the status for the terminal, when it changes and every
-    ///     `configuration.displayIntervalMicros` while playing.
+    ///     `configuration.displayInterval` while playing.
     ///   - message: one human line to show the user (errors, notices).
     public init(
         configuration: PlayerConfiguration, device: any AudioDevice,
@@ -96,14 +96,14 @@ public final class Player: Sendable {
             configuration: configuration, queue: queue, device: device, inbox: inbox,
             disliked: DislikedTracks(enabled: configuration.skipDisliked, feedback: feedback))
         let machine = PlayerStateMachine(
-            configuration: configuration, queue: queue, engine: engine, answers: answers, feedback: feedback, now: monotonicMicros,
+            configuration: configuration, queue: queue, engine: engine, answers: answers, feedback: feedback, now: { .now() },
             wallNow: unixMicros, outputs: .init(events: events, display: display, message: message))
         machine.start()
         engine.start()
         var more = false
         var unhandled: [PlayerMessage] = []
         while !machine.isFinished {
-            if !more { inbox.wakeup.wait(untilMicros: machine.nextDeadline()) }
+            if !more { inbox.wakeup.wait(until: machine.nextDeadline()) }
             // Output events first, then the inbox (see PlayerStateMachine.handle(inbox:output:)).
             var output: [OutputEvent] = []
             engine.takeEvents { output.append($0) }

@@ -15,7 +15,7 @@ public struct PlayerConfiguration: Sendable {
     public var shuffle: Bool = false
     public var loop: Bool = false
     /// Where to start the first track.
-    public var startMicros: Int64 = 0
+    public var start: Duration = .zero
     public var replayGain: ReplayGainMode = .track
     /// 0 to 100.
     public var volume: Int = 100
@@ -30,7 +30,7 @@ public struct PlayerConfiguration: Sendable {
     /// Where likes and dislikes are remembered; nil keeps them for this run only.
     public var feedbackDirectory: String?
     /// How often the status line is refreshed while playing; nil when nothing shows it.
-    public var displayIntervalMicros: Int64?
+    public var displayInterval: Duration?
     /// The output's name ("pulse", "alsa", "wav", "null"), for messages.
     public var outputName = "null"
     /// How URLs are fetched: user agent, timeouts, pre-buffer, reconnection.

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// What the player is doing, as one value (docs/ARCHITECTURE.md, "The state machine"). Each phase
 /// carries only the data that means something in it: a stopped or finished player cannot be
@@ -10,7 +11,7 @@ enum PlayerPhase: Equatable {
     case loading(Underway)
     /// The current track's sound is heard.
     case playing(Underway)
-    /// Sound is wanted, but the ring ran dry for `PlayerStateMachine.stallMicros` while playing.
+    /// Sound is wanted, but the ring ran dry for `PlayerStateMachine.stall` while playing.
     case buffering(Underway)
     /// The person paused (the output holds what it has).
     case paused(Underway)
@@ -90,9 +91,9 @@ struct Underway: Equatable {
     var opening: Opening?
     /// The output said its device or server is gone (`SinkEvent.lost`) and not yet back.
     var deviceLost = false
-    /// When the sink said the ring ran dry (monotonic µs); nil while samples flow. The sink says
-    /// it once per dry spell, so it is kept through a pause.
-    var drySince: Int64?
+    /// When the sink said the ring ran dry; nil while samples flow. The sink says it once per dry
+    /// spell, so it is kept through a pause.
+    var drySince: MonotonicInstant?
 }
 
 /// A track, or a position in one, asked of the decoder and not opened yet. The first segment the

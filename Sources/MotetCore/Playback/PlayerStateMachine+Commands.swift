@@ -1,5 +1,6 @@
 import MotetConfiguration
 import MotetEvents
+import MotetSystem
 import MotetLikes
 import MotetNetwork
 
@@ -24,10 +25,10 @@ extension PlayerStateMachine {
             rate(command, from: source)
         case .seekRelative(let offset):
             guard current != nil else { return keepForNextTrack(command, source) }
-            seek(to: (elapsedMicros() ?? 0) + offset)
+            seek(to: (elapsed() ?? .zero) + .microseconds(offset))
         case .seekAbsolute(let position):
             guard current != nil else { return keepForNextTrack(command, source) }
-            seek(to: position)
+            seek(to: .microseconds(position))
         case .setVolume(let percent): setVolume(percent)
         case .changeVolume(let delta): setVolume(volume + delta)
         case .quit: quit()
@@ -68,7 +69,7 @@ extension PlayerStateMachine {
         if var limiter = skipLimiter {
             let t = now()
             guard limiter.left(at: t) > 0 else {
-                let wait = ((limiter.nextFreeMicros(at: t) ?? 0) + 59_999_999) / 60_000_000
+                let wait = ((limiter.nextFree(at: t) ?? .zero) + .seconds(59)).wholeSeconds / 60
                 out.message("motet: skip refused\(who(source)): no skip left (--skip-limit); next one in \(wait) min")
                 return
             }
@@ -96,8 +97,8 @@ extension PlayerStateMachine {
             skip(to: before, reason: .skipped, backwards: true)
             return
         }
-        if (elapsedMicros() ?? 0) > Self.previousRestartsAfterMicros {
-            reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: true, seek: true)
+        if (elapsed() ?? .zero) > Self.previousRestartsAfter {
+            reposition(to: c.info.orderPosition, start: .zero, keepTrack: true, seek: true)
         } else {
             startReason = .previous
             let before = queue.position(before: c.info.orderPosition)
@@ -138,7 +139,7 @@ extension PlayerStateMachine {
         setVolume(volume)
     }
 
-    private func seek(to target: Int64) {
+    private func seek(to target: Duration) {
         guard let c = current else { return }
         guard c.info.canSeek, !c.info.isLive else {
             out.message(
@@ -148,17 +149,17 @@ extension PlayerStateMachine {
                         + (c.info.url != nil ? "the server does not offer seeking" : "the file is not seekable (a damaged chain)"))
             return
         }
-        var position = max(0, target)
-        if let d = c.info.durationMicros, position >= d {
+        var position = max(.zero, target)
+        if let d = c.info.duration, position >= d {
             // Seeking past the end is a skip to what follows.
             if let next = queue.position(after: c.info.orderPosition) {
                 startReason = .request
                 skip(to: next, reason: .skipped)
                 return
             }
-            position = max(0, d - 1000)
+            position = max(.zero, d - .milliseconds(1))
         }
-        reposition(to: c.info.orderPosition, startMicros: position, keepTrack: true, seek: true)
+        reposition(to: c.info.orderPosition, start: position, keepTrack: true, seek: true)
     }
 
     func play() {
@@ -188,7 +189,7 @@ extension PlayerStateMachine {
         finishCurrent(reason: .stopped)
         current = nil
         startReason = .request
-        reposition(to: c.info.orderPosition, startMicros: 0, keepTrack: false)
+        reposition(to: c.info.orderPosition, start: .zero, keepTrack: false)
     }
 
     func pause() {
@@ -199,20 +200,20 @@ extension PlayerStateMachine {
         publishNowPlaying()
     }
 
-    /// Forgets what is buffered and starts decoding `position` at `startMicros`. Paused stays
+    /// Forgets what is buffered and starts decoding `position` at `start`. Paused stays
     /// paused: the new track (or position) becomes current as soon as it is open.
     /// `backwards`: a previous, so that a disliked track there is passed over towards the start.
     /// `seek`: the reopened segment's position is announced with a `seeked` event.
-    func reposition(to position: Int?, startMicros: Int64, keepTrack: Bool, backwards: Bool = false, seek: Bool = false) {
+    func reposition(to position: Int?, start: Duration, keepTrack: Bool, backwards: Bool = false, seek: Bool = false) {
         let reuse = keepTrack ? current?.info.trackID : nil
         if keepTrack {
-            let heard = segmentHeardMicros()
+            let heard = segmentHeard()
             current?.heardBefore += heard
         }
         // Track times count from the track's link in a chained file; the decoder seeks in the file.
-        let linkStart = keepTrack ? current?.info.linkStartMicros ?? 0 : 0
+        let linkStart = keepTrack ? current?.info.linkStart ?? .zero : .zero
         generation = engine.reposition(
-            to: position, startMicros: linkStart + max(0, startMicros), reuseTrackID: reuse, hold: false, backwards: backwards)
+            to: position, start: linkStart + max(.zero, start), reuseTrackID: reuse, hold: false, backwards: backwards)
         ahead.removeAll()
         earlyBoundaries.removeAll()
         // Commands kept for a track still opening wait for this one instead.
@@ -228,7 +229,7 @@ extension PlayerStateMachine {
         }
         if keepTrack, var c = current {
             // Until the reopened segment is there, the position is the target.
-            c.info.fileStartMicros = max(0, startMicros)
+            c.info.fileStart = max(.zero, start)
             c.boundary = nil
             c.heard = false
             current = c
@@ -243,14 +244,14 @@ extension PlayerStateMachine {
     private func skip(to position: Int, reason: FinishReason, backwards: Bool = false) {
         finishCurrent(reason: reason)
         current = nil
-        reposition(to: position, startMicros: 0, keepTrack: false, backwards: backwards)
+        reposition(to: position, start: .zero, keepTrack: false, backwards: backwards)
     }
 
     private func stop() {
         finishCurrent(reason: .stopped)
         // Not yet open after a skip: the track being loaded is the place to come back to.
         let position = current?.info.orderPosition ?? phase.opening?.position ?? 0
-        generation = engine.reposition(to: position, startMicros: 0, reuseTrackID: nil, hold: true)
+        generation = engine.reposition(to: position, start: .zero, reuseTrackID: nil, hold: true)
         engine.setPaused(false)
         ahead.removeAll()
         earlyBoundaries.removeAll()

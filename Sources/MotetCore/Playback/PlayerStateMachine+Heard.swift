@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// Time and what is heard: the clock's deadlines, segments becoming current as the output reaches
 /// them, and tracks finishing with what was heard of them.
@@ -10,39 +11,38 @@ extension PlayerStateMachine {
     func tick() {
         advanceHeard(everything: false)
         let t = now()
-        if case .playing(let u) = phase, !u.deviceLost, let since = u.drySince, t - since >= Self.stallMicros {
+        if case .playing(let u) = phase, !u.deviceLost, let since = u.drySince, t - since >= Self.stall {
             phase = .buffering(u)
             publishState()
             showDisplay()  // the status line shows the stall at once, not at the next second
         }
         refreshNextEnabled()
         if let interval = displayInterval, status == .playing,
-            let elapsed = elapsedMicros(), elapsed / interval != lastDisplayedTick
+            let elapsed = elapsed(), elapsed.count(of: interval) != lastDisplayedTick
         {
             showDisplay()
         }
     }
 
     /// How often the status line is refreshed now: never while no screen shows it.
-    var displayInterval: Int64? { displayShown ? configuration.displayIntervalMicros : nil }
+    var displayInterval: Duration? { displayShown ? configuration.displayInterval : nil }
 
-    /// When `tick()` next has something to do (monotonic µs), or nil: only a message can change
-    /// anything.
-    func nextDeadline() -> Int64? {
+    /// When `tick()` next has something to do, or nil: only a message can change anything.
+    func nextDeadline() -> MonotonicInstant? {
         let t = now()
-        var deadlines: [Int64] = []
-        if status == .playing, let since = phase.underway?.drySince { deadlines.append(since + Self.stallMicros) }
-        if let interval = displayInterval, status == .playing, let elapsed = elapsedMicros() {
+        var deadlines: [MonotonicInstant] = []
+        if status == .playing, let since = phase.underway?.drySince { deadlines.append(since + Self.stall) }
+        if let interval = displayInterval, status == .playing, let elapsed = elapsed() {
             // Just after the elapsed time reaches its next whole second: the clock ticks evenly.
-            deadlines.append(t + interval - elapsed % interval + Self.displayLateMicros)
+            deadlines.append(t + interval - elapsed.remainder(after: interval) + Self.displayLate)
         }
         if let due = boundaryDue(at: t) { deadlines.append(due) }
-        if let limiter = skipLimiter, let free = limiter.nextFreeMicros(at: t), !nextEnabled { deadlines.append(t + free) }
+        if let limiter = skipLimiter, let free = limiter.nextFree(at: t), !nextEnabled { deadlines.append(t + free) }
         return deadlines.min()
     }
 
     /// The next segment boundary still to be heard and when it will be, if the output is moving.
-    func boundaryDue(at t: Int64) -> Int64? {
+    func boundaryDue(at t: MonotonicInstant) -> MonotonicInstant? {
         guard phase.isMoving else { return nil }
         let pending: SegmentBoundary? =
             if let c = current, !c.heard, let b = c.boundary { b } else { ahead.first?.boundary }
@@ -50,8 +50,8 @@ extension PlayerStateMachine {
         let h = engine.heard()
         if isHeard(b, h) { return t }
         // Standing still, or the heard position is from before the segment's stream was opened.
-        if h.framesPerSecond == 0 || h.epoch != b.epoch { return t + Self.boundaryPollMicros }
-        return h.atNanos / 1000 + (b.frame - h.frames) * 1_000_000 / h.framesPerSecond
+        if h.framesPerSecond == 0 || h.epoch != b.epoch { return t + Self.boundaryPoll }
+        return h.at + .frames(b.frame - h.frames, rate: Int(h.framesPerSecond))
     }
 
     // MARK: - What is heard
@@ -85,7 +85,7 @@ extension PlayerStateMachine {
                 finishCurrent(reason: .completed, endedAt: boundary)
             } else {
                 // The next link or position of the same track: what was heard of it, and its rating, go on.
-                next.heardBefore = c.heardBefore + segmentHeardMicros(until: boundary)
+                next.heardBefore = c.heardBefore + segmentHeard(until: boundary)
                 next.firstHeardAt = c.firstHeardAt
                 next.liked = c.liked
                 next.disliked = c.disliked
@@ -145,30 +145,29 @@ extension PlayerStateMachine {
         guard let c = current else { return }
         let info = c.info
         let ok = !failedTracks.contains(info.trackID)
-        let position = elapsedMicros() ?? info.fileStartMicros
+        let position = elapsed() ?? info.fileStart
         let track = record(info)
         out.events(
             .trackFinished(
                 TrackFinished(
                     trackID: info.trackID, filePath: info.filePath, title: track.title, successfully: ok,
-                    reason: ok ? reason : .failed, track: track, heardMicros: c.heardBefore + segmentHeardMicros(until: end),
-                    positionMicros: position, firstHeardUnixMicros: c.firstHeardAt)))
+                    reason: ok ? reason : .failed, track: track, heardMicros: (c.heardBefore + segmentHeard(until: end)).microseconds,
+                    positionMicros: position.microseconds, firstHeardUnixMicros: c.firstHeardAt)))
     }
 
-    /// What has been heard of the current segment, in microseconds: up to the heard position, but
-    /// never past where the next segment starts (`end`, else the first segment waiting ahead) —
-    /// the sink may have played on into the next ones before the control thread looks.
-    func segmentHeardMicros(until end: SegmentBoundary? = nil) -> Int64 {
-        guard let c = current, c.heard, let b = c.boundary else { return 0 }
+    /// What has been heard of the current segment: up to the heard position, but never past where
+    /// the next segment starts (`end`, else the first segment waiting ahead) — the sink may have
+    /// played on into the next ones before the control thread looks.
+    func segmentHeard(until end: SegmentBoundary? = nil) -> Duration {
+        guard let c = current, c.heard, let b = c.boundary else { return .zero }
         let h = engine.heard()
-        let rate = Int64(max(1, c.info.format.sampleRate))
         if h.epoch == b.epoch {
             var frames = h.frames
             if let next = end ?? ahead.first?.boundary, next.epoch == b.epoch { frames = min(frames, next.frame) }
-            return max(0, frames - b.frame) * 1_000_000 / rate
+            return .frames(max(0, frames - b.frame), rate: c.info.format.sampleRate)
         }
         // The output was reopened since (a format change): the segment was played out.
-        return max(0, (c.info.durationMicros ?? c.info.fileStartMicros) - c.info.fileStartMicros)
+        return max(.zero, (c.info.duration ?? c.info.fileStart) - c.info.fileStart)
     }
 
     /// The queue has been played to its end.
@@ -181,19 +180,18 @@ extension PlayerStateMachine {
         publishState()
     }
 
-    /// What has been heard of the current track, in microseconds.
-    func elapsedMicros() -> Int64? {
+    /// Where the current track is, as heard.
+    func elapsed() -> Duration? {
         guard let c = current else { return nil }
         var frames: Int64 = 0
         if let b = c.boundary {
             let h = engine.heard()
             if h.epoch == b.epoch { frames = max(0, h.frames - b.frame) }
             // The output was reopened since (the next segment changed the format): played out.
-            if h.epoch > b.epoch, let d = c.info.durationMicros { return d }
+            if h.epoch > b.epoch, let d = c.info.duration { return d }
         }
-        let rate = Int64(max(1, c.info.format.sampleRate))
-        var elapsed = c.info.fileStartMicros + frames * 1_000_000 / rate
-        if let d = c.info.durationMicros { elapsed = min(elapsed, d) }
+        var elapsed = c.info.fileStart + .frames(frames, rate: c.info.format.sampleRate)
+        if let d = c.info.duration { elapsed = min(elapsed, d) }
         return elapsed
     }
 }

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 import MotetOutput
 
 /// The output side's news, in the order it happened: segments reaching the device, starvation,
@@ -18,7 +19,7 @@ extension PlayerStateMachine {
                 earlyBoundaries[boundary.segmentID] = boundary
             }
         case .starving(let since):
-            phase.underway?.drySince = since / 1000
+            phase.underway?.drySince = since
         case .fed:
             phase.underway?.drySince = nil
             resumeAfterStall()
@@ -43,7 +44,7 @@ extension PlayerStateMachine {
         case .glitch:
             glitches += 1
             let t = now()
-            if lastGlitchNotice.map({ t - $0 >= Self.glitchNoticeMicros }) ?? true {
+            if lastGlitchNotice.map({ t - $0 >= Self.glitchNoticeInterval }) ?? true {
                 lastGlitchNotice = t
                 out.message(
                     "motet: \(outputDescription) ran dry or was suspended (\(glitches) time\(glitches == 1 ? "" : "s") so far):"
@@ -79,8 +80,8 @@ extension PlayerStateMachine {
             out.events(.interruptionEnded(.deviceLost))
             out.message("motet: \(outputDescription) is back; resuming")
             // What was written to the dead stream was never heard: go back to what was.
-            if let c = current, let heard = elapsedMicros() {
-                reposition(to: c.info.orderPosition, startMicros: heard, keepTrack: true)
+            if let c = current, let heard = elapsed() {
+                reposition(to: c.info.orderPosition, start: heard, keepTrack: true)
             }
             if case .buffering(let u) = phase { phase = current?.heard == true ? .playing(u) : .loading(u) }
             publishState()

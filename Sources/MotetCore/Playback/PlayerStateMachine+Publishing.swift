@@ -1,17 +1,18 @@
 import MotetEvents
+import MotetSystem
 
 /// Publishing: what the delegates and the status line are told (now-playing, state, display).
 extension PlayerStateMachine {
     func nowPlaying() -> NowPlaying {
         let t = now()
-        guard let c = current else { return .nothing(at: t) }
+        guard let c = current else { return .nothing(at: t.microseconds) }
         let m = c.info.metadata
         return NowPlaying(
             track: TrackInfo(
                 title: c.info.shownTitle, artists: m.artists, album: m.album,
                 durationMicros: c.info.publishedDuration, artwork: c.info.artwork, filePath: c.info.filePath,
                 url: c.info.url, station: c.info.publishedStation),
-            trackID: c.info.trackID, elapsedMicros: elapsedMicros(), elapsedAtMicros: t,
+            trackID: c.info.trackID, elapsedMicros: elapsed()?.microseconds, elapsedAtMicros: t.microseconds,
             rate: status == .playing ? 1 : 0, liked: c.liked, disliked: c.disliked, nextEnabled: nextEnabled,
             previousEnabled: queue.position(before: c.info.orderPosition) != nil)
     }
@@ -36,8 +37,8 @@ extension PlayerStateMachine {
 
     func showDisplay(_ snapshot: NowPlaying? = nil) {
         let shown = snapshot ?? nowPlaying()
-        if let interval = configuration.displayIntervalMicros, let elapsed = shown.elapsedMicros {
-            lastDisplayedTick = elapsed / interval
+        if let interval = configuration.displayInterval, let elapsed = shown.elapsedMicros {
+            lastDisplayedTick = Duration.microseconds(elapsed).count(of: interval)
         }
         out.display(
             PlayerDisplay(
@@ -78,7 +79,8 @@ extension PlayerStateMachine {
 extension SegmentInfo {
     /// The local file, or nil for a network track (`path` then holds the URL).
     var filePath: String? { url == nil ? path : nil }
-    var publishedDuration: Int64? { isLive ? nil : durationMicros }
+    /// The duration the events carry (microseconds, the ABI's unit).
+    var publishedDuration: Int64? { isLive ? nil : duration?.microseconds }
     /// Whether a dislike (now, or one recorded earlier under `--skip-disliked`) leaves this track:
     /// only a finite track. In a live stream the next song is on the same station, so leaving
     /// would skip the station; the dislike is recorded for the song on air and playback goes on.

@@ -26,7 +26,7 @@ extension PlayerStateMachine {
             underway.opening = opening
             phase.underway = underway
         }
-        engine.entriesPlaced(at: p, in: queue, startMicros: request.startMicros)
+        engine.entriesPlaced(at: p, in: queue, start: request.start)
         refreshNextEnabled()  // the playlist's entries may follow the current track
     }
 

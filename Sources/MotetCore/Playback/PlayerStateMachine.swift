@@ -2,6 +2,7 @@ import MotetConfiguration
 import MotetEvents
 import MotetLikes
 import MotetNetwork
+import MotetSystem
 
 /// The player's state machine: all playback state and its only writer. It lives on the control
 /// thread (it is deliberately not `Sendable`), takes every message in order through `handle(_:)`,
@@ -18,7 +19,7 @@ final class PlayerStateMachine {
         /// Its first frame (of the current segment) has been heard.
         var heard: Bool
         /// The track's time heard in segments (links, positions) before the current one.
-        var heardBefore: Int64 = 0
+        var heardBefore: Duration = .zero
         /// When the track's first frame was heard (Unix µs).
         var firstHeardAt: Int64?
         /// The track's rating, read from the likes store when it became current.
@@ -44,7 +45,7 @@ final class PlayerStateMachine {
 
     let configuration: PlayerConfiguration
     let engine: any PlaybackEngine
-    let now: () -> Int64
+    let now: () -> MonotonicInstant
     /// Wall-clock time, Unix microseconds (for the track events' timestamps).
     let wallNow: () -> Int64
     let out: Outputs
@@ -75,7 +76,7 @@ final class PlayerStateMachine {
     /// that is not this one is from before the last reposition and is dropped. The only counter of
     /// its kind; the sink's `epoch` counts output streams, for heard positions.
     var generation = 0
-    var lastGlitchNotice: Int64?
+    var lastGlitchNotice: MonotonicInstant?
     var glitches = 0
     var lastOutputMessage = ""
     var lastStateEvent: PlaybackState?
@@ -90,20 +91,20 @@ final class PlayerStateMachine {
     /// What the exit status is made from: something heard, the output or a stream failed for good…
     var outcome = Player.Outcome()
 
-    static let stallMicros: Int64 = 500_000
-    static let previousRestartsAfterMicros: Int64 = 3_000_000
-    static let glitchNoticeMicros: Int64 = 10_000_000
+    static let stall: Duration = .milliseconds(500)
+    static let previousRestartsAfter: Duration = .seconds(3)
+    static let glitchNoticeInterval: Duration = .seconds(10)
     /// How often to look at the heard position while a boundary is due but the output does not
     /// say how fast it advances.
-    static let boundaryPollMicros: Int64 = 100_000
+    static let boundaryPoll: Duration = .milliseconds(100)
     static let maxDeferred = 8
     /// How long after a second's boundary the status line is redrawn (so it shows the new second).
-    static let displayLateMicros: Int64 = 2_000
+    static let displayLate: Duration = .milliseconds(2)
     static let maxEarlyBoundaries = 64
 
     init(
         configuration: PlayerConfiguration, queue: PlayQueue, engine: any PlaybackEngine, answers: CommandAnswers,
-        feedback: FeedbackStore?, now: @escaping () -> Int64, wallNow: @escaping () -> Int64, outputs: Outputs
+        feedback: FeedbackStore?, now: @escaping () -> MonotonicInstant, wallNow: @escaping () -> Int64, outputs: Outputs
     ) {
         self.configuration = configuration
         self.queue = queue
@@ -203,7 +204,7 @@ final class PlayerStateMachine {
                 phase.underway = underway
                 makeCurrent(info, boundary: boundary, heard: false)
                 if opening.seek {
-                    out.events(.seeked(Seeked(trackID: info.trackID, positionMicros: info.fileStartMicros)))
+                    out.events(.seeked(Seeked(trackID: info.trackID, positionMicros: info.fileStart.microseconds)))
                 }
                 applyDeferred(opening.deferred)
                 advanceHeard(everything: false)

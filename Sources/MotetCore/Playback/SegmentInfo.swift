@@ -17,12 +17,12 @@ struct SegmentInfo: Sendable {
     var format: AudioFormat
     /// Time in its track of the segment's first sample (each link of a chained file is its own
     /// track, so for a link this counts from the link's start).
-    var fileStartMicros: Int64
+    var fileStart: Duration
     /// The track's duration (for a link, the link's).
-    var durationMicros: Int64?
+    var duration: Duration?
     var canSeek: Bool
-    /// Where the track starts in the file: 0, or the start of its link in a chained file.
-    var linkStartMicros: Int64 = 0
+    /// Where the track starts in the file: zero, or the start of its link in a chained file.
+    var linkStart: Duration = .zero
     /// The URL when the track comes over the network (then `path` holds the same string); nil for
     /// a local file.
     var url: String? = nil
@@ -62,7 +62,8 @@ enum DecoderReport: Sendable {
 struct TrackRequest: Sendable, Equatable {
     var orderPosition: Int
     var path: String
-    var startMicros: Int64
+    /// Where to start in it.
+    var start: Duration
     /// Keep this track id (a seek reopens the same track).
     var reuseTrackID: UInt64?
     /// The decoder generation this request belongs to.

@@ -318,7 +318,7 @@ final class SinkWorker: @unchecked Sendable {
         }
         if now - since >= Self.starvingNanos {
             starving = true
-            emit(.starving(sinceNanos: since))
+            emit(.starving(since: MonotonicInstant(nanoseconds: since)))
             return Self.starvingNanos
         }
         return since + Self.starvingNanos - now
@@ -348,12 +348,12 @@ final class SinkWorker: @unchecked Sendable {
         let rate = state?.playing == true && !paused ? Int64(format?.sampleRate ?? 0) : 0
         let now = MonotonicClock.now()
         let heard = HeardNow(
-            epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, atNanos: now,
+            epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, at: MonotonicInstant(nanoseconds: now),
             limitFrames: written - (state?.stagedFrames ?? 0))
         let before = position.load()
         position.publish(heard)
         let tenth = Int64(format?.sampleRate ?? 0) / 10
-        if before.epoch == heard.epoch, tenth > 0, abs(heard.frames - before.frames(at: now)) > tenth { wake.signal() }
+        if before.epoch == heard.epoch, tenth > 0, abs(heard.frames - before.frames(at: heard.at)) > tenth { wake.signal() }
     }
 
     /// Queues `event` for the control thread and wakes it. Nothing is dropped: when the queue is

@@ -88,10 +88,9 @@ final class Wakeup: Sendable {
         pipe.sleep(until: MonotonicClock.now() + Int64(seconds * 1_000_000_000))
     }
 
-    /// Sleeps until signalled or until `deadline` (monotonic µs; nil: none, an hour at a time);
-    /// clears the signal.
-    func wait(untilMicros deadline: Int64?) {
-        pipe.sleep(until: deadline.map { $0 * 1000 } ?? MonotonicClock.now() + 3_600_000_000_000)
+    /// Sleeps until signalled or until `deadline` (nil: none, an hour at a time); clears the signal.
+    func wait(until deadline: MonotonicInstant?) {
+        pipe.sleep(until: (deadline ?? .now() + .seconds(3600)).nanoseconds)
     }
 }
 

@@ -31,7 +31,7 @@ final class WorkerEngine: PlaybackEngine {
         let spaceReady = CountingSemaphore()
         sinkWorker = SinkWorker(ring: ring, markers: markers, device: device, spaceReady: spaceReady, wake: inbox.wakeup)
         let cursor = Locked(
-            DecodeCursor(queue: queue, next: queue.isEmpty ? nil : 0, startMicros: configuration.startMicros))
+            DecodeCursor(queue: queue, next: queue.isEmpty ? nil : 0, start: configuration.start))
         self.cursor = cursor
         let playlists = PlayedPlaylists(cursor: cursor, inbox: inbox, options: configuration.network)
         decodeWorker = DecodeWorker(
@@ -76,7 +76,7 @@ final class WorkerEngine: PlaybackEngine {
         sinkWorker.join()
     }
 
-    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
+    func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
         decodeWorker.park()
         sinkWorker.park()
         // What the sink said before the park is about buffers about to be thrown away (an end,
@@ -95,7 +95,7 @@ final class WorkerEngine: PlaybackEngine {
             $0.generation += 1
             $0.next = position
             $0.awaitingEntries = false
-            $0.startMicros = startMicros
+            $0.start = start
             $0.reuseTrackID = reuseTrackID
             $0.lastTaken = nil
             $0.opened()  // a new start: count passes from here
@@ -121,8 +121,8 @@ final class WorkerEngine: PlaybackEngine {
         }
     }
 
-    func entriesPlaced(at position: Int, in queue: PlayQueue, startMicros: Int64) {
-        cursor.withLock { $0.entriesPlaced(at: position, in: queue, startMicros: startMicros) }
+    func entriesPlaced(at position: Int, in queue: PlayQueue, start: Duration) {
+        cursor.withLock { $0.entriesPlaced(at: position, in: queue, start: start) }
         decodeWorker.wake()
     }
 
@@ -135,9 +135,9 @@ final class WorkerEngine: PlaybackEngine {
     /// The heard position extrapolated to now.
     func heard() -> HeardNow {
         var h = sinkWorker.heard()
-        let now = MonotonicClock.now()
+        let now = MonotonicInstant.now()
         h.frames = h.frames(at: now)
-        h.atNanos = now
+        h.at = now
         return h
     }
 

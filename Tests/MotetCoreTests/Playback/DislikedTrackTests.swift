@@ -4,13 +4,14 @@ import MotetTestSupport
 import Testing
 
 @testable import MotetPlayback
+import MotetSystem
 import MotetLikes
 
 /// `--skip-disliked`: which track is passed over (one place, `DislikedTracks`), when a pass of the
 /// queue has nothing left (`DecodeCursor`), and what the player says (the state machine).
 @Suite struct DislikedTrackTests {
     private func request(_ path: String, reuse: UInt64? = nil) -> TrackRequest {
-        TrackRequest(orderPosition: 0, path: path, startMicros: 0, reuseTrackID: reuse, generation: 0)
+        TrackRequest(orderPosition: 0, path: path, start: .zero, reuseTrackID: reuse, generation: 0)
     }
 
     @Test func aTrackDislikedEarlierIsPassedOverUnlessSwitchedOffOrReopenedByASeek() throws {

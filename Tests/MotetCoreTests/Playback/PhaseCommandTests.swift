@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MotetPlayback
+import MotetSystem
 
 /// Every phase of the state machine against every command (docs/ARCHITECTURE.md, "The state
 /// machine"): the status after it is what the transition table says, the status the delegates
@@ -18,8 +19,8 @@ import Testing
             case .playing: rig.play(0)
             case .buffering:
                 rig.play(0)
-                rig.output(.starving(sinceNanos: rig.now * 1000))
-                rig.advance(micros: PlayerStateMachine.stallMicros)
+                rig.output(.starving(since: rig.now))
+                rig.advance(PlayerStateMachine.stall)
                 rig.machine.tick()
             case .deviceLost:
                 rig.play(0)

@@ -3,6 +3,7 @@ import MotetEvents
 import Testing
 
 @testable import MotetPlayback
+import MotetSystem
 
 /// A queue entry that turns out to be a playlist when it is played is replaced by the playlist's
 /// entries (`PlayQueue.replace`) on the control thread, its only owner, while the decoder waits at
@@ -49,7 +50,7 @@ import Testing
         // The control thread's queue, which the decoder's copy has not seen.
         queue.replace(at: 1, with: entries("x.ogg", "y.ogg"))
         #expect(cursor.queue.count == 3)
-        cursor.entriesPlaced(at: 1, in: queue, startMicros: 0)
+        cursor.entriesPlaced(at: 1, in: queue, start: .zero)
         guard case .track(let first) = cursor.advance() else {
             Issue.record("the decoder still waits")
             return
@@ -73,7 +74,7 @@ import Testing
         let lastWaits = last.awaitEntries(of: end)
         #expect(lastWaits)
         looped.replace(at: 1, with: [])
-        last.entriesPlaced(at: 1, in: looped, startMicros: 0)
+        last.entriesPlaced(at: 1, in: looped, start: .zero)
         #expect(last.take()?.path == "/a.ogg")
     }
 
@@ -81,7 +82,7 @@ import Testing
         let rig = PlayerRig(files: ["/music/1.ogg", listen, "/music/3.ogg"], loop: true)
         rig.play(2)
         // The decoder looped back, took the playlist at position 1 and read two entries from it.
-        let request = TrackRequest(orderPosition: 1, path: listen, startMicros: 0, generation: rig.engine.generation)
+        let request = TrackRequest(orderPosition: 1, path: listen, start: .zero, generation: rig.engine.generation)
         rig.machine.handle(
             inbox: [.decoder(.playlistRead(request, entries: entries("x.ogg", "y.ogg"), lines: ["motet: a line from the playlist"]))],
             output: [])
@@ -98,7 +99,7 @@ import Testing
     @Test func aPlaylistReadBeforeTheLastRepositionChangesNothing() {
         let rig = PlayerRig(files: ["/music/1.ogg", listen, "/music/3.ogg"])
         rig.play(0)
-        let request = TrackRequest(orderPosition: 1, path: listen, startMicros: 0, generation: rig.engine.generation)
+        let request = TrackRequest(orderPosition: 1, path: listen, start: .zero, generation: rig.engine.generation)
         rig.send(.next)
         rig.machine.handle(inbox: [.decoder(.playlistRead(request, entries: entries("x.ogg", "y.ogg"), lines: []))], output: [])
         #expect(rig.machine.queue.count == 3 && rig.machine.queue.path(at: 1) == listen)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MotetPlayback
+import MotetSystem
 
 /// Next, previous, seek and stop, playing and paused; the end of the queue and `--loop`.
 @Suite struct PlayerNavigationTests {
@@ -35,7 +36,7 @@ import Testing
         rig.send(.pause)
         rig.send(.next)
         #expect(rig.finished.map(\.reason) == [.skipped])
-        #expect(rig.engine.repositions.last == .init(position: 1, startMicros: 0, reuseTrackID: nil, hold: false))
+        #expect(rig.engine.repositions.last == .init(position: 1, start: .zero, reuseTrackID: nil, hold: false))
         rig.open(1)
         // Nothing of it has been heard, and it is current, paused, on every surface.
         #expect(rig.status == .paused)
@@ -76,7 +77,7 @@ import Testing
         let rig = PlayerRig()
         let first = rig.play(0)
         rig.send(.pause, .seekAbsolute(60_000_000))
-        #expect(rig.engine.repositions.last == .init(position: 0, startMicros: 60_000_000, reuseTrackID: first.trackID, hold: false))
+        #expect(rig.engine.repositions.last == .init(position: 0, start: .microseconds(60_000_000), reuseTrackID: first.trackID, hold: false))
         #expect(rig.nowPlaying?.elapsedMicros == 60_000_000)
         rig.open(0, startMicros: 60_000_000)
         #expect(rig.status == .paused)
@@ -108,7 +109,7 @@ import Testing
         let second = rig.play(1)
         rig.hear(Int64(PlayerRig.rate) * 4)
         rig.send(.previous)
-        #expect(rig.engine.repositions.last == .init(position: 1, startMicros: 0, reuseTrackID: second.trackID, hold: false))
+        #expect(rig.engine.repositions.last == .init(position: 1, start: .zero, reuseTrackID: second.trackID, hold: false))
         #expect(rig.finished.count == 1)  // only track 1's natural end
     }
 
@@ -120,7 +121,7 @@ import Testing
         #expect(rig.status == .stopped)
         #expect(rig.nowPlaying?.track == nil)
         #expect(rig.finished.last?.reason == .stopped)
-        #expect(rig.engine.repositions.last == .init(position: 1, startMicros: 0, reuseTrackID: nil, hold: true))
+        #expect(rig.engine.repositions.last == .init(position: 1, start: .zero, reuseTrackID: nil, hold: true))
         rig.send(.play)
         #expect(rig.engine.released == 1)
         #expect(rig.status == .loading)
@@ -194,7 +195,7 @@ import Testing
         let stale = SegmentInfo(
             segmentID: 99, generation: rig.engine.generation, trackID: 99, orderPosition: 1, path: "/music/2.ogg",
             metadata: TrackMetadata(title: "stale"), artwork: nil, format: AudioFormat(sampleRate: 44100, channels: 2),
-            fileStartMicros: 0, durationMicros: nil, canSeek: true)
+            fileStart: .zero, duration: nil, canSeek: true)
         rig.send(.next)
         rig.machine.handle(inbox: [.decoder(.segmentOpened(stale))], output: [])
         #expect(rig.nowPlaying?.track?.title != "stale")

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import MotetPlayback
+import MotetSystem
 import MotetOutput
 
 /// Interruptions, losses, stalls and failures, taken in the order the output sent them.
@@ -39,8 +40,8 @@ import MotetOutput
         // What was written to the dead stream was never heard: back to what was.
         let back = rig.engine.repositions.last
         #expect(back?.position == 0 && back?.reuseTrackID == first.trackID)
-        #expect((back?.startMicros ?? 0) >= 9_900_000)
-        rig.open(0, startMicros: back?.startMicros ?? 0)
+        #expect((back?.start ?? .zero) >= .milliseconds(9900))
+        rig.open(0, startMicros: back?.start.microseconds ?? 0)
         rig.write(rig.machine.current!.info)
         rig.hear(1)
         #expect(rig.status == .playing)
@@ -49,8 +50,8 @@ import MotetOutput
     @Test func aRingThatRunsDryIsAStallOnlyAfterHalfASecond() {
         let rig = PlayerRig()
         rig.play(0)
-        rig.output(.starving(sinceNanos: rig.now * 1000))
-        #expect(rig.machine.nextDeadline() == rig.now + 500_000)
+        rig.output(.starving(since: rig.now))
+        #expect(rig.machine.nextDeadline() == rig.now + .milliseconds(500))
         rig.advance(micros: 499_000)
         rig.machine.tick()
         #expect(rig.status == .playing)
@@ -69,7 +70,7 @@ import MotetOutput
     @Test func aStallEndsWhenSoundIsHeardAndDoesNotComeBackBeforeTheSinkSaysFed() {
         let rig = PlayerRig()
         rig.play(0)
-        rig.output(.starving(sinceNanos: rig.now * 1000))
+        rig.output(.starving(since: rig.now))
         rig.advance(micros: 600_000)
         rig.machine.tick()
         #expect(rig.status == .stalled)
@@ -88,7 +89,7 @@ import MotetOutput
     @Test func aShortStarvationIsNoStall() {
         let rig = PlayerRig()
         rig.play(0)
-        rig.output(.starving(sinceNanos: rig.now * 1000))
+        rig.output(.starving(since: rig.now))
         rig.advance(micros: 200_000)
         rig.output(.fed)
         rig.advance(micros: 400_000)
@@ -126,7 +127,7 @@ import MotetOutput
         let info = SegmentInfo(
             segmentID: 1, generation: 0, trackID: 1, orderPosition: 0, path: "/music/1.ogg",
             metadata: TrackMetadata(title: "First"), artwork: nil, format: AudioFormat(sampleRate: 44100, channels: 2),
-            fileStartMicros: 0, durationMicros: 1_000_000, canSeek: true)
+            fileStart: .zero, duration: .microseconds(1_000_000), canSeek: true)
         rig.machine.handle(
             inbox: [.decoder(.segmentOpened(info))],
             output: [.segmentWritten(SegmentBoundary(segmentID: 1, epoch: rig.engine.heardNow.epoch, frame: 0))])
@@ -155,7 +156,7 @@ import MotetOutput
         rig.play(0)
         rig.send(.pause)
         rig.send(.play)
-        rig.output(.starving(sinceNanos: rig.now * 1000))
+        rig.output(.starving(since: rig.now))
         rig.advance(micros: 600_000)
         rig.machine.tick()
         rig.output(.fed)
@@ -187,7 +188,7 @@ import MotetOutput
         SegmentInfo(
             segmentID: id, generation: generation, trackID: id, orderPosition: position, path: "/music/\(position + 1).ogg",
             metadata: TrackMetadata(title: "Track \(position + 1)"), artwork: nil,
-            format: AudioFormat(sampleRate: 44100, channels: 2), fileStartMicros: 0, durationMicros: 1_000_000,
+            format: AudioFormat(sampleRate: 44100, channels: 2), fileStart: .zero, duration: .microseconds(1_000_000),
             canSeek: true)
     }
 

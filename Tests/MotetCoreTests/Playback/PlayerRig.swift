@@ -1,5 +1,6 @@
 import MotetConfiguration
 @testable import MotetPlayback
+import MotetSystem
 import MotetLikes
 
 /// The state machine with a scripted engine and a hand-moved clock, plus the decoder's and the
@@ -25,13 +26,13 @@ final class PlayerRig {
 
     init(
         files: [String]? = nil, tracks: Int = 3, loop: Bool = false, skipLimit: (count: Int, minutes: Int)? = nil, volume: Int = 100,
-        displayIntervalMicros: Int64? = nil, feedbackDirectory: String? = nil
+        displayInterval: Duration? = nil, feedbackDirectory: String? = nil
     ) {
         var c = PlayerConfiguration(files: files ?? (1...tracks).map { "/music/\($0).ogg" }, artworkCacheDirectory: "/nonexistent")
         c.loop = loop
         c.skipLimit = skipLimit
         c.volume = volume
-        c.displayIntervalMicros = displayIntervalMicros
+        c.displayInterval = displayInterval
         c.feedbackDirectory = feedbackDirectory
         configuration = c
         let clock = ManualClock()
@@ -41,12 +42,12 @@ final class PlayerRig {
         engine.queue = queue
         machine = PlayerStateMachine(
             configuration: c, queue: queue, engine: engine,
-            answers: CommandAnswers(), feedback: c.feedbackDirectory.map { FeedbackStore(directory: $0) }, now: { clock.micros }, wallNow: { 1_700_000_000_000_000 + clock.micros },
+            answers: CommandAnswers(), feedback: c.feedbackDirectory.map { FeedbackStore(directory: $0) }, now: { MonotonicInstant(microseconds: clock.micros) }, wallNow: { 1_700_000_000_000_000 + clock.micros },
             outputs: .init(
                 events: { box.events.append($0) }, display: { box.displays.append($0) },
                 message: { box.messages.append($0) }))
         recorder = box
-        engine.heardNow.atNanos = clock.micros * 1000
+        engine.heardNow.at = MonotonicInstant(microseconds: clock.micros)
         machine.start()
     }
 
@@ -93,9 +94,11 @@ final class PlayerRig {
 
     func advance(micros: Int64) {
         clock.micros += micros
-        engine.heardNow.atNanos = clock.micros * 1000
+        engine.heardNow.at = MonotonicInstant(microseconds: clock.micros)
     }
-    var now: Int64 { clock.micros }
+    func advance(_ span: Duration) { advance(micros: span.microseconds) }
+    /// The machine's clock now.
+    var now: MonotonicInstant { MonotonicInstant(microseconds: clock.micros) }
 
     // MARK: - The decoder's side
 
@@ -128,8 +131,8 @@ final class PlayerRig {
             segmentID: nextSegmentID, generation: engine.generation, trackID: trackID, orderPosition: position,
             path: configuration.files[position],
             metadata: TrackMetadata(title: title ?? "Track \(position + 1)", artists: ["Artist"], album: "Album"),
-            artwork: nil, format: AudioFormat(sampleRate: Self.rate, channels: 2), fileStartMicros: startMicros,
-            durationMicros: stream?.live == true ? nil : durationMicros, canSeek: stream?.live != true)
+            artwork: nil, format: AudioFormat(sampleRate: Self.rate, channels: 2), fileStart: .microseconds(startMicros),
+            duration: stream?.live == true ? nil : .microseconds(durationMicros), canSeek: stream?.live != true)
         if let stream {
             info.url = configuration.files[position]
             info.station = stream.station
@@ -165,7 +168,7 @@ final class PlayerRig {
     func hear(_ frames: Int64) {
         syncEpoch()
         engine.heardNow.frames += frames
-        engine.heardNow.atNanos = clock.micros * 1000
+        engine.heardNow.at = MonotonicInstant(microseconds: clock.micros)
         written = max(written, engine.heardNow.frames)
         machine.tick()
     }

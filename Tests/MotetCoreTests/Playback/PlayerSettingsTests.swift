@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MotetPlayback
+import MotetSystem
 
 /// Volume, the skip limit, dislikes, and when the machine next needs to look.
 @Suite struct PlayerSettingsTests {
@@ -57,7 +58,7 @@ import Testing
         #expect(rig.allMessages.last?.contains("no skip left (--skip-limit); next one in 60 min") == true)
         // The first skip leaves the window an hour after it was made.
         let deadline = rig.machine.nextDeadline()
-        #expect(deadline == rig.now + 3_600_000_000)
+        #expect(deadline == rig.now + .seconds(3600))
         rig.advance(micros: 3_600_000_000)
         rig.machine.tick()
         #expect(rig.nowPlaying?.nextEnabled == true)
@@ -98,11 +99,12 @@ import Testing
     }
 
     @Test func theStatusLineIsRedrawnWhenTheElapsedSecondChanges() {
-        let rig = PlayerRig(displayIntervalMicros: 1_000_000)
+        let rig = PlayerRig(displayInterval: .seconds(1))
         rig.play(0)
         let shown = rig.allDisplays.count
         // 1 frame (22 µs) heard: the next second is reached 999,978 µs from now, redrawn 2 ms after.
-        #expect(rig.machine.nextDeadline() == rig.now + 1_000_000 - 22 + PlayerStateMachine.displayLateMicros)
+        let expected = rig.now + .seconds(1) - .microseconds(22) + PlayerStateMachine.displayLate
+        #expect(rig.machine.nextDeadline() == expected)
         rig.advance(micros: 500_000)
         rig.hear(22050)
         #expect(rig.allDisplays.count == shown, "no redraw within the same second")
@@ -115,7 +117,7 @@ import Testing
     /// A background job's status line is on no screen: nothing is due for it, nothing is sent,
     /// and when it is shown again the status goes out at once with the elapsed time of now.
     @Test func aHiddenStatusLineIsNotRefreshedAndIsSentAtOnceWhenShownAgain() {
-        let rig = PlayerRig(displayIntervalMicros: 1_000_000)
+        let rig = PlayerRig(displayInterval: .seconds(1))
         rig.play(0)
         rig.machine.handle(inbox: [.display(shown: false)], output: [])
         let shown = rig.allDisplays.count
@@ -135,7 +137,7 @@ import Testing
         let second = rig.open(1)
         rig.write(second, after: 44100)
         // 44100 frames after what has been heard, advancing at 44100 frames/s: 1 s to go.
-        #expect(rig.machine.nextDeadline() == rig.now + 1_000_000)
+        #expect(rig.machine.nextDeadline() == rig.now + .seconds(1))
     }
 }
 

@@ -1,11 +1,12 @@
 @testable import MotetPlayback
+import MotetSystem
 
 /// A `PlaybackEngine` whose output the test scripts: it records what the state machine asked for
 /// and reports whatever heard position the test sets. No threads, no device, no sleeps.
 final class ScriptedEngine: PlaybackEngine {
     struct Reposition: Equatable {
         var position: Int?
-        var startMicros: Int64
+        var start: Duration
         var reuseTrackID: UInt64?
         var hold: Bool
         var backwards = false
@@ -20,16 +21,16 @@ final class ScriptedEngine: PlaybackEngine {
     /// The play order the decoder would follow: the one the machine gave last (the rig sets the first).
     var queue = PlayQueue(files: [], shuffle: false, loop: false)
     /// Each playlist whose entries the machine placed (`entriesPlaced`): where, and from when.
-    private(set) var placed: [(position: Int, startMicros: Int64)] = []
+    private(set) var placed: [(position: Int, start: Duration)] = []
     /// The last order position the scripted decoder took (nil: none since the last reposition).
     var lastDecoded: Int?
     /// What `heard()` answers.
-    var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, atNanos: 0, limitFrames: .max)
+    var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, at: MonotonicInstant(nanoseconds: 0), limitFrames: .max)
 
-    func reposition(to position: Int?, startMicros: Int64, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
+    func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
         lastDecoded = nil
         repositions.append(
-            Reposition(position: position, startMicros: startMicros, reuseTrackID: reuseTrackID, hold: hold, backwards: backwards))
+            Reposition(position: position, start: start, reuseTrackID: reuseTrackID, hold: hold, backwards: backwards))
         generation += 1
         // A flush starts a new output stream: nothing written, nothing heard.
         heardNow.epoch += 1
@@ -53,8 +54,8 @@ final class ScriptedEngine: PlaybackEngine {
         self.queue = queue
     }
 
-    func entriesPlaced(at position: Int, in queue: PlayQueue, startMicros: Int64) {
+    func entriesPlaced(at position: Int, in queue: PlayQueue, start: Duration) {
         self.queue = queue
-        placed.append((position, startMicros))
+        placed.append((position, start))
     }
 }

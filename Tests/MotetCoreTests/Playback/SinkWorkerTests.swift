@@ -109,7 +109,7 @@ final class WorkerRig {
         #expect(rig.device.written == 1000, "nothing is written while paused")
         let paused = rig.worker.heard()
         #expect(paused.framesPerSecond == 0 && paused.frames == 800)
-        #expect(paused.frames(at: MonotonicClock.now() + 1_000_000_000) == 800, "the heard clock stands still")
+        #expect(paused.frames(at: .now() + .seconds(1)) == 800, "the heard clock stands still")
         rig.worker.setPaused(false)
         #expect(try Shell.waitUntil(timeout: 5) { rig.device.written == 2000 })
         #expect(rig.device.calls.filter { if case .setPaused = $0 { true } else { false } } == [.setPaused(true), .setPaused(false)])
@@ -178,7 +178,7 @@ final class WorkerRig {
         rig.ring.reset()
         rig.markers.reset()
         rig.worker.flushWhileParked()
-        #expect(rig.worker.heard() == HeardNow(epoch: 2, frames: 0, framesPerSecond: 0, atNanos: rig.worker.heard().atNanos, limitFrames: 0))
+        #expect(rig.worker.heard() == HeardNow(epoch: 2, frames: 0, framesPerSecond: 0, at: rig.worker.heard().at, limitFrames: 0))
         rig.worker.unpark()
         #expect(rig.device.calls.contains(.reset))
     }
