@@ -95,7 +95,7 @@ public final class NetworkStream: @unchecked Sendable {
             while true {
                 if let response { return .success(response) }
                 if let failure { return .failure(failure) }
-                if interrupted { return .failure(.transfer("interrupted")) }
+                if interrupted { return .failure(.interrupted) }
                 monitor.wait()
             }
         }
