@@ -259,7 +259,7 @@ final class DecodeWorker: @unchecked Sendable {
         }
         let report = self.report
         switch try VorbisDecoder.open(
-            url: path, options: network, notice: { report(.notice($0)) },
+            url: path, options: network, notice: { report(.notice($0, url: path)) },
             opened: { [ring, dataReady] stream in
                 stream.whenCaughtUp { if ring.availableToRead > 0 { dataReady.post() } }
                 blockingStream.withLock { $0 = stream }

@@ -18,7 +18,7 @@ extension VorbisDecoder {
     /// to `opened` before anything blocks, so that a park or quit can interrupt the open. A server
     /// that answers with a playlist's content type gives `.playlist` (the stream is closed).
     static func open(
-        url: String, options: NetworkOptions, notice: @escaping @Sendable (String) -> Void, opened: (NetworkStream) -> Void
+        url: String, options: NetworkOptions, notice: @escaping @Sendable (NetworkNotice) -> Void, opened: (NetworkStream) -> Void
     ) throws(DecoderError) -> NetworkOpening {
         let stream = NetworkStream(url: url, options: options, notice: notice)
         opened(stream)

@@ -212,8 +212,8 @@ final class PlayerStateMachine {
                 .decodeError(
                     DecodeErrorReport(
                         code: code, message: text, filePath: WebAddress.shown(path), positionMicros: position, trackID: trackID)))
-        case .notice(let text):
-            out.message("motet: \(text)")
+        case .notice(let notice, let url):
+            out.message("motet: \(notice.line(url: url))")
         case .queueExpanded(let lines):
             for line in lines { out.message(line) }
             adoptQueue(engine.changeQueue { _, _ in })

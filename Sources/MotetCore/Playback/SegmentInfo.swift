@@ -1,5 +1,6 @@
 import MotetDecoding
 import MotetEvents
+import MotetNetwork
 
 /// What the decoder knew about a segment (one link of one track) when it started it. Published to
 /// the control thread through `DecodeWorker.segments`; the sink thread only sees its id.
@@ -45,8 +46,9 @@ enum DecoderReport: Sendable {
     case openFailed(path: String, orderPosition: Int, message: String, code: Int32)
     /// A decode error inside a track (a hole or a fatal error).
     case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
-    /// A line for the console that is no error: a stream lost and reconnecting, or back.
-    case notice(String)
+    /// News for the console that is no error: the stream at `url` lost and reconnecting, back, or
+    /// buffering on a slow connection.
+    case notice(NetworkNotice, url: String)
     /// An entry turned out to be a playlist and was replaced in the queue by its entries
     /// (`PlayQueue.replace(at:with:)`); `lines` say what was skipped while reading it (each a
     /// whole line, `motet: ` included).
