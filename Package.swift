@@ -97,6 +97,8 @@ let package = Package(
             dependencies: [
                 "CVorbisFile",
                 "MotetEvents",
+                // DecoderError.network carries the stream's NetworkError as it is.
+                "MotetNetwork",
             ],
             path: "Sources/MotetCore/Decoding",
             swiftSettings: lean
