@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "CVorbisFile",
                 "MotetEvents",
+                // DecoderError.network carries the stream's NetworkError as it is.
                 "MotetNetwork",
                 "MotetSystem",
             ],

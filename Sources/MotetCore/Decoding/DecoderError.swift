@@ -2,74 +2,122 @@
 import Glibc
 #endif
 import CVorbisFile
+import MotetEvents
+import MotetNetwork
 
-/// Why a file cannot be (fully) decoded, as one clear line for users: it names the file, says what
-/// is wrong and what to do, e.g. `"song.ogg: no such file — check the path"`.
+/// Why a file (or a stream) cannot be (fully) decoded, typed: each case carries what the user's
+/// line needs, and `line(path:)` renders every case in one place as one clear line that names the
+/// file, says what is wrong and what to do, e.g. `"song.ogg: no such file — check the path"`.
 ///
 /// Control characters in the path are kept as they are: the display layers escape them.
-public struct DecoderError: Error, CustomStringConvertible, Sendable {
-    /// libvorbisfile's code (`OV_*`, negative), or `DecoderError.motetCode` (-1000) for a problem
-    /// found by Motet itself (missing file, not Ogg, truncated…).
-    public var code: Int32
-    /// The one line shown to users.
-    public var description: String
+public enum DecoderError: Error, Sendable, Equatable {
+    /// The file could not be opened (or stat'ed); the `errno` of `open(2)` or `fstat(2)`.
+    case openFailed(errno: Int32)
+    /// The path names a directory.
+    case isDirectory
+    /// The path names something that is neither a file nor a directory (a FIFO, a device).
+    case notRegularFile
+    /// The file has 0 bytes.
+    case empty
+    /// The first byte could not be read; the `errno` of `pread(2)`.
+    case unreadable(errno: Int32)
+    /// libvorbisfile returned `code` (an `OV_*` value), at a position when there is one.
+    case vorbis(Int32, atMicros: Int64? = nil)
+    /// libvorbisfile refused the file (`code`) and it is Ogg Vorbis whose headers are damaged or cut short.
+    case damagedHeaders(Int32)
+    /// libvorbisfile refused the file (`code`) and it is not Ogg at all.
+    case notOgg(Int32)
+    /// libvorbisfile refused the file (`code`) and it is Ogg of another kind (`what`: `OggFileInspection`'s words).
+    case notVorbis(Int32, what: String)
+    /// The file's last page is cut off or damaged (said once its last good frame was decoded).
+    case endsEarly
+    /// `--start` at or after the end of the file.
+    case startPastEnd(startMicros: Int64, durationMicros: Int64)
+    /// Damage (libvorbisfile's `code`) that decoding skipped at a position.
+    case skipped(Int32, atMicros: Int64)
+    /// The stream over the network failed: why (`NetworkError`), and libvorbisfile's `code` when it
+    /// was libvorbisfile that met the failure (`motetCode` when the network said so first).
+    case network(NetworkError, code: Int32 = -1000)
 
     /// The code of errors found by Motet rather than by libvorbisfile.
     public static let motetCode: Int32 = -1000
 
-    /// An error with libvorbisfile's `code` (or `motetCode`) and the line users see.
-    public init(code: Int32, description: String) {
-        self.code = code
-        self.description = description
+    /// libvorbisfile's code (`OV_*`, negative), or `motetCode` (-1000) for a problem found by Motet
+    /// itself (missing file, not Ogg, truncated…). Plugins get it in the decode-error event.
+    public var code: Int32 {
+        switch self {
+        case .openFailed, .isDirectory, .notRegularFile, .empty, .unreadable, .endsEarly, .startPastEnd: Self.motetCode
+        case .vorbis(let code, _), .damagedHeaders(let code), .notOgg(let code), .notVorbis(let code, _), .skipped(let code, _):
+            code
+        case .network(_, let code): code
+        }
     }
 
-    /// An error found by Motet: `"<path>: <problem> — <advice>"`.
-    static func motet(_ path: String, _ problem: String, _ advice: String) -> DecoderError {
-        DecoderError(code: motetCode, description: "\(path): \(problem) — \(advice)")
+    /// The one line shown to users about `path` (a file's path, or a URL, shown without any
+    /// `user:password@`): `"<path>: <what is wrong> — <what to do>"`.
+    public func line(path: String) -> String {
+        let name = WebAddress.isRemote(path) ? WebAddress.shown(path) : path
+        return "\(name): " + problem
     }
 
-    /// The file could not be opened; `errnoValue` is the `errno` of `open(2)`.
-    static func openFailed(_ path: String, errnoValue: Int32) -> DecoderError {
-        switch errnoValue {
-        case ENOENT: motet(path, "no such file", "check the path")
-        case EACCES, EPERM: motet(path, "permission denied", "check the file's permissions")
-        case ENOTDIR: motet(path, "a part of the path is not a directory", "check the path")
-        case ELOOP: motet(path, "too many symbolic links", "check the path")
-        case ENAMETOOLONG: motet(path, "the path is too long", "check the path")
-        case EMFILE, ENFILE: motet(path, "too many open files", "close other programs and try again")
-        default: motet(path, "cannot be opened (\(systemMessage(errnoValue)))", "check the file")
+    /// What is wrong and what to do, without the path.
+    private var problem: String {
+        switch self {
+        case .openFailed(let errnoValue):
+            switch errnoValue {
+            case ENOENT: "no such file — check the path"
+            case EACCES, EPERM: "permission denied — check the file's permissions"
+            case ENOTDIR: "a part of the path is not a directory — check the path"
+            case ELOOP: "too many symbolic links — check the path"
+            case ENAMETOOLONG: "the path is too long — check the path"
+            case EMFILE, ENFILE: "too many open files — close other programs and try again"
+            default: "cannot be opened (\(Self.systemMessage(errnoValue))) — check the file"
+            }
+        case .isDirectory: "is a directory, not an Ogg Vorbis file — name a file inside it instead"
+        case .notRegularFile: "is not a regular file — give an Ogg Vorbis file"
+        case .empty: "the file is empty (0 bytes) — re-copy or re-download it"
+        case .unreadable(let errnoValue): "cannot be read (\(Self.systemMessage(errnoValue))) — check the disk and the file"
+        case .vorbis(let code, let positionMicros): Self.vorbisProblem(code, at: positionMicros)
+        case .damagedHeaders: "its Vorbis headers are damaged or cut short — re-copy or re-encode the file"
+        case .notOgg: "not an Ogg file — Motet plays only Ogg Vorbis files"
+        case .notVorbis(_, let what): "\(what), not Ogg Vorbis — Motet plays only Ogg Vorbis files"
+        case .endsEarly:
+            "the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again"
+        case .startPastEnd(let start, let duration): "--start \(Self.seconds(start)) is past the end (\(Self.seconds(duration)) s)"
+        case .skipped(let code, let positionMicros):
+            "\(Self.skippedDamage(code)) at \(Self.formatTime(positionMicros)) was skipped — the file is corrupt; re-copy or re-encode it"
+        case .network(let error, _): error.problem
         }
     }
 
     /// An `OV_*` code returned by libvorbisfile, in words.
-    static func vorbis(_ path: String, code: Int32, at positionMicros: Int64? = nil) -> DecoderError {
+    private static func vorbisProblem(_ code: Int32, at positionMicros: Int64?) -> String {
         let at = positionMicros.map { " at \(formatTime($0))" } ?? ""
-        let text: String
         switch code {
-        case OV_HOLE: text = "damaged or missing data\(at) was skipped — the file is corrupt; re-copy or re-encode it"
-        case OV_EREAD: text = "read error\(at) — check the disk or network share the file is on"
-        case OV_EFAULT: text = "the Vorbis decoder failed internally\(at) — re-encode the file"
-        case OV_EIMPL: text = "uses a Vorbis feature this decoder does not support — re-encode the file"
-        case OV_EINVAL: text = "the decoder was given an invalid request — re-open the file"
-        case OV_ENOTVORBIS: text = "not Ogg Vorbis data — Motet plays only Ogg Vorbis files"
-        case OV_EBADHEADER: text = "its Vorbis headers are damaged — re-copy or re-encode the file"
-        case OV_EVERSION: text = "uses a Vorbis version this decoder does not know — re-encode the file"
-        case OV_ENOTAUDIO: text = "its first stream is not audio — re-encode the file"
-        case OV_EBADPACKET: text = "contains a damaged packet\(at) — re-copy or re-encode the file"
-        case OV_EBADLINK: text = "a damaged link (chained section)\(at) stops decoding — re-copy or re-encode the file"
-        case OV_ENOSEEK: text = "cannot seek in this stream — play it from the start"
-        default: text = "the Vorbis decoder failed (code \(code))\(at) — re-copy or re-encode the file"
+        case OV_HOLE: return "damaged or missing data\(at) was skipped — the file is corrupt; re-copy or re-encode it"
+        case OV_EREAD: return "read error\(at) — check the disk or network share the file is on"
+        case OV_EFAULT: return "the Vorbis decoder failed internally\(at) — re-encode the file"
+        case OV_EIMPL: return "uses a Vorbis feature this decoder does not support — re-encode the file"
+        case OV_EINVAL: return "the decoder was given an invalid request — re-open the file"
+        case OV_ENOTVORBIS: return "not Ogg Vorbis data — Motet plays only Ogg Vorbis files"
+        case OV_EBADHEADER: return "its Vorbis headers are damaged — re-copy or re-encode the file"
+        case OV_EVERSION: return "uses a Vorbis version this decoder does not know — re-encode the file"
+        case OV_ENOTAUDIO: return "its first stream is not audio — re-encode the file"
+        case OV_EBADPACKET: return "contains a damaged packet\(at) — re-copy or re-encode the file"
+        case OV_EBADLINK: return "a damaged link (chained section)\(at) stops decoding — re-copy or re-encode the file"
+        case OV_ENOSEEK: return "cannot seek in this stream — play it from the start"
+        default: return "the Vorbis decoder failed (code \(code))\(at) — re-copy or re-encode the file"
         }
-        return DecoderError(code: code, description: "\(path): \(text)")
     }
 
-    /// `--start` at or after the end of the file: `"FILE: --start 5 is past the end (3 s)"`.
-    static func startPastEnd(_ path: String, startMicros: Int64, durationMicros: Int64) -> DecoderError {
-        motetPlain(path, "--start \(seconds(startMicros)) is past the end (\(seconds(durationMicros)) s)")
-    }
-
-    private static func motetPlain(_ path: String, _ text: String) -> DecoderError {
-        DecoderError(code: motetCode, description: "\(path): \(text)")
+    /// What damage that decoding skipped was: a gap, a damaged packet, link or link header.
+    private static func skippedDamage(_ code: Int32) -> String {
+        switch code {
+        case OV_EBADPACKET: "a damaged packet"
+        case OV_EBADHEADER, OV_ENOTVORBIS: "a link with damaged headers"
+        case OV_EBADLINK: "a damaged link"
+        default: "damaged or missing data"
+        }
     }
 
     /// Seconds for a message, cut (not rounded) to hundredths: `5`, `2.5`, `2.97`.
@@ -78,20 +126,6 @@ public struct DecoderError: Error, CustomStringConvertible, Sendable {
         let whole = hundredths / 100, fraction = hundredths % 100
         if fraction == 0 { return String(whole) }
         return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
-
-    /// Damage that decoding skipped (a gap, a damaged packet, link or link header) at a position.
-    static func skipped(_ path: String, code: Int32, at positionMicros: Int64) -> DecoderError {
-        let what: String
-        switch code {
-        case OV_EBADPACKET: what = "a damaged packet"
-        case OV_EBADHEADER, OV_ENOTVORBIS: what = "a link with damaged headers"
-        case OV_EBADLINK: what = "a damaged link"
-        default: what = "damaged or missing data"
-        }
-        return DecoderError(
-            code: code,
-            description: "\(path): \(what) at \(formatTime(positionMicros)) was skipped — the file is corrupt; re-copy or re-encode it")
     }
 
     /// `strerror(3)` as a Swift string.

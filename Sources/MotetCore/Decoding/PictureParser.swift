@@ -10,7 +10,7 @@ public enum PictureParser {
 
     /// Parses `bytes`, a decoded METADATA_BLOCK_PICTURE value. Throws a one-line reason when the block
     /// is malformed, refers to a URL instead of holding the picture, or exceeds `maximumBytes`.
-    public static func parse(_ bytes: [UInt8]) throws(DecoderError) -> EmbeddedPicture {
+    public static func parse(_ bytes: [UInt8]) throws(PictureError) -> EmbeddedPicture {
         var reader = ByteReader(bytes)
         let type = try reader.uint32("picture type")
         let mimeLength = try reader.uint32("MIME type length")
@@ -20,12 +20,12 @@ public enum PictureParser {
         for field in ["width", "height", "colour depth", "palette size"] { _ = try reader.uint32(field) }
         let dataLength = try reader.uint32("picture data length")
         guard Int(dataLength) <= maximumBytes else {
-            throw pictureError("picture of \(megabytes(Int(dataLength))) ignored (limit \(megabytes(maximumBytes)))")
+            throw .tooLarge(bytes: Int(dataLength))
         }
-        guard dataLength > 0 else { throw pictureError("embedded picture ignored: it holds no image data") }
+        guard dataLength > 0 else { throw .empty }
         let data = try reader.bytes(count: dataLength, "picture data")
         if mimeBytes.elementsEqual("-->".utf8) {
-            throw pictureError("embedded picture ignored: it is a link to an image, not an image")
+            throw .link
         }
         return EmbeddedPicture(bytes: data, mime: mimeType(declared: mimeBytes, data: data), pictureType: type)
     }
@@ -108,32 +108,51 @@ public enum PictureParser {
         return "\(count) bytes"
     }
 
-    private static func pictureError(_ text: String) -> DecoderError {
-        DecoderError(code: DecoderError.motetCode, description: text)
-    }
-
     /// Reads big-endian fields, never past the end.
     private struct ByteReader {
         let bytes: [UInt8]
         var offset = 0
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-        mutating func uint32(_ field: String) throws(DecoderError) -> UInt32 {
+        mutating func uint32(_ field: String) throws(PictureError) -> UInt32 {
             guard bytes.count - offset >= 4 else { throw truncated(field) }
             let b = bytes[offset..<offset + 4]
             offset += 4
             return b.reduce(0) { ($0 << 8) | UInt32($1) }
         }
 
-        mutating func bytes(count: UInt32, _ field: String) throws(DecoderError) -> [UInt8] {
+        mutating func bytes(count: UInt32, _ field: String) throws(PictureError) -> [UInt8] {
             guard UInt64(count) <= UInt64(bytes.count - offset) else { throw truncated(field) }
             let slice = bytes[offset..<offset + Int(count)]
             offset += Int(count)
             return Array(slice)
         }
 
-        private func truncated(_ field: String) -> DecoderError {
-            pictureError("embedded picture ignored: its \(field) runs past the end of the block (\(bytes.count) bytes)")
+        private func truncated(_ field: String) -> PictureError {
+            .truncated(field: field, blockBytes: bytes.count)
+        }
+    }
+}
+
+/// Why an embedded picture is ignored; `description` is the one warning line for each case.
+public enum PictureError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// A field (`field`) runs past the end of the block (`blockBytes` long).
+    case truncated(field: String, blockBytes: Int)
+    /// The picture's data is longer than `PictureParser.maximumBytes`.
+    case tooLarge(bytes: Int)
+    /// The block holds no image data.
+    case empty
+    /// The block refers to an image by URL (MIME type `-->`) instead of holding it.
+    case link
+
+    public var description: String {
+        switch self {
+        case .truncated(let field, let blockBytes):
+            "embedded picture ignored: its \(field) runs past the end of the block (\(blockBytes) bytes)"
+        case .tooLarge(let bytes):
+            "picture of \(PictureParser.megabytes(bytes)) ignored (limit \(PictureParser.megabytes(PictureParser.maximumBytes)))"
+        case .empty: "embedded picture ignored: it holds no image data"
+        case .link: "embedded picture ignored: it is a link to an image, not an image"
         }
     }
 }

@@ -4,28 +4,28 @@ import Glibc
 import CVorbisFile
 
 extension VorbisDecoder {
-    /// Opens `path`. Throws one clear line when it is missing, unreadable, empty, a directory, not
+    /// Opens `path`. Throws why (a `DecoderError`) when it is missing, unreadable, empty, a directory, not
     /// Ogg, Ogg but not Vorbis, or has damaged headers.
     public convenience init(path: String) throws(DecoderError) {
         // O_NONBLOCK: opening a FIFO must not hang; it is cleared again for regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw DecoderError.openFailed(path, errnoValue: errno) }
+        guard fd >= 0 else { throw DecoderError.openFailed(errno: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let e = errno
             close(fd)
-            throw DecoderError.openFailed(path, errnoValue: e)
+            throw DecoderError.openFailed(errno: e)
         }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             close(fd)
             throw kind == S_IFDIR
-                ? DecoderError.motet(path, "is a directory, not an Ogg Vorbis file", "name a file inside it instead")
-                : DecoderError.motet(path, "is not a regular file", "give an Ogg Vorbis file")
+                ? DecoderError.isDirectory
+                : DecoderError.notRegularFile
         }
         guard info.st_size > 0 else {
             close(fd)
-            throw DecoderError.motet(path, "the file is empty (0 bytes)", "re-copy or re-download it")
+            throw DecoderError.empty
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         // Read access is checked by open(2); reading a directory-like object fails here instead.
@@ -33,7 +33,7 @@ extension VorbisDecoder {
         guard pread(fd, &probe, 1, 0) == 1 else {
             let e = errno
             close(fd)
-            throw DecoderError.motet(path, "cannot be read (\(DecoderError.systemMessage(e)))", "check the disk and the file")
+            throw DecoderError.unreadable(errno: e)
         }
 
         let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -57,16 +57,14 @@ extension VorbisDecoder {
             descriptor.deallocate()
             file.deallocate()
             guard let what, status == OV_ENOTVORBIS || status == OV_EBADHEADER || status == OV_ENOTAUDIO || status == OV_EREAD
-            else { throw DecoderError.vorbis(path, code: status) }
+            else { throw DecoderError.vorbis(status) }
             switch what {
             case OggFileInspection.vorbisDescription:
-                throw DecoderError(
-                    code: status,
-                    description: "\(path): its Vorbis headers are damaged or cut short — re-copy or re-encode the file")
+                throw DecoderError.damagedHeaders(status)
             case "not an Ogg file":
-                throw DecoderError(code: status, description: "\(path): not an Ogg file — Motet plays only Ogg Vorbis files")
+                throw DecoderError.notOgg(status)
             default:
-                throw DecoderError(code: status, description: "\(path): \(what), not Ogg Vorbis — Motet plays only Ogg Vorbis files")
+                throw DecoderError.notVorbis(status, what: what)
             }
         }
 

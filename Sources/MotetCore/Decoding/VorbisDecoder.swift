@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CVorbisFile
 import MotetEvents
+import MotetNetwork
 
 /// Owns one OggVorbis_File opened with ov_open_callbacks over a FILE*/fd (never ov_fopen).
 ///
@@ -28,6 +29,10 @@ public final class VorbisDecoder: @unchecked Sendable {
 
     /// What keeps a callback source (a network stream) alive as long as the decoder; nil for a file.
     private let owner: AnyObject?
+    /// Why the callback source failed, when it did (a network stream that gave up); nil for a file.
+    private let sourceFailure: (() -> NetworkError?)?
+    /// The source's failure was handed out (once, as `.failed`).
+    private var sourceFailureSaid = false
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).
@@ -58,7 +63,7 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// Damage reported since the last samples: past `maximumConsecutiveErrors`, decoding gives up.
     private var consecutiveErrors = 0
     /// The last `.hole` reported, to report the same damage once.
-    private var lastHoleDescription: String?
+    private var lastHoleLine: String?
 
     /// libvorbisfile's errors that it can read past: a gap, a damaged packet, link or link header
     /// (a damaged header reads as "not Vorbis").
@@ -73,12 +78,13 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// callback source, which `owner` keeps alive).
     init(
         path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, owner: AnyObject?,
-        ending: OggFileInspection.Ending, playsAsStream: Bool
+        ending: OggFileInspection.Ending, playsAsStream: Bool, sourceFailure: (() -> NetworkError?)? = nil
     ) throws(DecoderError) {
         self.path = path
         self.file = file
         self.descriptor = descriptor
         self.owner = owner
+        self.sourceFailure = sourceFailure
         seekable = ov_seekable(file) != 0
         linkCount = max(1, Int(ov_streams(file)))
         channelMap = .allocate(capacity: Self.maximumChannels + 1)
@@ -113,9 +119,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         metadata = TrackMetadata()
         lacksEndOfStream = ending == .withoutEndOfStream
         if ending == .cutShort {
-            truncation = DecoderError.motet(
-                path, "the file ends early (its last page is cut off or damaged)",
-                "it may be an incomplete copy or download; copy or download it again")
+            truncation = .endsEarly
         }
         // libvorbisfile 1.3.7 can leave a chained file positioned at its SECOND link after opening
         // it (its stream state still holds a serial number seen while mapping the links; oggdec
@@ -123,7 +127,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         // link's first page, which resets that state.
         if seekable {
             let status = ov_raw_seek(file, 0)
-            guard status == 0 else { throw DecoderError.vorbis(path, code: status) }
+            guard status == 0 else { throw DecoderError.vorbis(status) }
         }
         loadLink(seekable ? 0 : -1)
         if playsAsStream {
@@ -212,10 +216,10 @@ public final class VorbisDecoder: @unchecked Sendable {
         guard Self.recoverable.contains(code), consecutiveErrors < Self.maximumConsecutiveErrors else {
             finished = true
             truncation = nil
-            return .failed(DecoderError.vorbis(path, code: code, at: positionMicros))
+            return .failed(sourceFailed(code: code) ?? DecoderError.vorbis(code, atMicros: positionMicros))
         }
         consecutiveErrors += 1
-        let skipped = DecoderError.skipped(path, code: code, at: positionMicros)
+        let skipped = DecoderError.skipped(code, atMicros: positionMicros)
         guard code == OV_HOLE, !seekable else { return hole(skipped, into: buffer, maxFrames: maxFrames) }
         // Read as a stream, libvorbisfile reports a hole at every link boundary: a hole followed
         // directly by a new link's samples is that boundary, not damage.
@@ -234,10 +238,12 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// reports a damaged link once per header it fails to read): then what the next read gives, so
     /// the user reads one line per damaged place. Bounded by `maximumConsecutiveErrors`.
     private func hole(_ skipped: DecoderError, into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) -> DecodeStep {
-        if consecutiveErrors > 1, skipped.description == lastHoleDescription {
+        // The same line is the same damage (positions within a millisecond, codes said alike).
+        let line = skipped.line(path: path)
+        if consecutiveErrors > 1, line == lastHoleLine {
             return read(into: buffer, maxFrames: maxFrames)
         }
-        lastHoleDescription = skipped.description
+        lastHoleLine = line
         nextFrame = ov_pcm_tell(file) - Int64(pendingCount - pendingOffset)
         return .hole(skipped)
     }
@@ -286,7 +292,17 @@ public final class VorbisDecoder: @unchecked Sendable {
     }
 
     /// The end of the stream: a truncated file's error once, then `.endOfStream`.
+    /// The callback source's failure, the first time it is asked after the source failed: the
+    /// network's cause, with libvorbisfile's `code` (or `motetCode` when libvorbisfile saw an end).
+    private func sourceFailed(code: Int32) -> DecoderError? {
+        guard !sourceFailureSaid, let cause = sourceFailure?() else { return nil }
+        sourceFailureSaid = true
+        return .network(cause, code: code)
+    }
+
     private func end() -> DecodeStep {
+        // libvorbisfile reads a failed read as the end: a source that gave up says so here.
+        if let failed = sourceFailed(code: DecoderError.motetCode) { return .failed(failed) }
         guard let truncation else { return .endOfStream }
         self.truncation = nil
         return .failed(truncation)
@@ -296,18 +312,18 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// (clamped to the file). When the position is in another link, the next read returns
     /// `.linkChanged` first.
     /// Where `--start` puts a freshly opened file: a seek, except that a time at or past the end
-    /// is an error (``DecoderError/startPastEnd(_:startMicros:durationMicros:)``) instead of an
+    /// is an error (``DecoderError/startPastEnd(startMicros:durationMicros:)``) instead of an
     /// empty track that "finished". (The player never seeks past the end otherwise: such a seek
     /// is a skip to the next track.)
     public func start(atMicros start: Int64) throws(DecoderError) {
         if let end = durationMicros, start >= end {
-            throw DecoderError.startPastEnd(path, startMicros: start, durationMicros: end)
+            throw DecoderError.startPastEnd(startMicros: start, durationMicros: end)
         }
         try seek(toMicros: start)
     }
 
     public func seek(toMicros: Int64) throws(DecoderError) {
-        guard seekable, !links.isEmpty else { throw DecoderError.vorbis(path, code: OV_ENOSEEK) }
+        guard seekable, !links.isEmpty else { throw DecoderError.vorbis(OV_ENOSEEK) }
         let target = max(0, toMicros)
         var index = links.count - 1
         while index > 0, links[index].firstMicros > target { index -= 1 }
@@ -320,7 +336,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         finished = false
         consecutiveErrors = 0
         let status = ov_pcm_seek(file, frame)
-        guard status == 0 else { throw DecoderError.vorbis(path, code: status, at: target) }
+        guard status == 0 else { throw DecoderError.vorbis(status, atMicros: target) }
         nextFrame = ov_pcm_tell(file)
         // The link sought into is current at once (format, tags, times): a seek within a link is
         // no link change.

@@ -1,6 +1,6 @@
 import MotetSystem
 
-/// The line that says why a stream buffers when the connection is slower than the stream: the
+/// The news (`NetworkNotice.buffering`) that says why a stream buffers when the connection is slower than the stream: the
 /// listener would otherwise see a stall and no reason (a 1 kB/s server: 30 s of nothing, then
 /// seconds of sound between long stalls). Guarded by the stream's lock: the network thread adds
 /// what arrives and, while the reader waits for the pre-buffer, asks for the line; the reader says
@@ -35,9 +35,8 @@ struct BufferingReport {
 
     /// The reader waits for the pre-buffer. When it has waited a while and bytes come, but slower
     /// than the stream needs (`needsBitsPerSecond`, what it takes as it plays; nil while unknown),
-    /// the line for `url` that says so. Nil when nothing comes at all: that is a
-    /// loss, said when it times out.
-    mutating func waiting(at now: Int64, needsBitsPerSecond: Int?, url: String, prebufferSeconds: Double) -> String? {
+    /// the notice that says so. Nil when nothing comes at all: that is a loss, said when it times out.
+    mutating func waiting(at now: Int64, needsBitsPerSecond: Int?, prebufferSeconds: Double) -> NetworkNotice? {
         guard let since = waitingSince else {
             waitingSince = now
             return nil
@@ -50,10 +49,6 @@ struct BufferingReport {
         if let last = lastLine, now - last < Self.everyNanos, lastLineKnewNeed || need == nil { return nil }
         lastLine = now
         lastLineKnewNeed = need != nil
-        let gives = "the connection gives " + ArrivalRate.kilobytes(perSecond: rate)
-        // Before the stream's own rate is known, the speed alone: a quiet station is slow too.
-        guard let need else { return "\(url): buffering (\(gives); waiting for \(prebufferSeconds) s of audio)" }
-        return "\(url): buffering (\(gives), the stream needs \(ArrivalRate.kilobytes(perSecond: need))) — "
-            + "the connection is too slow for this stream; pick a lower bit rate if the station offers one"
+        return .buffering(givesBytesPerSecond: rate, needsBytesPerSecond: need, prebufferSeconds: prebufferSeconds)
     }
 }

@@ -41,6 +41,9 @@ public enum NetworkError: Error, Sendable, Equatable {
     case noAudio(seconds: Int?)
     /// Anything else libcurl reports: its words.
     case transfer(String)
+    /// The stream was interrupted (a park, skip or quit) before the server's answer was accepted:
+    /// nobody's fault, and normally never shown.
+    case interrupted
 
     /// The one line for users: `"<url>: <what is wrong> — <what to do>"`, the URL without any
     /// `user:password@`.
@@ -89,6 +92,8 @@ public enum NetworkError: Error, Sendable, Equatable {
             "the stream was lost (\(why)) and did not come back within \(seconds) s — giving up; raise --reconnect-for to wait longer"
         case .transfer(let why):
             "the transfer failed (\(why)) — check the address and the network connection"
+        case .interrupted:
+            "the transfer failed (interrupted) — check the address and the network connection"
         }
     }
 }
@@ -97,7 +102,7 @@ extension NetworkError {
     /// Whether a reconnection may cure it.
     var isRetryable: Bool {
         switch self {
-        case .hostNotFound, .connectionFailed, .timedOut, .transfer: true
+        case .hostNotFound, .connectionFailed, .timedOut, .transfer, .interrupted: true
         case .httpStatus(let code, _): code >= 500 || code == 404
         default: false
         }
@@ -108,6 +113,7 @@ extension NetworkError {
         switch self {
         case .timedOut: "nothing arrived for too long"
         case .transfer(let why), .connectionFailed(let why): why
+        case .interrupted: "interrupted"
         case .hostNotFound(let host): "\(host) not found"
         case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
         default: "error"

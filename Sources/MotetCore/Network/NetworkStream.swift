@@ -29,7 +29,7 @@ public final class NetworkStream: @unchecked Sendable {
     public static let capacity = 256 * 1024
     /// The most bytes read before the decoder has its headers (`headersDone`).
     public static let headerLimit = 4 * 1024 * 1024
-    private let notice: @Sendable (String) -> Void
+    private let notice: @Sendable (NetworkNotice) -> Void
     private let monitor = ConditionLock()
     private var ring = ByteRing(capacity: NetworkStream.capacity)
     /// The resource offset of the buffer's first byte.
@@ -64,9 +64,9 @@ public final class NetworkStream: @unchecked Sendable {
     private var readerOwed = false
     private var caughtUp: (@Sendable () -> Void)?
 
-    /// Starts fetching `url` on a new thread. `notice` gets the lines for a lost and a recovered
-    /// connection (from that thread).
-    public init(url: String, options: NetworkOptions, notice: @escaping @Sendable (String) -> Void) {
+    /// Starts fetching `url` on a new thread. `notice` gets the news of a lost and a recovered
+    /// connection, and of a connection too slow for the stream (from that thread).
+    public init(url: String, options: NetworkOptions, notice: @escaping @Sendable (NetworkNotice) -> Void) {
         self.url = url
         self.options = options
         self.notice = notice
@@ -78,9 +78,6 @@ public final class NetworkStream: @unchecked Sendable {
 
     /// Monotonic seconds.
     private static func now() -> Double { Double(MonotonicClock.now()) / 1e9 }
-
-    /// The URL for messages: without any `user:password@`.
-    private var shownURL: String { WebAddress.shown(url) }
 
     /// The pre-buffer in bytes for `seconds` of audio at `bitsPerSecond`, within the buffer.
     static func threshold(seconds: Double, bitsPerSecond: Int) -> Int {
@@ -96,7 +93,7 @@ public final class NetworkStream: @unchecked Sendable {
             while true {
                 if let response { return .success(response) }
                 if let failure { return .failure(failure) }
-                if interrupted { return .failure(.transfer("interrupted")) }
+                if interrupted { return .failure(.interrupted) }
                 monitor.wait()
             }
         }
@@ -255,7 +252,7 @@ public final class NetworkStream: @unchecked Sendable {
     /// Once a reconnected transfer has brought a pre-buffer's worth of bytes (or the rest of the
     /// file), the stream is back: one line, and the back-off starts over.
     private func recovered() {
-        if reconnection.recovered() { notice("\(shownURL): the stream is back; playing on") }
+        if reconnection.recovered() { notice(.back) }
     }
 
     private func run() {
@@ -306,7 +303,7 @@ public final class NetworkStream: @unchecked Sendable {
                 continue
             case .retry(let seconds, let first):
                 if first {
-                    notice("\(shownURL): the stream was lost (\(reconnection.reason)); reconnecting for up to \(options.reconnectSeconds) s")
+                    notice(.lost(problem, reconnectingFor: options.reconnectSeconds))
                 }
                 delay = seconds
             }
@@ -362,8 +359,8 @@ public final class NetworkStream: @unchecked Sendable {
                 if !bytes.isEmpty { reconnection.arrived() }
                 received += bytes.count
                 if received >= enough { recovered() }
-                let (goOn, line) = write(bytes, generation: current)
-                if let line { notice(line) }
+                let (goOn, slow) = write(bytes, generation: current)
+                if let slow { notice(slow) }
                 return goOn
             },
             between: { [self] in pace(generation: current) })
@@ -374,8 +371,8 @@ public final class NetworkStream: @unchecked Sendable {
 
     /// Copies a piece of the body into the buffer, waiting for room; false when the transfer must
     /// stop (interrupted or superseded by a seek). While the reader waits for the pre-buffer, the
-    /// line that says the connection is too slow, when it is (said by the caller, out of the lock).
-    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> (Bool, String?) {
+    /// news that the connection is too slow, when it is (said by the caller, out of the lock).
+    private func write(_ bytes: UnsafeRawBufferPointer, generation current: Int) -> (Bool, NetworkNotice?) {
         monitor.withLock {
             var done = 0
             if bufferOffset == 0, firstBytes.count < 64, ring.count == 0 || firstBytes.count == ring.count {
@@ -402,10 +399,9 @@ public final class NetworkStream: @unchecked Sendable {
                 readerOwed = true
             }
             guard dry else { return (true, nil) }
-            let line = buffering.waiting(
-                at: MonotonicClock.now(), needsBitsPerSecond: bitrateKnown ? bitsPerSecond : nil, url: shownURL,
-                prebufferSeconds: options.prebufferSeconds)
-            return (true, line)
+            let slow = buffering.waiting(
+                at: MonotonicClock.now(), needsBitsPerSecond: bitrateKnown ? bitsPerSecond : nil, prebufferSeconds: options.prebufferSeconds)
+            return (true, slow)
         }
     }
 

@@ -165,8 +165,7 @@ final class DecodeWorker: @unchecked Sendable {
                     // A park or quit interrupted the open: not the stream's fault.
                     if gate.mustStop { continue }
                     // An entry of a playlist names it too: the entry alone may not say where to fix it.
-                    let listed = request.origin.last.map { " (listed in \($0))" } ?? ""
-                    report(.openFailed(path: request.path, orderPosition: request.orderPosition, message: error.description + listed, code: error.code))
+                    report(.openFailed(path: request.path, orderPosition: request.orderPosition, error: error, listedIn: request.origin.last))
                 }
                 continue
             }
@@ -206,12 +205,8 @@ final class DecodeWorker: @unchecked Sendable {
                     if stream.takeReconnected() { resumed = true }
                     continue
                 }
-                report(.decodeError(trackID: current.id, path: current.request.path, message: error.description, code: error.code, positionMicros: open.positionMicros, fatal: false))
+                report(.decodeError(trackID: current.id, path: current.request.path, error: error, positionMicros: open.positionMicros, fatal: false))
             case .endOfStream:
-                // libvorbisfile reads a failed read as the end: a stream that gave up says so here.
-                if !gate.mustStop, let stream, let error = stream.error {
-                    report(.decodeError(trackID: current.id, path: current.request.path, message: error.line(url: stream.url), code: DecoderError.motetCode, positionMicros: open.positionMicros, fatal: true))
-                }
                 decoder = nil
                 stream = nil
                 track = nil
@@ -219,8 +214,8 @@ final class DecodeWorker: @unchecked Sendable {
             case .failed(let error):
                 // Interrupted by a park or quit: the decoder is dropped, nothing failed.
                 if gate.mustStop { continue }
-                let message = stream.flatMap { s in s.error.map { $0.line(url: s.url) } } ?? error.description
-                report(.decodeError(trackID: current.id, path: current.request.path, message: message, code: error.code, positionMicros: open.positionMicros, fatal: true))
+                // A stream that gave up fails here too, its cause in the error (`DecoderError.network`).
+                report(.decodeError(trackID: current.id, path: current.request.path, error: error, positionMicros: open.positionMicros, fatal: true))
                 decoder = nil
                 stream = nil
                 track = nil
@@ -272,7 +267,7 @@ final class DecodeWorker: @unchecked Sendable {
         }
         let report = self.report
         switch try VorbisDecoder.open(
-            url: path, options: network, notice: { report(.notice($0)) },
+            url: path, options: network, notice: { report(.notice($0, url: path)) },
             opened: { [ring, dataReady] stream in
                 stream.whenCaughtUp { if ring.availableToRead > 0 { dataReady.post() } }
                 blockingStream.withLock { $0 = stream }

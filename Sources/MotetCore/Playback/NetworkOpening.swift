@@ -14,11 +14,12 @@ extension VorbisDecoder {
     /// Opens an `http://` or `https://` URL: libcurl fetches it on its own thread into a bounded
     /// buffer (`NetworkStream`), which libvorbisfile reads. A finite file served in ranges is
     /// seekable and has a duration; a live stream is read as a stream (link after link). Throws
-    /// one line naming the URL (network errors, other formats, web pages…). The stream is handed
+    /// why, typed (`DecoderError.network`: network errors, other formats, web pages…; a read that
+    /// fails later carries the stream's cause the same way). The stream is handed
     /// to `opened` before anything blocks, so that a park or quit can interrupt the open. A server
     /// that answers with a playlist's content type gives `.playlist` (the stream is closed).
     static func open(
-        url: String, options: NetworkOptions, notice: @escaping @Sendable (String) -> Void, opened: (NetworkStream) -> Void
+        url: String, options: NetworkOptions, notice: @escaping @Sendable (NetworkNotice) -> Void, opened: (NetworkStream) -> Void
     ) throws(DecoderError) -> NetworkOpening {
         let stream = NetworkStream(url: url, options: options, notice: notice)
         opened(stream)
@@ -29,7 +30,7 @@ extension VorbisDecoder {
             return .playlist(type)
         case .failure(let error):
             stream.interrupt()
-            throw DecoderError(code: DecoderError.motetCode, description: error.line(url: url))
+            throw .network(error)
         case .success(let response):
             head = response
         }
@@ -44,8 +45,9 @@ extension VorbisDecoder {
             refusal: { _ in
                 let error = stream.error ?? ContentCheck.describeRefused(stream.leadingBytes, contentType: head.contentType)
                 stream.interrupt()
-                return error.line(url: url)
-            })
+                return error
+            },
+            failure: { stream.error })
         let decoder = try VorbisDecoder(name: WebAddress.shown(url), source: source)
         stream.headersDone()
         stream.setBitrate(decoder.nominalBitrate)

@@ -211,23 +211,25 @@ final class PlayerStateMachine {
             } else {
                 ahead.append(Ahead(info: info, boundary: boundary))
             }
-        case .openFailed(let path, _, let text, let code):
+        case .openFailed(let path, _, let error, let listedIn):
             if WebAddress.looksLikeURL(path) { outcome.addressFailed = true }
+            let text = DecoderReport.line(error, path: path, listedIn: listedIn)
             out.message("motet: \(text)")
             out.events(
                 .decodeError(
-                    DecodeErrorReport(code: code, message: text, filePath: WebAddress.shown(path), positionMicros: nil, trackID: 0)))
-        case .decodeError(let trackID, let path, let text, let code, let position, let fatal):
+                    DecodeErrorReport(code: error.code, message: text, filePath: WebAddress.shown(path), positionMicros: nil, trackID: 0)))
+        case .decodeError(let trackID, let path, let error, let position, let fatal):
             if fatal { failedTracks.insert(trackID) }
             // A stream that ends in a fatal error was given up on: lost and not back in time, or broken.
             if fatal, WebAddress.looksLikeURL(path) { outcome.streamGivenUp = true }
+            let text = DecoderReport.line(error, path: path)
             out.message("motet: \(text)")
             out.events(
                 .decodeError(
                     DecodeErrorReport(
-                        code: code, message: text, filePath: WebAddress.shown(path), positionMicros: position, trackID: trackID)))
-        case .notice(let text):
-            out.message("motet: \(text)")
+                        code: error.code, message: text, filePath: WebAddress.shown(path), positionMicros: position, trackID: trackID)))
+        case .notice(let notice, let url):
+            out.message("motet: \(notice.line(url: url))")
         case .playlistRead(let request, let entries, let lines):
             placeEntries(of: request, entries, lines: lines)
         case .passedOver(let path, let title, let reportGeneration):

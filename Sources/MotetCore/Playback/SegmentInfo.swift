@@ -1,6 +1,7 @@
 import MotetConfiguration
 import MotetDecoding
 import MotetEvents
+import MotetNetwork
 
 /// What the decoder knew about a segment (one link of one track) when it started it. Published to
 /// the control thread through `DecodeWorker.segments`; the sink thread only sees its id.
@@ -40,12 +41,14 @@ enum DecoderReport: Sendable {
     /// A segment (a track, a link of a chained file, or a position after a seek) was opened; its
     /// samples follow in the ring.
     case segmentOpened(SegmentInfo)
-    /// The file could not be opened; the decoder went on with the next entry.
-    case openFailed(path: String, orderPosition: Int, message: String, code: Int32)
+    /// The file could not be opened; the decoder went on with the next entry. `listedIn`: the
+    /// playlist that listed it (the entry alone may not say where to fix it).
+    case openFailed(path: String, orderPosition: Int, error: DecoderError, listedIn: String?)
     /// A decode error inside a track (a hole or a fatal error).
-    case decodeError(trackID: UInt64, path: String, message: String, code: Int32, positionMicros: Int64, fatal: Bool)
-    /// A line for the console that is no error: a stream lost and reconnecting, or back.
-    case notice(String)
+    case decodeError(trackID: UInt64, path: String, error: DecoderError, positionMicros: Int64, fatal: Bool)
+    /// News for the console that is no error: the stream at `url` lost and reconnecting, back, or
+    /// buffering on a slow connection.
+    case notice(NetworkNotice, url: String)
     /// The entry `request` took turned out to be a playlist, and was read: its `entries` are to
     /// take its place in the queue (`PlayQueue.replace(at:with:)`, on the control thread), while
     /// the decoder waits. `lines` say what was skipped while reading it (each a whole line,
@@ -56,6 +59,15 @@ enum DecoderReport: Sendable {
     /// A whole pass of the queue had nothing to play (`disliked` of `total` passed over, the
     /// others unopenable): nothing more is decoded, and the output ends.
     case nothingLeft(disliked: Int, total: Int, generation: Int)
+}
+
+extension DecoderReport {
+    /// The one line about a decoder error, made on the control thread for both surfaces: the
+    /// terminal's (after `motet: `) and the delegates' (`DecodeErrorReport.message`). `path` is the
+    /// track's path or URL as the decoder was given it; an entry of a playlist names the playlist.
+    static func line(_ error: DecoderError, path: String, listedIn: String? = nil) -> String {
+        error.line(path: path) + (listedIn.map { " (listed in \($0))" } ?? "")
+    }
 }
 
 /// A track the control thread asks the decoder to play next.

@@ -19,10 +19,10 @@ import Testing
     /// One line, naming the file, with advice after the dash.
     func expectClearLine(_ error: DecoderError?, path: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation) {
         guard let error else { return }
-        #expect(error.description.hasPrefix(path + ": "), sourceLocation: sourceLocation)
-        #expect(error.description.contains(words), "\(error)", sourceLocation: sourceLocation)
-        #expect(error.description.contains(" — "), "\(error)", sourceLocation: sourceLocation)
-        #expect(!error.description.contains("\n"), sourceLocation: sourceLocation)
+        #expect(error.line(path: path).hasPrefix(path + ": "), sourceLocation: sourceLocation)
+        #expect(error.line(path: path).contains(words), "\(error)", sourceLocation: sourceLocation)
+        #expect(error.line(path: path).contains(" — "), "\(error)", sourceLocation: sourceLocation)
+        #expect(!error.line(path: path).contains("\n"), sourceLocation: sourceLocation)
     }
 
     @Test func missingFile() throws {
@@ -221,7 +221,7 @@ import Testing
             do {
                 decoder = try VorbisDecoder(path: path)
             } catch {
-                #expect(error.description.hasPrefix(path + ": "))
+                #expect(error.line(path: path).hasPrefix(path + ": "))
                 continue
             }
             opened += 1
@@ -234,10 +234,10 @@ import Testing
                 case .linkChanged: #expect(decoder.format.channels <= 2)
                 case .hole(let e):
                     holes += 1
-                    #expect(e.description.hasPrefix(path + ": "))
+                    #expect(e.line(path: path).hasPrefix(path + ": "))
                 case .endOfStream: break reading
                 case .failed(let e):
-                    #expect(e.description.hasPrefix(path + ": "))
+                    #expect(e.line(path: path).hasPrefix(path + ": "))
                     break reading
                 }
             }

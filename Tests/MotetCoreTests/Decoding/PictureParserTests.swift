@@ -23,7 +23,7 @@ import Testing
     @Test func everyTruncationIsRejectedWithAReason() throws {
         let block = Fixtures.pictureBlock(type: 3, mime: "image/png", description: "d", data: Self.png)
         for length in 0..<block.count {
-            #expect(throws: DecoderError.self) { try PictureParser.parse(Array(block.prefix(length))) }
+            #expect(throws: PictureError.self) { try PictureParser.parse(Array(block.prefix(length))) }
         }
         do {
             _ = try PictureParser.parse(Array(block.prefix(20)))
@@ -35,7 +35,7 @@ import Testing
     @Test func hugeLengthFieldsAreRejected() throws {
         var block = Fixtures.pictureBlock(mime: "image/png", data: Self.png)
         block.replaceSubrange(4..<8, with: [0xff, 0xff, 0xff, 0xff])
-        #expect(throws: DecoderError.self) { try PictureParser.parse(block) }
+        #expect(throws: PictureError.self) { try PictureParser.parse(block) }
 
         var big = Fixtures.pictureBlock(mime: "image/png", data: Self.png)
         let lengthAt = big.count - Self.png.count - 4
@@ -49,8 +49,8 @@ import Testing
     }
 
     @Test func linksAndEmptyPicturesAreRejected() {
-        #expect(throws: DecoderError.self) { try PictureParser.parse(Fixtures.pictureBlock(mime: "-->", data: Array("http://x/y.png".utf8))) }
-        #expect(throws: DecoderError.self) { try PictureParser.parse(Fixtures.pictureBlock(mime: "image/png", data: [])) }
+        #expect(throws: PictureError.self) { try PictureParser.parse(Fixtures.pictureBlock(mime: "-->", data: Array("http://x/y.png".utf8))) }
+        #expect(throws: PictureError.self) { try PictureParser.parse(Fixtures.pictureBlock(mime: "image/png", data: [])) }
     }
 
     @Test func randomBytesNeverCrash() {

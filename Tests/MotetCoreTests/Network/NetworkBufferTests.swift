@@ -82,7 +82,7 @@ import Testing
                 b.arrived(1000, at: fed * s)
                 fed += 1
             }
-            return b.waiting(at: t * s, needsBitsPerSecond: need, url: "http://radio/x.ogg", prebufferSeconds: 1.5)
+            return b.waiting(at: t * s, needsBitsPerSecond: need, prebufferSeconds: 1.5)?.line(url: "http://radio/x.ogg")
         }
         #expect(line(10, nil) == nil)  // the wait starts
         #expect(line(19, nil) == nil)  // 9 s: not yet, while the need is unknown
@@ -123,5 +123,17 @@ import Testing
         #expect(NetworkPacing.wakesReader(now: now, runsOutAt: 0, dry: false), "nothing decoded yet: at once")
         #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + 3 * second) == now + 3 * second - NetworkPacing.napMarginNanos / 2)
         #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + second / 4) == now + second / 4)
+    }
+}
+
+/// The news of a stream, typed, and its one rendering.
+@Suite struct NetworkNoticeTests {
+    @Test func eachNoticeHasItsLine() {
+        let url = "http://me:pw@radio.example/live.ogg"
+        #expect(NetworkNotice.lost(.timedOut, reconnectingFor: 3).line(url: url)
+            == "http://radio.example/live.ogg: the stream was lost (nothing arrived for too long); reconnecting for up to 3 s")
+        #expect(NetworkNotice.back.line(url: url) == "http://radio.example/live.ogg: the stream is back; playing on")
+        #expect(NetworkError.interrupted.line(url: url)
+            == "http://radio.example/live.ogg: the transfer failed (interrupted) — check the address and the network connection")
     }
 }

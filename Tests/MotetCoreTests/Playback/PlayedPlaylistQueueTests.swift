@@ -112,7 +112,7 @@ import MotetSystem
         rig.open(0, stream: .init(station: nil, live: false))
         #expect(rig.nowPlaying?.track?.url == "http://radio.example/song.ogg")
         rig.machine.handle(
-            inbox: [.decoder(.openFailed(path: secret, orderPosition: 0, message: "m", code: -1000))], output: [])
+            inbox: [.decoder(.openFailed(path: secret, orderPosition: 0, error: .network(.httpStatus(404, "Not Found")), listedIn: nil))], output: [])
         let files = rig.allEvents.compactMap { if case .decodeError(let e) = $0 { e.filePath } else { nil } }
         #expect(files == ["http://radio.example/song.ogg"])
         #expect(!"\(rig.allEvents)".contains("s3cret"))

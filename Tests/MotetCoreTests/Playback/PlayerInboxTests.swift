@@ -48,7 +48,7 @@ import Testing
         let inbox = PlayerInbox()
         for _ in 0..<70 { _ = inbox.post(.like, from: .user) }
         for i in 0..<100 {
-            inbox.post(.openFailed(path: "/music/\(i).ogg", orderPosition: i, message: "bad", code: -1))
+            inbox.post(.openFailed(path: "/music/\(i).ogg", orderPosition: i, error: .empty, listedIn: nil))
         }
         let taken = inbox.take()
         let reports = taken.messages.prefix { if case .decoder = $0 { true } else { false } }

@@ -198,7 +198,7 @@ import MotetOutput
         rig.engine.heardNow.frames = 88200
         rig.machine.handle(
             inbox: [
-                .decoder(.openFailed(path: "/music/missing.ogg", orderPosition: 0, message: "no such file", code: -1)),
+                .decoder(.openFailed(path: "/music/missing.ogg", orderPosition: 0, error: .openFailed(errno: ENOENT), listedIn: nil)),
                 .decoder(.segmentOpened(Self.segment(1, 0, generation: 0))),
                 .decoder(.segmentOpened(Self.segment(2, 1, generation: 0))),
             ],
@@ -207,7 +207,7 @@ import MotetOutput
                 .segmentWritten(SegmentBoundary(segmentID: 2, epoch: epoch, frame: 44100)), .ended,
             ])
         #expect(rig.finished.map(\.title) == ["Track 1", "Track 2"])
-        #expect(rig.allMessages == ["motet: no such file"])
+        #expect(rig.allMessages == ["motet: /music/missing.ogg: no such file — check the path"])
         #expect(rig.machine.outcome.playedAnything)
         #expect(rig.status == .complete)
     }

@@ -1,0 +1,45 @@
+import CVorbisFile
+import Glibc
+import MotetDecoding
+import MotetNetwork
+import Testing
+
+/// `DecoderError.line(path:)` is the one rendering of every case; `code` is what plugins get.
+@Suite struct DecoderErrorLineTests {
+    @Test func everyCaseHasItsLineAndCode() {
+        let p = "/music/song.ogg"
+        let cases: [(DecoderError, String, Int32)] = [
+            (.openFailed(errno: ENOENT), "no such file — check the path", -1000),
+            (.openFailed(errno: EACCES), "permission denied — check the file's permissions", -1000),
+            (.isDirectory, "is a directory, not an Ogg Vorbis file — name a file inside it instead", -1000),
+            (.notRegularFile, "is not a regular file — give an Ogg Vorbis file", -1000),
+            (.empty, "the file is empty (0 bytes) — re-copy or re-download it", -1000),
+            (.unreadable(errno: EIO), "cannot be read (Input/output error) — check the disk and the file", -1000),
+            (.vorbis(OV_EREAD, atMicros: 2_500_000), "read error at 0:02.500 — check the disk or network share the file is on", OV_EREAD),
+            (.vorbis(OV_ENOSEEK), "cannot seek in this stream — play it from the start", OV_ENOSEEK),
+            (.damagedHeaders(OV_EBADHEADER), "its Vorbis headers are damaged or cut short — re-copy or re-encode the file", OV_EBADHEADER),
+            (.notOgg(OV_ENOTVORBIS), "not an Ogg file — Motet plays only Ogg Vorbis files", OV_ENOTVORBIS),
+            (.notVorbis(OV_ENOTVORBIS, what: "an Ogg Opus file"), "an Ogg Opus file, not Ogg Vorbis — Motet plays only Ogg Vorbis files", OV_ENOTVORBIS),
+            (.endsEarly,
+             "the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again", -1000),
+            (.startPastEnd(startMicros: 1_250_000, durationMicros: 500_000), "--start 1.25 is past the end (0.5 s)", -1000),
+            (.skipped(OV_EBADLINK, atMicros: 3_723_004_000),
+             "a damaged link at 1:02:03.004 was skipped — the file is corrupt; re-copy or re-encode it", OV_EBADLINK),
+            (.network(.timedOut), "nothing arrived for too long (timed out) — check the network, or raise --network-timeout", -1000),
+            (.network(.interrupted, code: OV_EREAD), "the transfer failed (interrupted) — check the address and the network connection", OV_EREAD),
+        ]
+        for (error, problem, code) in cases {
+            #expect(error.line(path: p) == "\(p): \(problem)")
+            #expect(error.code == code, "\(error)")
+        }
+    }
+
+    /// A URL is named without its credentials, as `NetworkError.line(url:)` names it.
+    @Test func aURLIsShownWithoutCredentials() {
+        let url = "https://me:pw@radio.example/a.ogg"
+        let error = NetworkError.httpStatus(503, "Service Unavailable")
+        #expect(DecoderError.network(error).line(path: url) == error.line(url: url))
+        #expect(DecoderError.vorbis(OV_EBADPACKET, atMicros: 0).line(path: url)
+            == "https://radio.example/a.ogg: contains a damaged packet at 0:00.000 — re-copy or re-encode the file")
+    }
+}
