@@ -9,6 +9,9 @@ import MotetNetwork
 
 /// The decoder thread: opens tracks (gaplessly, ahead of the sink), decodes them into the ring and
 /// marks where each segment starts. Never touches the sink.
+///
+/// Each method's doc comment names its thread on its first line (`/// Control thread.`,
+/// `/// Decoder thread.`), and the one-thread methods check it (`ThreadRole`).
 final class DecodeWorker: @unchecked Sendable {
     // Unchecked: `thread` is set by the control thread before the decoder thread runs and read
     // only by it (join); everything the two threads share is an atomic, a lock or the ring.
@@ -56,6 +59,9 @@ final class DecodeWorker: @unchecked Sendable {
     /// A stream's bit rate is measured over this much audio (`measureBitrate`).
     static let bitrateWindowSeconds: Int64 = 4
 
+    /// Control thread.
+    /// `nextTrack`, `expandEntry`, `report` and `passOver` are called on the decoder thread
+    /// (`report` also on a network stream's thread, for its notices).
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
@@ -64,6 +70,7 @@ final class DecodeWorker: @unchecked Sendable {
         nextTrack: @escaping NextTrack, expandEntry: @escaping ExpandEntry, report: @escaping @Sendable (DecoderReport) -> Void,
         passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
     ) {
+        ThreadRole.control.check()
         self.network = network
         self.heard = heard
         self.passOver = passOver
@@ -79,32 +86,67 @@ final class DecodeWorker: @unchecked Sendable {
         self.report = report
     }
 
-    func start() { thread = PosixThread(name: "motet-decode") { [self] in run() } }
-    func join() { thread?.join() }
+    /// Control thread.
+    /// Starts the decoder thread.
+    func start() {
+        ThreadRole.control.check()
+        thread = PosixThread(name: "motet-decode") { [self] in run() }
+    }
 
-    /// Control thread: stop decoding at a safe point and wait until parked.
-    /// A read blocked on the network returns at once (the stream is dropped after a park).
+    /// Control thread.
+    /// Waits for the decoder thread to end.
+    func join() {
+        ThreadRole.control.check()
+        thread?.join()
+    }
+
+    /// Control thread.
+    /// Stops decoding at a safe point and waits until parked. A read blocked on the network
+    /// returns at once (the stream is dropped after a park).
     func park() {
+        ThreadRole.control.check()
         gate.park {
             spaceReady.post()
             interruptStream()
         }
     }
 
-    func unpark() { gate.release() }
+    /// Control thread.
+    /// Lets the parked decoder thread go on.
+    func unpark() {
+        ThreadRole.control.check()
+        gate.release()
+    }
 
-    /// Control thread: the cursor has something new for a decoder that waits on it.
-    func wake() { gate.wake() }
+    /// Control thread.
+    /// The cursor has something new for a decoder that waits on it.
+    func wake() {
+        ThreadRole.control.check()
+        gate.wake()
+    }
 
+    /// Control thread.
+    /// Asks the decoder thread to end; a blocked network read returns at once.
     func stop() {
+        ThreadRole.control.check()
         gate.quit()
         spaceReady.post()
         interruptStream()
     }
 
-    private func interruptStream() { blockingStream.withLock { $0?.interrupt() } }
+    /// Control thread.
+    /// Makes a read blocked on the network return (`park`, `stop`).
+    private func interruptStream() {
+        ThreadRole.control.check()
+        blockingStream.withLock { $0?.interrupt() }
+    }
 
+    // MARK: Decoder thread
+
+    /// Decoder thread.
+    /// Its body: opens, decodes and reports track after track, until quit.
     private func run() {
+        ThreadRole.decoder.enter()
         // Vorbis allows up to 255 channels: size reads by the link's channel count.
         let capacity = 4096 * 8
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
@@ -225,9 +267,11 @@ final class DecodeWorker: @unchecked Sendable {
         gate.markExited()
     }
 
+    /// Decoder thread.
     /// Tells a network stream when the audio decoded so far runs out for the listener: what the
     /// ring holds and what the device has not played yet.
     private func tellRunsOut(_ stream: NetworkStream, format: AudioFormat) {
+        ThreadRole.decoder.check()
         let now = MonotonicInstant.now()
         let position = heard()
         let inDevice = max(0, position.limitFrames - position.frames(at: now))
@@ -235,11 +279,13 @@ final class DecodeWorker: @unchecked Sendable {
         stream.listenerRunsOut(atNanos: (now + .frames(frames, rate: format.sampleRate)).nanoseconds)
     }
 
+    /// Decoder thread.
     /// Tells a stream read as a stream its real bit rate every `bitrateWindowSeconds` of audio:
     /// the bytes the decoder took per second of audio it made. Its pre-buffer and what its
     /// buffering line says it needs are then what it takes, not its header's nominal rate (a quiet
     /// VBR station uses a fraction of that, and would seem to come too slowly).
     private func measureBitrate(_ stream: NetworkStream, frames: Int, rate: Int, from start: inout (offset: Int64, frames: Int64)) {
+        ThreadRole.decoder.check()
         start.frames += Int64(frames)
         guard rate > 0, start.frames >= Int64(rate) * Self.bitrateWindowSeconds, stream.head?.isSeekable != true else { return }
         let offset = stream.tell()
@@ -247,13 +293,19 @@ final class DecodeWorker: @unchecked Sendable {
         start = (offset, 0)
     }
 
+    /// Decoder thread.
     /// The network stream the current track comes from (nil for a local file).
-    private var currentStream: NetworkStream? { blockingStream.withLock { $0 } }
+    private var currentStream: NetworkStream? {
+        ThreadRole.decoder.check()
+        return blockingStream.withLock { $0 }
+    }
 
+    /// Decoder thread.
     /// Opens a local file, or a URL over the network (interruptible by a park or quit); nil when
     /// the entry is a playlist (by its content type, or a name given while playing) and was
     /// replaced by its entries.
     private func open(_ request: TrackRequest) throws(DecoderError) -> VorbisDecoder? {
+        ThreadRole.decoder.check()
         let path = request.path
         let cancelled: @Sendable () -> Bool = { [gate] in gate.mustStop }
         if request.expand {
@@ -282,14 +334,17 @@ final class DecodeWorker: @unchecked Sendable {
         }
     }
 
+    /// Any thread.
     /// The same title, artist and album (a reconnection resuming the song on air).
     static func sameSong(_ tags: TrackMetadata, _ before: TrackMetadata?) -> Bool {
         guard let before else { return false }
         return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
     }
 
+    /// Decoder thread.
     /// Reports a new segment and marks where its samples start.
     private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
+        ThreadRole.decoder.check()
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
         let head = stream?.head
@@ -314,7 +369,10 @@ final class DecodeWorker: @unchecked Sendable {
                 channels: d.format.channels, gain: gain, isEnd: false))
     }
 
+    /// Decoder thread.
+    /// Queues `marker` for the sink, waiting for room unless a park or quit is pending.
     private func pushMarker(_ marker: SegmentMarker) {
+        ThreadRole.decoder.check()
         while !markers.push(marker) {
             if gate.mustStop { return }
             spaceReady.wait(seconds: 0.1)
@@ -322,21 +380,26 @@ final class DecodeWorker: @unchecked Sendable {
         dataReady.post()
     }
 
+    /// Decoder thread.
     /// Copies samples decoded into scratch into the ring, around its wrap. They fit: the read was
     /// sized by the ring's free space, which only the sink thread changes, and only by freeing more.
     private func push(_ samples: UnsafeMutablePointer<Float>, count: Int, stream: NetworkStream?) {
+        ThreadRole.decoder.check()
         let n = ring.write(samples, count: count)
         assert(n == count, "the ring had less room than the read was sized for")
         if n > 0 { wakeSinkForBatch(stream) }
     }
 
+    /// Decoder thread.
     /// Publishes `count` samples decoded straight into the ring's writable region.
     private func published(_ count: Int, stream: NetworkStream?) {
+        ThreadRole.decoder.check()
         guard count > 0 else { return }
         ring.commitWrite(count)
         wakeSinkForBatch(stream)
     }
 
+    /// Decoder thread.
     /// Wakes the sink for a batch, not for every packet: an untimed sink would otherwise sleep and
     /// wake ~40 times per second of audio (bench/RESULTS.md). Markers and the end of the queue
     /// still wake it at once. A network stream's bytes come a second at a time (its pacing): the
@@ -344,6 +407,7 @@ final class DecodeWorker: @unchecked Sendable {
     /// of them (each wake-up is a write to the device, and on PulseAudio a wake-up of its loop
     /// thread too).
     private func wakeSinkForBatch(_ stream: NetworkStream?) {
+        ThreadRole.decoder.check()
         let nearlyFull = ring.availableToWrite < Self.wakeBatch / 4
         if stream != nil, !nearlyFull { return }
         if ring.availableToRead >= Self.wakeBatch || nearlyFull { dataReady.post() }

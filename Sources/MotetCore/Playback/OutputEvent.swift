@@ -52,25 +52,30 @@ final class OutputEventQueues: Sendable {
     private let fromDevice = SPSCQueue<Stamped<SinkEvent>>(capacity: 64)
     private let dropped = Atomic<Int>(0)
 
+    /// Any thread.
     /// Device events dropped because their queue was full (the control thread did not take them
-    /// for 64 events). Any thread.
+    /// for 64 events).
     var droppedDeviceEvents: Int { dropped.load(ordering: .relaxed) }
 
-    /// Sink thread: false when the queue is full (the caller waits for room: nothing it sends may
-    /// be dropped).
+    /// Sink thread.
+    /// False when the queue is full (the caller waits for room: nothing it sends may be dropped).
     func pushFromWorker(_ event: OutputEvent) -> Bool {
+        ThreadRole.sink.check()
         guard !fromWorker.isFull else { return false }
         return fromWorker.push(Stamped(order: order.add(1, ordering: .relaxed).newValue, value: event))
     }
 
-    /// The device's thread: queues `event`, or drops and counts it when the queue is full.
+    /// The device's thread (it has no `ThreadRole`: not checked).
+    /// Queues `event`, or drops and counts it when the queue is full.
     func pushFromDevice(_ event: SinkEvent) {
         let stamped = Stamped(order: order.add(1, ordering: .relaxed).newValue, value: event)
         if !fromDevice.push(stamped) { dropped.add(1, ordering: .relaxed) }
     }
 
-    /// Control thread only: every queued event, oldest first.
+    /// Control thread.
+    /// Every queued event, oldest first.
     func take(_ body: (OutputEvent) -> Void) {
+        ThreadRole.control.check()
         while true {
             let worker = fromWorker.peek()
             let device = fromDevice.peek()

@@ -60,7 +60,8 @@ public final class Player: Sendable {
         self.message = message
     }
 
-    /// Asks the player to do something; thread-safe, only enqueues (see `PlayerInbox` for the
+    /// Any thread.
+    /// Asks the player to do something; only enqueues (see `PlayerInbox` for the
     /// bounds: a source whose queue is full is answered `.busy`). A skip is refused at once when
     /// none is possible now (the person at the keyboard is also told why, on the status line).
     ///
@@ -78,15 +79,20 @@ public final class Player: Sendable {
         return inbox.post(command, from: source, track: track)
     }
 
+    /// Any thread.
     /// Whether a screen shows the status line now: the periodic refresh (and the control thread's
     /// wake-up for it) stops while it is hidden, e.g. while Motet is a background job, and when it
-    /// is shown again the status is sent at once. Any thread; shown until said otherwise.
+    /// is shown again the status is sent at once. Shown until said otherwise.
     public func setDisplayShown(_ shown: Bool) {
         inbox.post(displayShown: shown)
     }
 
-    /// Plays the queue to its end or until `quit`, on the calling thread.
+    /// Control thread.
+    /// Plays the queue to its end or until `quit`, on the calling thread, which becomes the control
+    /// thread (`ThreadRole.control`) for good. The state machine (`PlayerStateMachine`) is reached
+    /// only from here, so its methods carry no check of their own: this one covers them.
     public func run() -> Outcome {
+        ThreadRole.control.enter()
         let queue = PlayQueue(
             files: configuration.files, titles: configuration.titles, origins: configuration.origins, shuffle: configuration.shuffle,
             loop: configuration.loop)
@@ -116,10 +122,12 @@ public final class Player: Sendable {
         return machine.outcome
     }
 
+    /// Control thread.
     /// Ratings accepted just before the end (in the batch that quit, or while it was handled)
     /// that nothing will apply: one line each, so that none is lost silently. Later ones are
     /// refused (`PlayerInbox.close`).
     private func reportUnapplied(_ messages: [PlayerMessage], _ machine: PlayerStateMachine) {
+        ThreadRole.control.check()
         for case .command(let command, let source, _) in messages
         where command == .like || command == .dislike || command == .unlike {
             message("motet: \(command.name)\(machine.who(source)) not applied: motet was quitting")

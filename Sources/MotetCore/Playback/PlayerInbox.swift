@@ -36,8 +36,9 @@ final class PlayerInbox: Sendable {
     /// Wakes the control thread; shared with the sink worker.
     let wakeup = Wakeup()
 
-    /// Any thread: queues a command for `track` (0: whatever is current), or answers `.busy` when
-    /// its source's lane is full.
+    /// Any thread.
+    /// Queues a command for `track` (0: whatever is current), or answers `.busy` when its source's
+    /// lane is full.
     func post(_ command: PlayerCommand, from source: CommandSource, track: UInt64 = 0) -> CommandAnswer {
         let answer: CommandAnswer = state.withLock { s in
             guard !s.closed else { return .refused(Self.closedRefusal) }
@@ -60,24 +61,27 @@ final class PlayerInbox: Sendable {
         return answer
     }
 
-    /// Any thread (the decoder): queues a report; never refused.
+    /// Any thread (the decoder).
+    /// Queues a report; never refused.
     func post(_ report: DecoderReport) {
         state.withLock { $0.reports.append(report) }
         wakeup.signal()
     }
 
-    /// Any thread (the terminal's keyboard reader): the status line is now shown, or no longer;
-    /// only the last word counts.
+    /// Any thread (the terminal's keyboard reader).
+    /// The status line is now shown, or no longer; only the last word counts.
     func post(displayShown shown: Bool) {
         state.withLock { $0.displayShown = shown }
         wakeup.signal()
     }
 
-    /// Control thread: whether the status line is shown (if that was said), every report, then up
-    /// to `perTurn` commands of each lane taken in turns. `more` is true when commands are left
-    /// for the next turn.
+    /// Control thread.
+    /// Whether the status line is shown (if that was said), every report, then up to `perTurn`
+    /// commands of each lane taken in turns. `more` is true when commands are left for the next
+    /// turn.
     func take() -> (messages: [PlayerMessage], more: Bool) {
-        state.withLock { s in
+        ThreadRole.control.check()
+        return state.withLock { s in
             var messages: [PlayerMessage] = s.displayShown.map { [.display(shown: $0)] } ?? []
             s.displayShown = nil
             messages += s.reports.map(PlayerMessage.decoder)
@@ -97,10 +101,12 @@ final class PlayerInbox: Sendable {
         }
     }
 
-    /// Control thread, once the player has finished: refuses every command from now on, and
-    /// returns the ones still waiting (accepted, never to be acted on).
+    /// Control thread.
+    /// Once the player has finished: refuses every command from now on, and returns the ones
+    /// still waiting (accepted, never to be acted on).
     func close() -> [PlayerMessage] {
-        state.withLock { s in
+        ThreadRole.control.check()
+        return state.withLock { s in
             s.closed = true
             defer { s.lanes = [] }
             return s.lanes.flatMap { lane in lane.commands.map { PlayerMessage.command($0.command, lane.source, track: $0.track) } }

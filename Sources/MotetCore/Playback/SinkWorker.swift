@@ -13,8 +13,9 @@ import MotetSystem
 /// device is reopened only when rate or channels change: gapless).
 ///
 /// Threads: the sink thread allocates nothing after start, takes no lock that the UI or a plugin
-/// can hold (only atomics, sem_post and a pipe write), and never calls a plugin. The control
-/// thread (the player's) calls everything marked so; `heard()` is for any thread.
+/// can hold (only atomics, sem_post and a pipe write), and never calls a plugin. Each method's doc
+/// comment names its thread on its first line (`/// Control thread.`, `/// Sink thread.`,
+/// `/// Any thread.`), and the one-thread methods check it (`ThreadRole`).
 final class SinkWorker: @unchecked Sendable {
     // The `var`s below belong to the sink thread, and to the control thread while the sink thread
     // is parked (the gate's atomics order the two); everything shared is an atomic or a queue.
@@ -70,9 +71,11 @@ final class SinkWorker: @unchecked Sendable {
     /// posts `dataReady`.
     static let idleSeconds: Double = 60
 
-    /// Control thread. `spaceReady` is posted when the ring has room; `wake` when an event is
-    /// queued. Installs the device's event handler (the device must not be open yet).
+    /// Control thread.
+    /// `spaceReady` is posted when the ring has room; `wake` when an event is queued. Installs the
+    /// device's event handler (the device must not be open yet).
     init(ring: SampleRing, markers: SPSCQueue<SegmentMarker>, device: any AudioDevice, spaceReady: CountingSemaphore, wake: Wakeup) {
+        ThreadRole.control.check()
         self.ring = ring
         self.markers = markers
         self.device = device
@@ -84,33 +87,45 @@ final class SinkWorker: @unchecked Sendable {
         }
     }
 
-    /// Control thread: starts the sink thread.
+    /// Control thread.
+    /// Starts the sink thread.
     func start() {
+        ThreadRole.control.check()
         thread = PosixThread(name: "motet-sink") { [self] in run() }
     }
 
-    /// Control thread: asks the sink thread to end (it closes the device on its way out).
+    /// Control thread.
+    /// Asks the sink thread to end (it closes the device on its way out).
     func stop() {
+        ThreadRole.control.check()
         gate.quit()
         device.wakeup()
         dataReady.post()
     }
 
-    /// Control thread: waits for the sink thread to end.
-    func join() { thread?.join() }
+    /// Control thread.
+    /// Waits for the sink thread to end.
+    func join() {
+        ThreadRole.control.check()
+        thread?.join()
+    }
 
-    /// Control thread: stops the sink thread at a safe point and waits until it is parked.
+    /// Control thread.
+    /// Stops the sink thread at a safe point and waits until it is parked.
     func park() {
+        ThreadRole.control.check()
         gate.park {
             device.wakeup()
             dataReady.post()
         }
     }
 
-    /// Control thread, while parked: drops the device's buffered audio and starts a new epoch.
-    /// Events queued before the park describe the old epoch (an `.ended` among them no longer
-    /// holds): take them before flushing to tell them apart.
+    /// Control thread.
+    /// While parked: drops the device's buffered audio and starts a new epoch. Events queued
+    /// before the park describe the old epoch (an `.ended` among them no longer holds): take them
+    /// before flushing to tell them apart.
     func flushWhileParked() {
+        ThreadRole.control.check()
         device.reset()
         epoch &+= 1
         written = 0
@@ -119,34 +134,51 @@ final class SinkWorker: @unchecked Sendable {
         publishHeard(nil)
     }
 
-    /// Control thread: lets the parked sink thread go on.
-    func unpark() { gate.release() }
+    /// Control thread.
+    /// Lets the parked sink thread go on.
+    func unpark() {
+        ThreadRole.control.check()
+        gate.release()
+    }
 
-    /// Control thread: pauses or plays on. Applied on the sink thread soon (it is woken); while
-    /// paused nothing is written and the heard position stands still.
+    /// Control thread.
+    /// Pauses or plays on. Applied on the sink thread soon (it is woken); while paused nothing is
+    /// written and the heard position stands still.
     func setPaused(_ paused: Bool) {
+        ThreadRole.control.check()
         pauseRequested.store(paused, ordering: .releasing)
         device.wakeup()
         dataReady.post()
     }
 
-    /// Control thread: the volume scale (ReplayGain is applied on top, per segment).
+    /// Control thread.
+    /// The volume scale (ReplayGain is applied on top, per segment).
     func setVolume(_ scale: Float) {
+        ThreadRole.control.check()
         volumeBits.store(scale.bitPattern, ordering: .relaxed)
     }
 
-    /// Any thread, lock-free: what has been heard of the current epoch, to extrapolate.
+    /// Any thread.
+    /// Lock-free: what has been heard of the current epoch, to extrapolate.
     func heard() -> HeardNow { position.load() }
 
-    /// Control thread only: every event since the last call, in the order they happened.
-    func takeEvents(_ body: (OutputEvent) -> Void) { events.take(body) }
+    /// Control thread.
+    /// Every event since the last call, in the order they happened.
+    func takeEvents(_ body: (OutputEvent) -> Void) {
+        ThreadRole.control.check()
+        events.take(body)
+    }
 
+    /// Any thread.
     /// Device events dropped because the control thread did not take them in time.
     var droppedDeviceEvents: Int { events.droppedDeviceEvents }
 
-    // MARK: The sink thread
+    // MARK: Sink thread
 
+    /// Sink thread.
+    /// Its body: writes what the ring holds, segment after segment, until quit.
     private func run() {
+        ThreadRole.sink.enter()
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Self.maxChannels)
         defer { scratch.deallocate() }
         var channels = 2
@@ -212,9 +244,11 @@ final class SinkWorker: @unchecked Sendable {
         gate.markExited()
     }
 
+    /// Sink thread.
     /// Writes up to `limit` samples from the ring, in place (volume and gain applied there), or
     /// one frame split by the ring's wrap through `scratch`; releases what the device took.
     private func writeSamples(limit: Int, channels: Int, gain: Float, scratch: UnsafeMutablePointer<Float>) {
+        ThreadRole.sink.check()
         let region = ring.readableRegion()
         let scale = gain * Float(bitPattern: volumeBits.load(ordering: .relaxed))
         let samples: UnsafeMutablePointer<Float>
@@ -249,14 +283,18 @@ final class SinkWorker: @unchecked Sendable {
         }
     }
 
+    /// Sink thread.
     /// Wakes the decoder when half the ring is free, so it decodes in bursts.
     private func freedRing() {
+        ThreadRole.sink.check()
         if ring.availableToWrite >= ring.capacity / 2 { spaceReady.post() }
     }
 
+    /// Sink thread.
     /// Opens the device for `next` and starts a new epoch; a failure is reported and the
     /// segment's samples are dropped.
     private func open(_ next: AudioFormat) {
+        ThreadRole.sink.check()
         do throws(OutputError) {
             try device.open(next)
             format = next
@@ -270,9 +308,11 @@ final class SinkWorker: @unchecked Sendable {
         publishHeard(nil)
     }
 
+    /// Sink thread.
     /// Plays out what the device holds. False when a park or quit cut it short; a pause on the
     /// way is applied and waited out.
     private func drain() -> Bool {
+        ThreadRole.sink.check()
         guard format != nil else { return !gate.mustStop }
         while !device.drain() {
             if gate.mustStop { return false }
@@ -286,8 +326,10 @@ final class SinkWorker: @unchecked Sendable {
         return !gate.mustStop
     }
 
+    /// Sink thread.
     /// Tells the device about a pause or play requested since the last look.
     private func applyPause() {
+        ThreadRole.sink.check()
         let requested = pauseRequested.load(ordering: .acquiring)
         guard requested != paused else { return }
         paused = requested
@@ -295,12 +337,14 @@ final class SinkWorker: @unchecked Sendable {
         publishHeard(format != nil ? device.state() : nil)
     }
 
+    /// Sink thread.
     /// The ring is empty: once the device too is about to run out (it holds less than
     /// `starvingNanos` or does not play) and `starvingNanos` passed like that (before the end,
     /// open, not paused), `.starving`, once. Returns how long to wait before looking again (nil:
     /// nothing to watch, wait for the decoder to post). An empty ring in front of a device that
     /// holds seconds is no stall: the decoder of a live stream fills it a second at a time.
     private func ranDry(_ state: DeviceState?) -> Int64? {
+        ThreadRole.sink.check()
         guard let format, !ended, !paused, markers.peek() == nil else { return nil }
         if !starving, let state, state.playing, !state.lost, format.sampleRate > 0 {
             let enough = Self.starvingNanos * Int64(format.sampleRate) / 1_000_000_000
@@ -324,8 +368,10 @@ final class SinkWorker: @unchecked Sendable {
         return since + Self.starvingNanos - now
     }
 
+    /// Sink thread.
     /// Samples are there: a starvation episode is over.
     private func flowing() {
+        ThreadRole.sink.check()
         drySince = nil
         if starving {
             starving = false
@@ -333,6 +379,8 @@ final class SinkWorker: @unchecked Sendable {
         }
     }
 
+    /// Sink thread, or the control thread while the sink thread is parked (`flushWhileParked`): not
+    /// checked.
     /// Publishes heard = written - the device's delay, advancing at the rate while it plays, up
     /// to what the device can play without us (not into its staged frames: a reader after a stop
     /// must not count them heard). nil: nothing is buffered (everything written counts as heard),
@@ -356,10 +404,12 @@ final class SinkWorker: @unchecked Sendable {
         if before.epoch == heard.epoch, tenth > 0, abs(heard.frames - before.frames(at: heard.at)) > tenth { wake.signal() }
     }
 
+    /// Sink thread.
     /// Queues `event` for the control thread and wakes it. Nothing is dropped: when the queue is
     /// full (hundreds of tiny tracks while the control thread was descheduled), waits for room,
     /// unless a park or quit is pending.
     private func emit(_ event: OutputEvent) {
+        ThreadRole.sink.check()
         while !events.pushFromWorker(event) {
             if gate.mustStop { return }
             wake.signal()

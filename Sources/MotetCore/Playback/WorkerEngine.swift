@@ -8,7 +8,8 @@ import Synchronization
 import MotetSystem
 
 /// The real `PlaybackEngine`: the decoder thread, the sink worker, the ring between them and the
-/// cursor that tells the decoder what comes next. Used only by the control thread.
+/// cursor that tells the decoder what comes next. Used only by the control thread: each method
+/// checks it (`ThreadRole`), but `unplayable`, which the decoder's callbacks call.
 final class WorkerEngine: PlaybackEngine {
     private let ring: SampleRing
     private let markers = SPSCQueue<SegmentMarker>(capacity: 64)
@@ -19,10 +20,13 @@ final class WorkerEngine: PlaybackEngine {
     /// The device's news taken while repositioning, handed on with the next `takeEvents`.
     private var carried: [OutputEvent] = []
 
+    /// Control thread.
+    /// The workers' callbacks (`report`, `passOver`, the cursor's `take`) run on the decoder thread.
     init(
         configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox,
         disliked: DislikedTracks
     ) {
+        ThreadRole.control.check()
         // About 3 s of 44.1 kHz stereo (1 MiB): more than a device asks for at a time (PulseAudio:
         // up to 2 s), so that a whole refill is written at once and the decoder wakes once per
         // refill, not several times.
@@ -54,8 +58,10 @@ final class WorkerEngine: PlaybackEngine {
             })
     }
 
+    /// Decoder thread.
     /// Counts a track with nothing to play; says so when a whole pass of the queue had nothing.
     private static func unplayable(_ cursor: Locked<DecodeCursor>, disliked: Bool, inbox: PlayerInbox) {
+        ThreadRole.decoder.check()
         let news = cursor.withLock { c -> DecoderReport? in
             guard c.unplayable(disliked: disliked) else { return nil }
             return .nothingLeft(disliked: c.dislikedInARow, total: c.queue.count, generation: c.generation)
@@ -63,20 +69,28 @@ final class WorkerEngine: PlaybackEngine {
         if let news { inbox.post(news) }
     }
 
+    /// Control thread.
+    /// Starts the sink and decoder threads.
     func start() {
+        ThreadRole.control.check()
         sinkWorker.start()
         decodeWorker.start()
     }
 
+    /// Control thread.
     /// Ends both threads; the sink worker closes the device on its way out.
     func shutdown() {
+        ThreadRole.control.check()
         decodeWorker.stop()
         sinkWorker.stop()
         decodeWorker.join()
         sinkWorker.join()
     }
 
+    /// Control thread.
+    /// `PlaybackEngine.reposition`.
     func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
+        ThreadRole.control.check()
         decodeWorker.park()
         sinkWorker.park()
         // What the sink said before the park is about buffers about to be thrown away (an end,
@@ -106,12 +120,18 @@ final class WorkerEngine: PlaybackEngine {
         return generation
     }
 
+    /// Control thread.
+    /// `PlaybackEngine.release`.
     func release() {
+        ThreadRole.control.check()
         decodeWorker.unpark()
         sinkWorker.unpark()
     }
 
+    /// Control thread.
+    /// `PlaybackEngine.changeQueue`.
     func changeQueue(_ queue: inout PlayQueue, _ body: (inout PlayQueue, _ lastDecoded: Int?) -> Void) {
+        ThreadRole.control.check()
         cursor.withLock { c in
             body(&queue, c.lastTaken)
             c.queue = queue
@@ -121,19 +141,39 @@ final class WorkerEngine: PlaybackEngine {
         }
     }
 
+    /// Control thread.
+    /// `PlaybackEngine.entriesPlaced`.
     func entriesPlaced(at position: Int, in queue: PlayQueue, start: Duration) {
+        ThreadRole.control.check()
         cursor.withLock { $0.entriesPlaced(at: position, in: queue, start: start) }
         decodeWorker.wake()
     }
 
-    func setPaused(_ paused: Bool) { sinkWorker.setPaused(paused) }
+    /// Control thread.
+    /// `PlaybackEngine.setPaused`.
+    func setPaused(_ paused: Bool) {
+        ThreadRole.control.check()
+        sinkWorker.setPaused(paused)
+    }
 
-    func setVolume(_ scale: Float) { sinkWorker.setVolume(scale) }
+    /// Control thread.
+    /// `PlaybackEngine.setVolume`.
+    func setVolume(_ scale: Float) {
+        ThreadRole.control.check()
+        sinkWorker.setVolume(scale)
+    }
 
-    func describe(title: String?, artist: String?) { device.describe(title: title, artist: artist) }
+    /// Control thread.
+    /// `PlaybackEngine.describe`.
+    func describe(title: String?, artist: String?) {
+        ThreadRole.control.check()
+        device.describe(title: title, artist: artist)
+    }
 
+    /// Control thread.
     /// The heard position extrapolated to now.
     func heard() -> HeardNow {
+        ThreadRole.control.check()
         var h = sinkWorker.heard()
         let now = MonotonicInstant.now()
         h.frames = h.frames(at: now)
@@ -141,8 +181,10 @@ final class WorkerEngine: PlaybackEngine {
         return h
     }
 
-    /// Control thread: the output's news since the last call, in order.
+    /// Control thread.
+    /// The output's news since the last call, in order.
     func takeEvents(_ body: (OutputEvent) -> Void) {
+        ThreadRole.control.check()
         for event in carried { body(event) }
         carried.removeAll()
         sinkWorker.takeEvents(body)
