@@ -174,9 +174,9 @@ guard !files.isEmpty else {
     fail("motet: nothing to play: none of the inputs is a playable file.", code: ExitStatus.nothingPlayable.rawValue)
 }
 
-let device: any AudioDevice
+let device: any AudioOutput
 do {
-    device = try SinkFactory.make(
+    device = try OutputFactory.make(
         settings.output, untimed: settings.untimed, clientName: "Motet", pauseForCalls: settings.pauseForCalls,
         notice: notify)
 } catch {

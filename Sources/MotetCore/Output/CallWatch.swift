@@ -7,7 +7,7 @@
 /// ends when neither does any more. So a call that PulseAudio corks us for *and* that we see is
 /// one interruption (one `.corkRequested`, one `.uncorkRequested`), whichever news comes first.
 ///
-/// Pure bookkeeping: each method returns the event to report, if any. `PulseDevice` feeds it from
+/// Pure bookkeeping: each method returns the event to report, if any. `PulseOutput` feeds it from
 /// the main loop's thread.
 struct CallWatch: Sendable, Equatable {
     /// `--pause-for-calls`: when false, nothing is ever reported (the server's requests included).
@@ -32,19 +32,19 @@ struct CallWatch: Sendable, Equatable {
     }
 
     /// A sink input appeared or changed: `isCall` says whether it is (now) a call.
-    mutating func sinkInput(_ index: UInt32, isCall: Bool) -> SinkEvent? {
+    mutating func sinkInput(_ index: UInt32, isCall: Bool) -> OutputNotice? {
         if isCall { calls.insert(index) } else { calls.remove(index) }
         return settle()
     }
 
     /// A sink input went away.
-    mutating func sinkInputRemoved(_ index: UInt32) -> SinkEvent? {
+    mutating func sinkInputRemoved(_ index: UInt32) -> OutputNotice? {
         calls.remove(index)
         return settle()
     }
 
     /// The server sent `request-cork` (true) or `request-uncork` (false).
-    mutating func serverRequest(cork: Bool) -> SinkEvent? {
+    mutating func serverRequest(cork: Bool) -> OutputNotice? {
         serverCorked = cork
         return settle()
     }
@@ -60,12 +60,12 @@ struct CallWatch: Sendable, Equatable {
 
     /// Someone listens now, or the server and our stream are back (after `.restored` was
     /// reported): a call seen meanwhile begins an interruption now.
-    mutating func resume() -> SinkEvent? {
+    mutating func resume() -> OutputNotice? {
         suspended = false
         return settle()
     }
 
-    private mutating func settle() -> SinkEvent? {
+    private mutating func settle() -> OutputNotice? {
         guard !suspended else { return nil }
         let interrupted = enabled && (serverCorked || !calls.isEmpty)
         guard interrupted != reported else { return nil }

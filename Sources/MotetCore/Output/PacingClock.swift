@@ -106,7 +106,7 @@ struct PacingClock {
 }
 
 extension PacingClock {
-    /// `AudioDevice.wait` for a clock-paced device: sleeps until half the buffer is free,
+    /// `AudioOutput.wait` for a clock-paced device: sleeps until half the buffer is free,
     /// `timeoutNanos` pass or `wakeup` is signalled.
     func wait(timeoutNanos: Int64, wakeup: WakeupPipe) {
         let now = MonotonicClock.now()
@@ -119,7 +119,7 @@ extension PacingClock {
         wakeup.sleep(until: deadline)
     }
 
-    /// `AudioDevice.drain` for a clock-paced device: sleeps until everything written has been
+    /// `AudioOutput.drain` for a clock-paced device: sleeps until everything written has been
     /// heard (true), or `wakeup` is signalled (false). At once when untimed or already heard
     /// (true) or paused (false).
     func drain(wakeup: WakeupPipe) -> Bool {

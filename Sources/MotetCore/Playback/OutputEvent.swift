@@ -26,7 +26,7 @@ enum OutputEvent: Sendable, Equatable {
     case ended
     /// The device's own events (cork/uncork requests, lost, restored, glitch), in the order the
     /// device sent them; never counted or coalesced.
-    case device(SinkEvent)
+    case notice(OutputNotice)
     /// Opening or writing the device failed; `endsPlayback` says whether the output is finished
     /// for good.
     case failed(OutputError)
@@ -48,8 +48,8 @@ final class OutputEventQueues: Sendable {
     private let order = Atomic<UInt64>(0)
     /// Filled by the sink thread only.
     private let fromWorker = SPSCQueue<Stamped<OutputEvent>>(capacity: 256)
-    /// Filled by the device's handler only (one call at a time, as `AudioDevice.onEvent` promises).
-    private let fromDevice = SPSCQueue<Stamped<SinkEvent>>(capacity: 64)
+    /// Filled by the device's handler only (one call at a time, as `AudioOutput.onEvent` promises).
+    private let fromDevice = SPSCQueue<Stamped<OutputNotice>>(capacity: 64)
     private let dropped = Atomic<Int>(0)
 
     /// Any thread.
@@ -67,7 +67,7 @@ final class OutputEventQueues: Sendable {
 
     /// The device's thread (it has no `ThreadRole`: not checked).
     /// Queues `event`, or drops and counts it when the queue is full.
-    func pushFromDevice(_ event: SinkEvent) {
+    func pushFromDevice(_ event: OutputNotice) {
         let stamped = Stamped(order: order.add(1, ordering: .relaxed).newValue, value: event)
         if !fromDevice.push(stamped) { dropped.add(1, ordering: .relaxed) }
     }
@@ -84,7 +84,7 @@ final class OutputEventQueues: Sendable {
                 body(worker.value)
             } else if let device {
                 _ = fromDevice.pop()
-                body(.device(device.value))
+                body(.notice(device.value))
             } else {
                 return
             }

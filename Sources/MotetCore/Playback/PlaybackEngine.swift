@@ -33,7 +33,7 @@ protocol PlaybackEngine: AnyObject {
     /// of them (from `start`), or with what followed when there were none.
     func entriesPlaced(at position: Int, in queue: PlayQueue, start: Duration)
 
-    /// Names the heard track to the output device (`AudioDevice.describe`).
+    /// Names the heard track to the output device (`AudioOutput.describe`).
     func describe(title: String?, artist: String?)
 }
 

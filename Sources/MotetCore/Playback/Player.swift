@@ -9,7 +9,7 @@ import MotetLikes
 /// then hands it everything that arrived, in order. `send(_:from:)` may be called from any thread.
 public final class Player: Sendable {
     private let configuration: PlayerConfiguration
-    private let device: any AudioDevice
+    private let device: any AudioOutput
     private let events: @Sendable (PlayerEvent) -> Void
     private let display: @Sendable (PlayerDisplay) -> Void
     private let message: @Sendable (String) -> Void
@@ -46,7 +46,7 @@ public final class Player: Sendable {
     ///     `configuration.displayInterval` while playing.
     ///   - message: one human line to show the user (errors, notices).
     public init(
-        configuration: PlayerConfiguration, device: any AudioDevice,
+        configuration: PlayerConfiguration, device: any AudioOutput,
         events: @escaping @Sendable (PlayerEvent) -> Void,
         display: @escaping @Sendable (PlayerDisplay) -> Void,
         message: @escaping @Sendable (String) -> Void

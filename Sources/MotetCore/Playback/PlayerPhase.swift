@@ -89,7 +89,7 @@ enum PlayerPhase: Equatable {
 struct Underway: Equatable {
     /// A reposition the decoder has not answered with a segment yet.
     var opening: Opening?
-    /// The output said its device or server is gone (`SinkEvent.lost`) and not yet back.
+    /// The output said its device or server is gone (`OutputNotice.lost`) and not yet back.
     var deviceLost = false
     /// When the sink said the ring ran dry; nil while samples flow. The sink says it once per dry
     /// spell, so it is kept through a pause.

@@ -25,7 +25,7 @@ extension PlayerStateMachine {
             resumeAfterStall()
         case .ended:
             if status != .stopped { finishQueue() }
-        case .device(let news):
+        case .notice(let news):
             handle(news)
         case .failed(let error):
             if error.description != lastOutputMessage {
@@ -39,7 +39,7 @@ extension PlayerStateMachine {
         }
     }
 
-    private func handle(_ news: SinkEvent) {
+    private func handle(_ news: OutputNotice) {
         switch news {
         case .glitch:
             glitches += 1

@@ -6,7 +6,7 @@ import MotetOutput
 import Synchronization
 import MotetSystem
 
-/// The sink thread: moves samples from the ring to an `AudioDevice`, as mpv's
+/// The sink thread: moves samples from the ring to an `AudioOutput`, as mpv's
 /// `audio/out/buffer.c` feeds its drivers. It owns what the devices no longer do: blocking (it
 /// writes at most the device's free space, then waits on the device), pausing, the effect of
 /// interruptions on writing, the heard position, draining at the end and format changes (the
@@ -21,7 +21,7 @@ final class SinkWorker: @unchecked Sendable {
     // is parked (the gate's atomics order the two); everything shared is an atomic or a queue.
     let ring: SampleRing
     let markers: SPSCQueue<SegmentMarker>
-    let device: any AudioDevice
+    let device: any AudioOutput
     /// Posted by the decoder when it writes samples (and by the control thread to wake us).
     let dataReady = CountingSemaphore()
     /// Posted by us when we consume samples (the decoder waits on it when the ring is full).
@@ -74,7 +74,7 @@ final class SinkWorker: @unchecked Sendable {
     /// Control thread.
     /// `spaceReady` is posted when the ring has room; `wake` when an event is queued. Installs the
     /// device's event handler (the device must not be open yet).
-    init(ring: SampleRing, markers: SPSCQueue<SegmentMarker>, device: any AudioDevice, spaceReady: CountingSemaphore, wake: Wakeup) {
+    init(ring: SampleRing, markers: SPSCQueue<SegmentMarker>, device: any AudioOutput, spaceReady: CountingSemaphore, wake: Wakeup) {
         ThreadRole.control.check()
         self.ring = ring
         self.markers = markers

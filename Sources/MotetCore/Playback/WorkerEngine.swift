@@ -14,7 +14,7 @@ final class WorkerEngine: PlaybackEngine {
     private let ring: SampleRing
     private let markers = SPSCQueue<SegmentMarker>(capacity: 64)
     private let sinkWorker: SinkWorker
-    private let device: any AudioDevice
+    private let device: any AudioOutput
     private let decodeWorker: DecodeWorker
     private let cursor: Locked<DecodeCursor>
     /// The device's news taken while repositioning, handed on with the next `takeEvents`.
@@ -23,7 +23,7 @@ final class WorkerEngine: PlaybackEngine {
     /// Control thread.
     /// The workers' callbacks (`report`, `passOver`, the cursor's `take`) run on the decoder thread.
     init(
-        configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioDevice, inbox: PlayerInbox,
+        configuration: PlayerConfiguration, queue: PlayQueue, device: any AudioOutput, inbox: PlayerInbox,
         disliked: DislikedTracks
     ) {
         ThreadRole.control.check()
@@ -97,7 +97,7 @@ final class WorkerEngine: PlaybackEngine {
         // a boundary, a starvation); only the device's own news still holds.
         sinkWorker.takeEvents { event in
             switch event {
-            case .device, .failed: carried.append(event)
+            case .notice, .failed: carried.append(event)
             case .segmentWritten, .starving, .fed, .ended: break
             }
         }

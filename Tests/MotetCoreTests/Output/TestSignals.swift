@@ -34,12 +34,12 @@ struct TestSignal {
 /// what fits, wait on the device for room. Keeps the count of frames written, so that the heard
 /// position (written minus the device's delay) can be asked for.
 final class DeviceDriver {
-    let device: any AudioDevice
+    let device: any AudioOutput
     let channels: Int
     /// Frames written since the driver was made or `reset`.
     private(set) var written: Int64 = 0
 
-    init(_ device: any AudioDevice, channels: Int) {
+    init(_ device: any AudioOutput, channels: Int) {
         self.device = device
         self.channels = channels
     }
@@ -89,7 +89,7 @@ final class DeviceDriver {
 /// Opens `device` for `format`, plays all of `floats` through it and drains it; returns the
 /// frames written.
 @discardableResult
-func playAll(_ device: any AudioDevice, _ floats: [Float], format: AudioFormat) throws -> Int {
+func playAll(_ device: any AudioOutput, _ floats: [Float], format: AudioFormat) throws -> Int {
     try device.open(format)
     let driver = DeviceDriver(device, channels: format.channels)
     let n = try driver.play(floats)

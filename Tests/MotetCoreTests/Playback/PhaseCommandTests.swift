@@ -24,7 +24,7 @@ import MotetSystem
                 rig.machine.tick()
             case .deviceLost:
                 rig.play(0)
-                rig.output(.device(.lost))
+                rig.output(.notice(.lost))
             case .paused:
                 rig.play(0)
                 rig.send(.pause)
@@ -33,7 +33,7 @@ import MotetSystem
                 rig.send(.pause, .next)
             case .interrupted:
                 rig.play(0)
-                rig.output(.device(.corkRequested))
+                rig.output(.notice(.corkRequested))
             case .stopped:
                 rig.play(0)
                 rig.send(.stop)

@@ -11,7 +11,7 @@ import MotetSystem
 final class WorkerRig {
     let ring = SampleRing(minimumCapacity: 1 << 14)
     let markers = SPSCQueue<SegmentMarker>(capacity: 64)
-    let device = ScriptedDevice()
+    let device = ScriptedOutput()
     let wake = Wakeup()
     let worker: SinkWorker
     /// Every event taken so far.
@@ -129,8 +129,8 @@ final class WorkerRig {
         #expect(rig.collect { $0.count >= 5 })
         #expect(
             rig.events == [
-                .device(.corkRequested), .device(.uncorkRequested), .device(.corkRequested),
-                .segmentWritten(SegmentBoundary(segmentID: id, epoch: 1, frame: 0)), .device(.glitch),
+                .notice(.corkRequested), .notice(.uncorkRequested), .notice(.corkRequested),
+                .segmentWritten(SegmentBoundary(segmentID: id, epoch: 1, frame: 0)), .notice(.glitch),
             ])
         #expect(rig.worker.droppedDeviceEvents == 0)
     }

@@ -4,12 +4,12 @@ import MotetOutput
 import MotetTestSupport
 import Testing
 
-@Suite struct ALSADeviceTests {
+@Suite struct ALSAOutputUnitTests {
     @Test func aSweepThroughAFilePCMIsBitExact() throws {
         let rig = try ALSARig()
         defer { rig.stop() }
         let signal = try TestSignal(seconds: 1)
-        let sink = try ALSADevice(device: rig.inlineDevice)
+        let sink = try ALSAOutput(device: rig.inlineDevice)
         try sink.open(signal.format)
         let driver = DeviceDriver(sink, channels: 2)
         #expect(try driver.play(signal.floats) == signal.frames)
@@ -30,7 +30,7 @@ import Testing
         // Channel c of every frame (WAV order FL FR FC LFE BL BR) carries the value c + 1.
         let frames = 4096
         let floats = (0..<(frames * 6)).map { Float($0 % 6 + 1) / 32768 }
-        let sink = try ALSADevice(device: rig.inlineDevice)
+        let sink = try ALSAOutput(device: rig.inlineDevice)
         try playAll(sink, floats, format: AudioFormat(sampleRate: 48000, channels: 6))
         sink.close()
         let captured = rig.capturedBytes()
@@ -45,7 +45,7 @@ import Testing
         defer { rig.stop() }
         let first = try TestSignal(seconds: 0.3)
         let second = try TestSignal(seconds: 0.3, rate: 48000, synth: ["sine", "300-900"])
-        let sink = try ALSADevice(device: rig.inlineDevice)
+        let sink = try ALSAOutput(device: rig.inlineDevice)
         try sink.open(first.format)
         #expect(try DeviceDriver(sink, channels: 2).play(first.floats) == first.frames)
         try sink.open(second.format)  // plays out the first stream, then reconfigures
@@ -71,7 +71,7 @@ import Testing
 
     @Test func aMissingDeviceFailsWithOneClearLine() throws {
         #expect {
-            _ = try ALSADevice(device: "hw:97")
+            _ = try ALSAOutput(device: "hw:97")
         } throws: { error in
             let text = (error as? OutputError)?.description ?? ""
             return text.contains("hw:97") && !text.contains("\n")

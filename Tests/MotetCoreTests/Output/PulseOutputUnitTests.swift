@@ -5,11 +5,11 @@ import MotetTestSupport
 import Synchronization
 import Testing
 
-/// PulseDevice against a real, private PulseAudio server (PulseRig) whose real-time pipe sink
+/// PulseOutput against a real, private PulseAudio server (PulseRig) whose real-time pipe sink
 /// captures what was played. The tests drive the device on one thread, as the sink worker does.
-@Suite(.serialized) struct PulseDeviceTests {
-    func makeDevice(_ rig: PulseRig, events: EventLog? = nil, pauseForCalls: Bool = true) throws -> PulseDevice {
-        let device = try PulseDevice(
+@Suite(.serialized) struct PulseOutputUnitTests {
+    func makeDevice(_ rig: PulseRig, events: EventLog? = nil, pauseForCalls: Bool = true) throws -> PulseOutput {
+        let device = try PulseOutput(
             clientName: "motet-test", server: rig.serverAddress, device: PulseRig.sinkName, pauseForCalls: pauseForCalls)
         device.onEvent = events?.handler
         return device
@@ -262,7 +262,7 @@ import Testing
         var thrown: OutputError?
         let elapsed = seconds {
             do throws(OutputError) {
-                _ = try PulseDevice(clientName: "motet-test", server: "unix:" + path)
+                _ = try PulseOutput(clientName: "motet-test", server: "unix:" + path)
             } catch {
                 thrown = error
             }
@@ -275,7 +275,7 @@ import Testing
         let dir = try Paths.temporaryDirectory("motet-nopulse")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect {
-            _ = try PulseDevice(clientName: "motet-test", server: "unix:\(dir)/native")
+            _ = try PulseOutput(clientName: "motet-test", server: "unix:\(dir)/native")
         } throws: { error in
             let text = (error as? OutputError)?.description ?? ""
             return text.contains("PulseAudio") && text.contains("--output") && !text.contains("\n")

@@ -7,7 +7,7 @@ import MotetEvents
 /// `media.name`), and an icon. Set when a stream is made and updated when the heard track
 /// changes, from the control thread under the main loop's lock — never from the sink thread, whose
 /// writes must not allocate.
-extension PulseDevice {
+extension PulseOutput {
     /// A freedesktop icon-naming-spec name every icon theme has (Motet installs no icon of its own).
     static let iconName = "multimedia-player"
 

@@ -4,12 +4,12 @@ import MotetOutput
 import MotetTestSupport
 import Testing
 
-@Suite struct NullDeviceTests {
+@Suite struct NullOutputTests {
     let format = AudioFormat(sampleRate: 44100, channels: 2)
     var oneSecond: [Float] { [Float](repeating: 0.25, count: 44100 * 2) }
 
     @Test func playingThreeSecondsTakesThreeSecondsWhenPaced() throws {
-        let device = NullDevice(untimed: false)
+        let device = NullOutput(untimed: false)
         try device.open(format)
         let driver = DeviceDriver(device, channels: 2)
         let threeSeconds = oneSecond + oneSecond + oneSecond
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func untimedTakesEverythingAtOnceAndCountsAllAsHeard() throws {
-        let device = NullDevice(untimed: true)
+        let device = NullOutput(untimed: true)
         try device.open(format)
         let driver = DeviceDriver(device, channels: 2)
         var accepted = 0
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func heardFollowsTheClockAndStandsStillWhenPaused() throws {
-        let device = NullDevice(untimed: false)
+        let device = NullOutput(untimed: false)
         try device.open(format)
         let driver = DeviceDriver(device, channels: 2)
         let threeSeconds = [Float](repeating: 0.1, count: 44100 * 2 * 3)
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func wakeupEndsAWaitAndADrainSoon() throws {
-        let device = NullDevice(untimed: false)
+        let device = NullOutput(untimed: false)
         try device.open(format)
         let driver = DeviceDriver(device, channels: 2)
         try driver.play([Float](repeating: 0, count: 44100 * 2), giveUp: 0.3)

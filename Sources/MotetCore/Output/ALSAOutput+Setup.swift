@@ -2,8 +2,8 @@ import CALSA
 import Glibc
 import MotetEvents
 
-/// The hardware and software parameters of `ALSADevice`: a long buffer refilled rarely.
-extension ALSADevice {
+/// The hardware and software parameters of `ALSAOutput`: a long buffer refilled rarely.
+extension ALSAOutput {
     /// The buffer asked for, in microseconds: the device gives the nearest it can (the largest it
     /// allows when that is shorter). Pause, seek and skip do not wait for it (`snd_pcm_pause` or
     /// `snd_pcm_drop`), so its length costs no responsiveness.

@@ -11,18 +11,18 @@ import MotetEvents
 /// call. `CallWatch` merges both sources into one interruption per call; the player sees only
 /// `.corkRequested` / `.uncorkRequested`, whichever source spoke. Everything here runs on the main
 /// loop's thread with its lock held.
-extension PulseDevice {
+extension PulseOutput {
     /// The context is ready: subscribe to sink inputs and look at those already playing (a call
     /// that was going on when we connected).
     func watchCalls(_ c: OpaquePointer) {
         guard callWatch.enabled else { return }
         pa_context_set_subscribe_callback(
-            c, { c, type, index, ud in PulseDevice.device(ud).sinkInputEvent(c, type, index) }, userdata)
+            c, { c, type, index, ud in PulseOutput.device(ud).sinkInputEvent(c, type, index) }, userdata)
         if let operation = pa_context_subscribe(c, PA_SUBSCRIPTION_MASK_SINK_INPUT, nil, nil) {
             pa_operation_unref(operation)
         }
         if let operation = pa_context_get_sink_input_info_list(
-            c, { c, info, eol, ud in PulseDevice.device(ud).sinkInputInfo(c, info, eol) }, userdata)
+            c, { c, info, eol, ud in PulseOutput.device(ud).sinkInputInfo(c, info, eol) }, userdata)
         {
             pa_operation_unref(operation)
         }
@@ -46,7 +46,7 @@ extension PulseDevice {
         if type.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
             report(callWatch.sinkInputRemoved(index))
         } else if let operation = pa_context_get_sink_input_info(
-            c, index, { c, info, eol, ud in PulseDevice.device(ud).sinkInputInfo(c, info, eol) }, userdata)
+            c, index, { c, info, eol, ud in PulseOutput.device(ud).sinkInputInfo(c, info, eol) }, userdata)
         {
             pa_operation_unref(operation)  // new or changed: is it a call?
         }
@@ -60,7 +60,7 @@ extension PulseDevice {
         report(callWatch.sinkInput(info.index, isCall: CallWatch.isCall(role: role)))
     }
 
-    private func report(_ event: SinkEvent?) {
+    private func report(_ event: OutputNotice?) {
         if let event { handler?(event) }
     }
 }

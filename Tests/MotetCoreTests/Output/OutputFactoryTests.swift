@@ -4,11 +4,11 @@ import MotetOutput
 import MotetTestSupport
 import Testing
 
-@Suite struct SinkFactoryTests {
+@Suite struct OutputFactoryTests {
     let notices = NoticeLog()
 
-    func make(_ choice: OutputChoice, untimed: Bool = true) throws -> any AudioDevice {
-        try SinkFactory.make(choice, untimed: untimed, clientName: "motet-test") { [notices] in notices.add($0) }
+    func make(_ choice: OutputChoice, untimed: Bool = true) throws -> any AudioOutput {
+        try OutputFactory.make(choice, untimed: untimed, clientName: "motet-test") { [notices] in notices.add($0) }
     }
 
     @Test func nullUntimedTakesNoTime() throws {
@@ -50,7 +50,7 @@ import Testing
             // No sound here (as on a headless CI machine): one line that says why.
             #expect(notices.all.count == 1)
             let line = notices.all.first ?? ""
-            #expect(line == SinkFactory.noSoundNotice)
+            #expect(line == OutputFactory.noSoundNotice)
         } else {
             #expect(notices.all.isEmpty)
         }
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func theNoSoundNoticeNamesTheFixInOneLineOf80Columns() {
-        let line = SinkFactory.noSoundNotice
+        let line = OutputFactory.noSoundNotice
         #expect(line.count < 80 && !line.contains("\n"))
         #expect(line.contains("start PulseAudio or PipeWire"))
         #expect(!line.contains("context") && !line.contains("null output"))

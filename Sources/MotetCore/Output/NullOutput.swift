@@ -4,7 +4,7 @@ import MotetSystem
 /// Plays to nowhere, paced by a `PacingClock` (real time) or, untimed, as fast as the worker
 /// writes. For machines without sound, tests and benchmarks. It sends no events. Its 2 s clock
 /// buffer lets the sink thread sleep a second at a time.
-public final class NullDevice: AudioDevice, @unchecked Sendable {
+public final class NullOutput: AudioOutput, @unchecked Sendable {
     // `clock` and `channels` are touched on the sink thread only; `wakeups` is thread-safe.
     /// "null".
     public let name = "null"
@@ -52,5 +52,5 @@ public final class NullDevice: AudioDevice, @unchecked Sendable {
     public func wakeup() { wakeups.signal() }
 
     /// Never called: nothing happens to the null output.
-    public var onEvent: (@Sendable (SinkEvent) -> Void)?
+    public var onEvent: (@Sendable (OutputNotice) -> Void)?
 }

@@ -15,7 +15,7 @@ import MotetEvents
 ///   can hold.
 /// - **[thread-safe]** requirements (`wakeup`, and the `onEvent` handler the device calls) may be
 ///   used from any thread.
-public protocol AudioDevice: AnyObject, Sendable {
+public protocol AudioOutput: AnyObject, Sendable {
     /// The output's name as the user chooses it: "pulse", "alsa", "wav" or "null". [thread-safe]
     var name: String { get }
 
@@ -67,7 +67,7 @@ public protocol AudioDevice: AnyObject, Sendable {
     /// Set once, before `open`, by the device's owner. The device calls it from its own threads
     /// (PulseAudio's main loop) or the sink thread, one call at a time, in the order things
     /// happened. The handler must only enqueue. [thread-safe]
-    var onEvent: (@Sendable (SinkEvent) -> Void)? { get set }
+    var onEvent: (@Sendable (OutputNotice) -> Void)? { get set }
 
     /// Names the track being heard, for what a desktop shows about the output (PulseAudio's
     /// `media.title` / `media.artist`). Called by the control thread when the heard track changes,
@@ -75,12 +75,12 @@ public protocol AudioDevice: AnyObject, Sendable {
     func describe(title: String?, artist: String?)
 }
 
-extension AudioDevice {
+extension AudioOutput {
     /// Nothing to show: most devices have no place for it.
     public func describe(title: String?, artist: String?) {}
 }
 
-/// A device's buffer as `AudioDevice.state()` sees it.
+/// A device's buffer as `AudioOutput.state()` sees it.
 public struct DeviceState: Sendable, Equatable {
     /// Frames `write` would take now. A device may say 0 below its own granularity (an ALSA
     /// period while it runs) so that the worker sleeps instead of writing a trickle.

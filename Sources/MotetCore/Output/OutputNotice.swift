@@ -1,5 +1,5 @@
-/// Something the sound server or the device did, reported through `AudioDevice.onEvent`.
-public enum SinkEvent: Sendable, Equatable {
+/// Something the sound server or the device did, reported through `AudioOutput.onEvent`.
+public enum OutputNotice: Sendable, Equatable {
     /// A call began: the server asks us to pause (PulseAudio `request-cork`: e.g. a phone-role
     /// stream started), or, on a server that does not (PipeWire), the device saw the call's stream
     /// itself — one event per call either way. The player should pause the output: that is an

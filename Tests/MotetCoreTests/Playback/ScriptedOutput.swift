@@ -3,9 +3,9 @@ import MotetOutput
 import Synchronization
 import MotetSystem
 
-/// An `AudioDevice` whose free space, delay and events the test decides, and which records what
+/// An `AudioOutput` whose free space, delay and events the test decides, and which records what
 /// the sink worker did to it.
-final class ScriptedDevice: AudioDevice, Sendable {
+final class ScriptedOutput: AudioOutput, Sendable {
     /// What the worker called, in order.
     enum Call: Equatable, Sendable {
         case open(AudioFormat)
@@ -23,7 +23,7 @@ final class ScriptedDevice: AudioDevice, Sendable {
         var written: Int64 = 0
         var paused = false
         var woken = false
-        var handler: (@Sendable (SinkEvent) -> Void)?
+        var handler: (@Sendable (OutputNotice) -> Void)?
     }
 
     private let box = Mutex(State())
@@ -38,7 +38,7 @@ final class ScriptedDevice: AudioDevice, Sendable {
     /// What `state()` reports as the delay from now on.
     func setDelay(_ frames: Int64) { box.withLock { $0.delay = frames } }
     /// Sends `event` through the handler, as a device's own thread would.
-    func send(_ event: SinkEvent) { box.withLock { $0.handler }?(event) }
+    func send(_ event: OutputNotice) { box.withLock { $0.handler }?(event) }
 
     func open(_ format: AudioFormat) throws(OutputError) { box.withLock { $0.calls.append(.open(format)) } }
 
@@ -88,7 +88,7 @@ final class ScriptedDevice: AudioDevice, Sendable {
     func close() { box.withLock { $0.calls.append(.close) } }
     func wakeup() { box.withLock { $0.woken = true } }
 
-    var onEvent: (@Sendable (SinkEvent) -> Void)? {
+    var onEvent: (@Sendable (OutputNotice) -> Void)? {
         get { box.withLock { $0.handler } }
         set { box.withLock { $0.handler = newValue } }
     }

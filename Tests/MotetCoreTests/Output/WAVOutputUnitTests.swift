@@ -5,15 +5,15 @@ import MotetTestSupport
 import Synchronization
 import Testing
 
-@Suite final class WAVDeviceTests {
+@Suite final class WAVOutputUnitTests {
     let dir: String
     let notices = NoticeLog()
 
     init() throws { dir = try Paths.temporaryDirectory("motet-wav") }
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
-    func sink(_ name: String, float: Bool = false) throws -> WAVDevice {
-        try WAVDevice(path: dir + "/" + name, float: float, untimed: true) { [notices] line in notices.add(line) }
+    func sink(_ name: String, float: Bool = false) throws -> WAVOutput {
+        try WAVOutput(path: dir + "/" + name, float: float, untimed: true) { [notices] line in notices.add(line) }
     }
 
     @Test func stereoIsPlainPCMWithTheSamplesOvReadWouldGive() throws {
@@ -105,7 +105,7 @@ import Testing
     @Test func anUnwritablePathFailsWithOneClearLine() throws {
         let path = dir + "/no-such-dir/song.wav"
         #expect {
-            _ = try WAVDevice(path: path, float: false, untimed: true) { _ in }
+            _ = try WAVOutput(path: path, float: false, untimed: true) { _ in }
         } throws: { error in
             let text = (error as? OutputError)?.description ?? ""
             return text.contains(path) && text.contains("No such file or directory") && !text.contains("\n")
@@ -116,21 +116,21 @@ import Testing
     /// "out.wav" behind, a file no program can read as WAV.
     @Test func aSinkClosedBeforeAnySamplesLeavesNoFile() throws {
         let path = dir + "/nothing.wav"
-        let wav = try WAVDevice(path: path, float: false, untimed: true) { _ in }
+        let wav = try WAVOutput(path: path, float: false, untimed: true) { _ in }
         #expect(FileManager.default.fileExists(atPath: path))
         wav.close()
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func aSinkClosedBeforeAnySamplesLeavesADeviceAlone() throws {
-        let wav = try WAVDevice(path: "/dev/null", float: false, untimed: true) { _ in }
+        let wav = try WAVOutput(path: "/dev/null", float: false, untimed: true) { _ in }
         wav.close()
         var info = stat()
         #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
     }
 
     @Test func aFullDiskFailsWithOneClearLine() throws {
-        let wav = try WAVDevice(path: "/dev/full", float: false, untimed: true) { _ in }
+        let wav = try WAVOutput(path: "/dev/full", float: false, untimed: true) { _ in }
         #expect {
             try wav.open(AudioFormat(sampleRate: 44100, channels: 2))
         } throws: { error in
@@ -157,7 +157,7 @@ import Testing
     }
 
     @Test func pacedWritingTakesRealTime() throws {
-        let wav = try WAVDevice(path: dir + "/paced.wav", float: false, untimed: false) { _ in }
+        let wav = try WAVOutput(path: dir + "/paced.wav", float: false, untimed: false) { _ in }
         try wav.open(AudioFormat(sampleRate: 48000, channels: 2))
         let elapsed = try seconds {
             try DeviceDriver(wav, channels: 2).play([Float](repeating: 0.1, count: 48000))

@@ -5,7 +5,7 @@ import MotetEvents
 import MotetSystem
 
 /// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a buffer of up to 2 s
-/// (what the device allows, ALSADevice+Setup.swift) refilled when 1.5 s of it are free, recovery
+/// (what the device allows, ALSAOutput+Setup.swift) refilled when 1.5 s of it are free, recovery
 /// from underruns and suspend. The long buffer costs no responsiveness: pause is `snd_pcm_pause`
 /// (or a drop that keeps what was dropped), seek and skip drop (`reset`), and a prepared device
 /// starts after 100 ms are written.
@@ -26,7 +26,7 @@ import MotetSystem
 ///   then takes nothing and `wait` tries to reopen it once a second; when that works, `.restored`
 ///   is sent and writes wait (at most a second) for the owner's `reset` back to the heard
 ///   position.
-public final class ALSADevice: AudioDevice, @unchecked Sendable {
+public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     // Everything is used on the sink thread only, except `wakeups` (thread-safe) and `onEvent`
     // (set before the sink thread starts).
     /// "alsa".
@@ -75,7 +75,7 @@ public final class ALSADevice: AudioDevice, @unchecked Sendable {
 
     /// `.glitch` after a recovery, `.lost` when the device fails beyond recovery, `.restored` when
     /// it could be reopened; all sent from the sink thread.
-    public var onEvent: (@Sendable (SinkEvent) -> Void)?
+    public var onEvent: (@Sendable (OutputNotice) -> Void)?
 
     /// Opens `device` ("default" when nil) now, so that a machine without a card fails early.
     public init(device: String?) throws(OutputError) {

@@ -19,7 +19,7 @@ import MotetSystem
 /// of that name). A file that holds no sound yet is removed instead. The thrown
 /// `OutputError.cannotWrite` (`endsPlayback`) says what was kept; every later `open` or `write`
 /// throws it again. Devices and pipes are never renamed or removed.
-public final class WAVDevice: AudioDevice, @unchecked Sendable {
+public final class WAVOutput: AudioOutput, @unchecked Sendable {
     // Everything below is touched only on the sink thread, except `wakeups` (thread-safe).
     /// "wav".
     public let name = "wav"
@@ -144,7 +144,7 @@ public final class WAVDevice: AudioDevice, @unchecked Sendable {
     }
 
     /// Never called: nothing interrupts a file (a failed write is thrown).
-    public var onEvent: (@Sendable (SinkEvent) -> Void)?
+    public var onEvent: (@Sendable (OutputNotice) -> Void)?
 
     // MARK: The file
 

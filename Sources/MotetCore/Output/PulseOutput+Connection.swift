@@ -3,9 +3,9 @@ import Glibc
 import MotetEvents
 import MotetSystem
 
-/// The context and stream lifecycle of `PulseDevice`: connecting, callbacks, losing the server and
+/// The context and stream lifecycle of `PulseOutput`: connecting, callbacks, losing the server and
 /// reconnecting. Everything here runs with the main loop's lock held.
-extension PulseDevice {
+extension PulseOutput {
     /// Runs `body` with the main loop locked (directly when already on the loop's thread).
     func withLock(_ body: () -> Void) {
         if pa_threaded_mainloop_in_thread(mainloop) != 0 {
@@ -33,7 +33,7 @@ extension PulseDevice {
         let timer = api.pointee.time_new(
             api, &tv,
             { _, _, _, ud in
-                let sink = PulseDevice.device(ud)
+                let sink = PulseOutput.device(ud)
                 sink.deadlinePassed = true
                 sink.signal()
             }, userdata)
@@ -47,8 +47,8 @@ extension PulseDevice {
 
     var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    static func device(_ userdata: UnsafeMutableRawPointer?) -> PulseDevice {
-        Unmanaged<PulseDevice>.fromOpaque(userdata!).takeUnretainedValue()
+    static func device(_ userdata: UnsafeMutableRawPointer?) -> PulseOutput {
+        Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
     }
 
     /// Creates a context and starts connecting it; false when libpulse refuses at once.
@@ -62,7 +62,7 @@ extension PulseDevice {
         let api = pa_threaded_mainloop_get_api(mainloop)!
         guard let context = pa_context_new_with_proplist(api, clientName, props) else { return false }
         self.context = context
-        pa_context_set_state_callback(context, { c, ud in PulseDevice.device(ud).contextStateChanged(c) }, userdata)
+        pa_context_set_state_callback(context, { c, ud in PulseOutput.device(ud).contextStateChanged(c) }, userdata)
         return pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0
     }
 
@@ -83,12 +83,12 @@ extension PulseDevice {
         drained = false
         timingStale = true
         timingPending = false
-        pa_stream_set_state_callback(stream, { s, ud in PulseDevice.device(ud).streamStateChanged(s) }, userdata)
-        pa_stream_set_write_callback(stream, { _, _, ud in PulseDevice.device(ud).serverAsked() }, userdata)
-        pa_stream_set_event_callback(stream, { _, name, _, ud in PulseDevice.device(ud).streamEvent(name) }, userdata)
+        pa_stream_set_state_callback(stream, { s, ud in PulseOutput.device(ud).streamStateChanged(s) }, userdata)
+        pa_stream_set_write_callback(stream, { _, _, ud in PulseOutput.device(ud).serverAsked() }, userdata)
+        pa_stream_set_event_callback(stream, { _, name, _, ud in PulseOutput.device(ud).streamEvent(name) }, userdata)
         // Playback (re)started after prebuffering: the moment the position needs fresh timing.
-        pa_stream_set_started_callback(stream, { _, ud in PulseDevice.device(ud).requestTiming() }, userdata)
-        pa_stream_set_underflow_callback(stream, { _, ud in PulseDevice.device(ud).ranDry() }, userdata)
+        pa_stream_set_started_callback(stream, { _, ud in PulseOutput.device(ud).requestTiming() }, userdata)
+        pa_stream_set_underflow_callback(stream, { _, ud in PulseOutput.device(ud).ranDry() }, userdata)
         // A long buffer refilled in large requests, in PulseAudio's traditional mode (no
         // PA_STREAM_ADJUST_LATENCY: the sink may sleep for tlength - 2 × minreq), and no
         // automatic timing updates (`requestTiming` asks when the position needs it).
@@ -232,7 +232,7 @@ extension PulseDevice {
             api.time_restart(reconnectTimer, &tv)
         } else {
             reconnectTimer = api.time_new(
-                pa_threaded_mainloop_get_api(mainloop), &tv, { _, _, _, ud in PulseDevice.device(ud).reconnect() }, userdata)
+                pa_threaded_mainloop_get_api(mainloop), &tv, { _, _, _, ud in PulseOutput.device(ud).reconnect() }, userdata)
         }
     }
 
@@ -250,7 +250,7 @@ extension PulseDevice {
         guard let operation = pa_stream_update_timing_info(
             stream,
             { _, _, ud in
-                let device = PulseDevice.device(ud)
+                let device = PulseOutput.device(ud)
                 device.timingPending = false
                 device.timingAnswered()
                 device.signal()
@@ -313,7 +313,7 @@ extension PulseDevice {
             pa_threaded_mainloop_wait(mainloop)
         }
         guard let stream else { return true }
-        guard let operation = pa_stream_drain(stream, { _, _, ud in PulseDevice.device(ud).signal() }, userdata) else {
+        guard let operation = pa_stream_drain(stream, { _, _, ud in PulseOutput.device(ud).signal() }, userdata) else {
             return true
         }
         defer { pa_operation_unref(operation) }

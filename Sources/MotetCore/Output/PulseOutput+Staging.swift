@@ -3,7 +3,7 @@ import Glibc
 import MotetEvents
 import MotetSystem
 
-/// The staging ring of `PulseDevice`: the sink thread converts into it (outside the main loop's
+/// The staging ring of `PulseOutput`: the sink thread converts into it (outside the main loop's
 /// lock), and whoever holds the lock when the server wants more — usually the main loop's own
 /// thread, in the stream's write callback — hands it to libpulse.
 ///
@@ -14,7 +14,7 @@ import MotetSystem
 /// in the same wake-up as the server's request, and the sink thread is woken only when the ring
 /// has room worth topping up (`topUpFrames`), not for each request (PipeWire asks every `minreq`).
 /// Everything here but `write` runs with the main loop's lock held.
-extension PulseDevice {
+extension PulseOutput {
     /// Converts to S16 (outside the main loop's lock) into the staging ring and hands libpulse
     /// at once what the server is waiting for (`+Staging`).
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
@@ -71,7 +71,7 @@ extension PulseDevice {
             api,
             { api, event, ud in
                 api?.pointee.defer_enable(event, 0)
-                PulseDevice.device(ud).signal()
+                PulseOutput.device(ud).signal()
             }, userdata)
         if signalEvent == nil { signal() }
     }

@@ -28,7 +28,7 @@ import MotetSystem
 /// stream is back, `.restored` is sent. All are sent from the main loop's thread.
 ///
 /// All mutable state is guarded by the main loop's lock (held implicitly inside callbacks).
-public final class PulseDevice: AudioDevice, @unchecked Sendable {
+public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// "pulse".
     public let name = "pulse"
     let clientName: String
@@ -75,7 +75,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     /// interpolated latency says.
     var drained = false
     /// The event handler (`onEvent`), called on the main loop's thread.
-    var handler: (@Sendable (SinkEvent) -> Void)?
+    var handler: (@Sendable (OutputNotice) -> Void)?
     /// The buffer the server holds for us (tlength), in microseconds: long, so that everyone
     /// sleeps; cork and flush keep pause and seek fast.
     static let bufferMicros: UInt64 = 3_000_000
@@ -291,7 +291,7 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
                 waitTimer = api.pointee.time_new(
                     api, &tv,
                     { _, _, _, ud in
-                        let device = PulseDevice.device(ud)
+                        let device = PulseOutput.device(ud)
                         device.waitTimerDue = nil
                         device.signal()
                     }, userdata)
@@ -379,9 +379,9 @@ public final class PulseDevice: AudioDevice, @unchecked Sendable {
     }
 
     /// Called on the main loop's thread with the loop's lock held.
-    public var onEvent: (@Sendable (SinkEvent) -> Void)? {
+    public var onEvent: (@Sendable (OutputNotice) -> Void)? {
         get {
-            var h: (@Sendable (SinkEvent) -> Void)?
+            var h: (@Sendable (OutputNotice) -> Void)?
             withLock { h = handler }
             return h
         }

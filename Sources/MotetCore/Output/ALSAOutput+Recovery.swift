@@ -3,9 +3,9 @@ import Glibc
 import MotetEvents
 import MotetSystem
 
-/// Recovery of `ALSADevice`: underruns and suspends (writing again what a recovery dropped), and a
+/// Recovery of `ALSAOutput`: underruns and suspends (writing again what a recovery dropped), and a
 /// device that went away (reopening it).
-extension ALSADevice {
+extension ALSAOutput {
     /// Recovers from an underrun (-EPIPE), a suspend (-ESTRPIPE) or a signal (-EINTR), writing
     /// again what the recovery dropped unplayed. Returns false when the device is lost (`.lost`
     /// was sent).
