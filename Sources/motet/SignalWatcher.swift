@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotetSystem
 import Glibc
 #endif
 import MotetPlayback

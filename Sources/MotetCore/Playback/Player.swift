@@ -1,6 +1,7 @@
 import MotetConfiguration
 import MotetOutput
 import MotetLikes
+import MotetSystem
 
 /// The player: a façade over the state machine (`PlayerStateMachine`), the threads that decode and
 /// play (`WorkerEngine`), and the one inbox between them and the rest of the program.

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import MotetPlayback
+import MotetSystem
 
 /// `ThreadRole`'s rule: a check fails only on a thread that entered another role; a thread that
 /// entered none (these tests' own) is not checked. Debug builds only: release has no check.

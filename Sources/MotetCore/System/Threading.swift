@@ -1,17 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotetEvents
-import MotetOutput
 import Synchronization
-import MotetSystem
 
 /// A joinable POSIX thread running a closure. Foundation's Thread is not used (memory budget).
 package final class PosixThread: @unchecked Sendable {
     // Written once in start(), read in join() on the same owning thread.
     private var handle = pthread_t()
 
-    init(name: String, _ body: @escaping @Sendable () -> Void) {
+    package init(name: String, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(body, name: name)).toOpaque()
         let rc = pthread_create(&handle, nil, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
@@ -22,7 +19,7 @@ package final class PosixThread: @unchecked Sendable {
         precondition(rc == 0, "motet: cannot start the \(name) thread (error \(rc))")
     }
 
-    func join() { pthread_join(handle, nil) }
+    package func join() { pthread_join(handle, nil) }
 
     /// Names the calling thread (`DetachedThread.nameThisThread`).
     package static func nameThisThread(_ name: String) { DetachedThread.nameThisThread(name) }
@@ -38,11 +35,11 @@ package final class PosixThread: @unchecked Sendable {
 }
 
 /// A counting semaphore (sem_t): posting never blocks and takes no lock, so the sink thread may post.
-final class CountingSemaphore: @unchecked Sendable {
+package final class CountingSemaphore: @unchecked Sendable {
     // Unchecked: a sem_t is made to be shared between threads; only its address is stored.
     private let sem: UnsafeMutablePointer<sem_t>
 
-    init() {
+    package init() {
         sem = .allocate(capacity: 1)
         sem_init(sem, 0, 0)
     }
@@ -51,11 +48,11 @@ final class CountingSemaphore: @unchecked Sendable {
         sem.deallocate()
     }
 
-    func post() { sem_post(sem) }
+    package func post() { sem_post(sem) }
 
     /// Waits at most `seconds`; returns false on time-out.
     @discardableResult
-    func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         let whole = Int(seconds)
@@ -73,42 +70,46 @@ final class CountingSemaphore: @unchecked Sendable {
     }
 
     /// Takes every pending post without waiting.
-    func drain() { while sem_trywait(sem) == 0 {} }
+    package func drain() { while sem_trywait(sem) == 0 {} }
 }
 
 /// What the control thread sleeps on: a self-pipe (`WakeupPipe`), so any thread — the sink
 /// thread included — can wake it without a lock.
-final class Wakeup: Sendable {
+package final class Wakeup: Sendable {
+    package init() {}
+
     private let pipe = WakeupPipe()
 
-    func signal() { pipe.signal() }
+    package func signal() { pipe.signal() }
 
     /// Sleeps until signalled or `seconds` pass; clears the signal.
-    func wait(seconds: Double) {
+    package func wait(seconds: Double) {
         pipe.sleep(until: MonotonicClock.now() + Int64(seconds * 1_000_000_000))
     }
 
     /// Sleeps until signalled or until `deadline` (nil: none, an hour at a time); clears the signal.
-    func wait(until deadline: MonotonicInstant?) {
+    package func wait(until deadline: MonotonicInstant?) {
         pipe.sleep(until: (deadline ?? .now() + .seconds(3600)).nanoseconds)
     }
 }
 
 /// The handshake that stops a worker thread at a safe point (to flush, seek or stop) and lets it
 /// go again, with its quit flag. Only the control thread parks and releases; the worker polls.
-final class WorkerGate: Sendable {
+package final class WorkerGate: Sendable {
+    package init() {}
+
     private let parkRequested = Atomic<Bool>(false)
     private let parked = Atomic<Bool>(false)
     private let quitting = Atomic<Bool>(false)
     private let resume = CountingSemaphore()
 
-    var isQuitting: Bool { quitting.load(ordering: .acquiring) }
-    var parkIsRequested: Bool { parkRequested.load(ordering: .acquiring) }
+    package var isQuitting: Bool { quitting.load(ordering: .acquiring) }
+    package var parkIsRequested: Bool { parkRequested.load(ordering: .acquiring) }
     /// Worker: a park or quit is pending; stop what you are doing and come back to the loop.
-    var mustStop: Bool { parkIsRequested || isQuitting }
+    package var mustStop: Bool { parkIsRequested || isQuitting }
 
     /// Worker: waits, parked, until released or quit. `announce` runs once parked.
-    func parkHere(announce: () -> Void = {}) {
+    package func parkHere(announce: () -> Void = {}) {
         parked.store(true, ordering: .releasing)
         announce()
         while parkIsRequested && !isQuitting { resume.wait(seconds: 0.5) }
@@ -116,18 +117,18 @@ final class WorkerGate: Sendable {
     }
 
     /// Worker: naps until woken (`wake`) or `seconds` pass.
-    func nap(seconds: Double) { resume.wait(seconds: seconds) }
+    package func nap(seconds: Double) { resume.wait(seconds: seconds) }
 
     /// Control: ends a nap (a worker that is not napping naps no more than it must next time:
     /// every nap's caller looks again at why it napped).
-    func wake() { resume.post() }
+    package func wake() { resume.post() }
 
     /// Worker, when its loop ends: counts as parked for good.
-    func markExited() { parked.store(true, ordering: .releasing) }
+    package func markExited() { parked.store(true, ordering: .releasing) }
 
     /// Control: asks the worker to park and waits until it has, calling `nudge` (which must make a
     /// blocked worker return) every millisecond meanwhile.
-    func park(nudge: () -> Void) {
+    package func park(nudge: () -> Void) {
         parkRequested.store(true, ordering: .sequentiallyConsistent)
         resume.post()
         while !parked.load(ordering: .acquiring) {
@@ -137,13 +138,13 @@ final class WorkerGate: Sendable {
     }
 
     /// Control: lets a parked worker go on.
-    func release() {
+    package func release() {
         parkRequested.store(false, ordering: .sequentiallyConsistent)
         resume.post()
     }
 
     /// Control: ends the worker's loop.
-    func quit() {
+    package func quit() {
         quitting.store(true, ordering: .sequentiallyConsistent)
         release()
     }

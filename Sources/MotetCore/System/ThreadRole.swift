@@ -20,7 +20,7 @@ import Glibc
 /// inlined away, and `isCurrent` is always true. The check allocates nothing and takes no lock
 /// (one `pthread_getspecific`), so the sink thread may check; the message is built only when the
 /// check fails.
-enum ThreadRole: UInt, Sendable {
+package enum ThreadRole: UInt, Sendable {
     /// The main thread in `Player.run`: the state machine and everything it calls.
     case control = 1
     /// `motet-decode` (`DecodeWorker`).
@@ -30,7 +30,7 @@ enum ThreadRole: UInt, Sendable {
 
     /// The calling thread's role from now on; called once, at the top of the thread's body.
     @inline(__always)
-    func enter() {
+    package func enter() {
         #if DEBUG
         if let held = ThreadRole.current, held != self {
             ThreadRole.enteredTwice(held, self)
@@ -42,14 +42,14 @@ enum ThreadRole: UInt, Sendable {
     /// Traps (debug builds) when the calling thread entered another role; see the type's rule.
     /// `function`, `file` and `line` name the method in the message.
     @inline(__always)
-    func check(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
+    package func check(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
         if !isCurrent { ThreadRole.failed(self, function: function, file: file, line: line) }
         #endif
     }
 
     /// True when the calling thread entered this role, or none (release builds: always true).
-    var isCurrent: Bool {
+    package var isCurrent: Bool {
         #if DEBUG
         guard let current = ThreadRole.current else { return true }
         return current == self
@@ -60,7 +60,7 @@ enum ThreadRole: UInt, Sendable {
 
     #if DEBUG
     /// The role the calling thread entered, if any.
-    static var current: ThreadRole? {
+    package static var current: ThreadRole? {
         ThreadRole(rawValue: UInt(bitPattern: pthread_getspecific(threadRoleKey)))
     }
 
