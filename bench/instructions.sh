@@ -39,20 +39,12 @@ out=$here/out
 runs=${INSTR_RUNS:-1}
 
 die() { echo "instructions: $*" >&2; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=lib.sh disable=SC1091
+. "$here/lib.sh"
 
 case $runs in '' | *[!0-9]* | 0) die "INSTR_RUNS=$runs is not a positive number" ;; esac
-missing=()
-for tool in valgrind gcc strip pkg-config sox oggenc; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-pkg-config --exists vorbisfile 2>/dev/null || missing+=("libvorbis-dev")
-[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (run 'make deps-bench')"
-
-bin=${MOTET_BUILD_DIR:-$(cd "$root" && swift build -c release --show-bin-path)}
-motet=$bin/motet
-[ -x "$motet" ] || die "no release build at $motet (run 'make release' or set MOTET_BUILD_DIR)"
-alt=${MOTET_ALT:-}
-[ -z "$alt" ] || [ -x "$alt" ] || die "MOTET_ALT=$alt is not an executable"
+require_tools valgrind gcc strip pkg-config sox oggenc
+find_motet "$root"
 
 mkdir -p "$out"
 # A failed run leaves no table: not even the last run's, which would read as this one's.
@@ -61,13 +53,9 @@ rm -f "$out/instructions.md" "$out/instructions.tsv" "$out/instructions-failed.l
 minute=$out/one-minute.ogg
 minute_frames=$((60 * 44100))
 
-# shellcheck disable=SC2046 # pkg-config's flags are meant to be split
-gcc -O2 -Wall -Wextra -Werror -o "$out/vorbis_loop" "$here/vorbis_loop.c" \
-    $(pkg-config --cflags --libs vorbisfile)
+build_vorbis_loop "$out"
 
 work=$(mktemp -d /tmp/motet-instructions.XXXXXX)
-# shellcheck source-path=SCRIPTDIR source=lib.sh disable=SC1091
-. "$here/lib.sh"
 trap 'rm -rf "$work"' EXIT
 # Nothing of the caller's desktop: no session bus, no sound server, no config.
 bench_isolate

@@ -16,6 +16,33 @@ pipewire_pids=()
 
 bench_lib_die() { echo "bench: $*" >&2; exit 1; }
 
+# require_tools TOOL...: dies naming every TOOL that is missing, and libvorbis-dev when vorbisfile's
+# pkg-config file is, with the make target that installs them.
+require_tools() {
+    local missing=() tool
+    for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+    pkg-config --exists vorbisfile 2>/dev/null || missing+=("libvorbis-dev")
+    [ ${#missing[@]} -eq 0 ] || bench_lib_die "missing: ${missing[*]} (run 'make deps-bench')"
+}
+
+# find_motet ROOT: sets bin (MOTET_BUILD_DIR, else ROOT's release bin directory), motet (the binary
+# in it) and alt (MOTET_ALT, another motet binary measured beside it, or empty); dies when either
+# is not an executable.
+find_motet() {
+    bin=${MOTET_BUILD_DIR:-$(cd "$1" && swift build -c release --show-bin-path)}
+    motet=$bin/motet
+    [ -x "$motet" ] || bench_lib_die "no release build at $motet (run 'make release' or set MOTET_BUILD_DIR)"
+    alt=${MOTET_ALT:-}
+    [ -z "$alt" ] || [ -x "$alt" ] || bench_lib_die "MOTET_ALT=$alt is not an executable"
+}
+
+# build_vorbis_loop DIR: the C limit, a plain loop over ov_read_float (bench/vorbis_loop.c), as DIR/vorbis_loop.
+build_vorbis_loop() {
+    # shellcheck disable=SC2046 # pkg-config's flags are meant to be split
+    gcc -O2 -Wall -Wextra -Werror -o "$1/vorbis_loop" "$(dirname "${BASH_SOURCE[0]}")/vorbis_loop.c" \
+        $(pkg-config --cflags --libs vorbisfile)
+}
+
 # bench_isolate: nothing of the caller's desktop (no session bus, no sound server, no config);
 # HOME and the XDG directories under $work.
 bench_isolate() {

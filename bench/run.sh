@@ -28,17 +28,10 @@ rt_runs=${BENCH_RT_RUNS:-3}
 only=${BENCH_ONLY:-all}
 
 die() { echo "bench: $*" >&2; exit 1; }
+. "$here/lib.sh"
 
-missing=()
-for tool in gcc pkg-config sox oggenc oggdec ogg123 mpv /usr/bin/time pulseaudio pactl dbus-daemon; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-pkg-config --exists vorbisfile 2>/dev/null || missing+=("libvorbis-dev")
-[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (run 'make deps-bench')"
-
-bin=${MOTET_BUILD_DIR:-$(cd "$root" && swift build -c release --show-bin-path)}
-motet=$bin/motet
-[ -x "$motet" ] || die "no release build at $motet (run 'make release' or set MOTET_BUILD_DIR)"
+require_tools gcc pkg-config sox oggenc oggdec ogg123 mpv /usr/bin/time pulseaudio pactl dbus-daemon
+find_motet "$root"
 have_delegates=yes
 for p in log json notify mpris; do
     [ -f "$bin/libmotet-$p.so" ] || { echo "bench: $bin/libmotet-$p.so missing: the runs with the four delegates are skipped" >&2; have_delegates=; }
@@ -51,11 +44,9 @@ minute=$out/one-minute.ogg
 long_seconds=600
 minute_seconds=60
 
-gcc -O2 -Wall -Wextra -Werror -o "$out/vorbis_loop" "$here/vorbis_loop.c" \
-    $(pkg-config --cflags --libs vorbisfile)
+build_vorbis_loop "$out"
 
 work=$(mktemp -d /tmp/motet-bench.XXXXXX)
-. "$here/lib.sh"
 cleanup() {
     stop_private_servers
     rm -rf "$work"
@@ -105,8 +96,6 @@ measure() {
 }
 
 quiet_motet=("$motet" --no-config --status quiet)
-alt=${MOTET_ALT:-}
-[ -z "$alt" ] || [ -x "$alt" ] || die "MOTET_ALT=$alt is not an executable"
 alt_motet=("$alt" --no-config --status quiet)
 delegates=(--plugin-dir "$bin" --plugin log:path=/dev/null --plugin "json:path=$work/state.json"
     --plugin notify --plugin mpris)

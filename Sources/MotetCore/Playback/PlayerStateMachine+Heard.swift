@@ -18,7 +18,7 @@ extension PlayerStateMachine {
         }
         refreshNextEnabled()
         if let interval = displayInterval, status == .playing,
-            let elapsed = elapsed(), elapsed.count(of: interval) != lastDisplayedTick
+            let elapsed = elapsed(), elapsed.count(of: interval) != said.displayedTick
         {
             showDisplay()
         }

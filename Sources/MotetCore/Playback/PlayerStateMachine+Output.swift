@@ -28,8 +28,8 @@ extension PlayerStateMachine {
         case .notice(let news):
             handle(news)
         case .failed(let error):
-            if error.description != lastOutputMessage {
-                lastOutputMessage = error.description
+            if error.description != said.outputError {
+                said.outputError = error.description
                 out.message(error.description)
             }
             if error.endsPlayback {
@@ -42,10 +42,11 @@ extension PlayerStateMachine {
     private func handle(_ news: OutputNotice) {
         switch news {
         case .glitch:
-            glitches += 1
+            said.glitches += 1
             let t = now()
-            if lastGlitchNotice.map({ t - $0 >= Self.glitchNoticeInterval }) ?? true {
-                lastGlitchNotice = t
+            if said.glitchNoticeAt.map({ t - $0 >= Self.glitchNoticeInterval }) ?? true {
+                said.glitchNoticeAt = t
+                let glitches = said.glitches
                 out.message(
                     "motet: \(outputDescription) ran dry or was suspended (\(glitches) time\(glitches == 1 ? "" : "s") so far):"
                         + " a short gap may be heard; playback goes on")

@@ -30,15 +30,15 @@ extension PlayerStateMachine {
             status: status, volumePercent: volume, shuffle: queue.shuffled, loop: queue.loop,
             canSeek: current.map { $0.info.canSeek && !$0.info.isLive } ?? false, remoteCommands: configuration.remoteCommands,
             stalledReason: stalled)
-        guard state != lastStateEvent else { return }
-        lastStateEvent = state
+        guard state != said.state else { return }
+        said.state = state
         out.events(.playbackState(state))
     }
 
     func showDisplay(_ snapshot: NowPlaying? = nil) {
         let shown = snapshot ?? nowPlaying()
         if let interval = configuration.displayInterval, let elapsed = shown.elapsedMicros {
-            lastDisplayedTick = Duration.microseconds(elapsed).count(of: interval)
+            said.displayedTick = Duration.microseconds(elapsed).count(of: interval)
         }
         out.display(
             PlayerDisplay(

@@ -27,6 +27,18 @@ final class PlayerStateMachine {
         var disliked = false
     }
 
+    /// What was last said: a state is published only when it changed, an output error once, a
+    /// glitch at most every `glitchNoticeInterval`, the status line once per second shown.
+    struct Said {
+        var state: PlaybackState?
+        /// The elapsed time the status line last showed, in whole display intervals (seconds).
+        var displayedTick: Int64?
+        var outputError = ""
+        var glitchNoticeAt: MonotonicInstant?
+        /// Glitches so far (said in the notice).
+        var glitches = 0
+    }
+
     /// A segment decoded ahead of what is heard, waiting for its turn.
     struct Ahead {
         var info: SegmentInfo
@@ -76,12 +88,8 @@ final class PlayerStateMachine {
     /// that is not this one is from before the last reposition and is dropped. The only counter of
     /// its kind; the sink's `epoch` counts output streams, for heard positions.
     var generation = 0
-    var lastGlitchNotice: MonotonicInstant?
-    var glitches = 0
-    var lastOutputMessage = ""
-    var lastStateEvent: PlaybackState?
-    /// The elapsed time the status line last showed, in whole display intervals (seconds).
-    var lastDisplayedTick: Int64?
+    /// What the machine last told each surface, so that it does not say it again.
+    var said = Said()
     /// A screen shows the status line (see `Player.setDisplayShown`).
     var displayShown = true
     var nextEnabled = false
