@@ -45,10 +45,8 @@ final class SinkWorker: @unchecked Sendable {
     private var outputEnded = false
     /// The end marker was drained in this epoch: an empty ring is no starvation.
     private var ended = false
-    /// When the ring last ran dry (`MonotonicClock` ns), nil while samples flow.
-    private var drySince: Int64?
-    /// `.starving` was sent and `.fed` not yet.
-    private var starving = false
+    /// The ring's dry spells: when one began, and whether `.starving` was said.
+    private var drySpell = DrySpell()
     /// Ring sample index up to which volume and gain were applied in place: a device that takes
     /// only part of a region gets the rest again, unscaled twice.
     private var scaledThrough = 0
@@ -59,8 +57,6 @@ final class SinkWorker: @unchecked Sendable {
     static let chunkFrames = 1 << 17
     /// Vorbis allows up to 255 channels: room for one frame of them, split by the ring's wrap.
     static let maxChannels = 255
-    /// How long the ring must stay dry, with the device holding less than this, before `.starving`.
-    static let starvingNanos: Int64 = 100_000_000
     /// The longest the sink thread sleeps on the device before it looks at its state again. Only
     /// a safety net: devices wake the worker when there is room or news, and a device that keeps
     /// seconds of audio is refilled every second or two (bench/wakeups.sh). Long, because each
@@ -130,7 +126,7 @@ final class SinkWorker: @unchecked Sendable {
         epoch &+= 1
         written = 0
         ended = false
-        drySince = nil
+        drySpell.flushed()
         publishHeard(nil)
     }
 
@@ -338,45 +334,22 @@ final class SinkWorker: @unchecked Sendable {
     }
 
     /// Sink thread.
-    /// The ring is empty: once the device too is about to run out (it holds less than
-    /// `starvingNanos` or does not play) and `starvingNanos` passed like that (before the end,
-    /// open, not paused), `.starving`, once. Returns how long to wait before looking again (nil:
-    /// nothing to watch, wait for the decoder to post). An empty ring in front of a device that
-    /// holds seconds is no stall: the decoder of a live stream fills it a second at a time.
+    /// The ring is empty: asks the dry spell (`DrySpell`) whether to say `.starving` (before the
+    /// end, open, not paused). Returns how long to wait before looking again, in nanoseconds (nil:
+    /// nothing to watch, wait for the decoder to post).
     private func ranDry(_ state: DeviceState?) -> Int64? {
         ThreadRole.sink.check()
         guard let format, !ended, !paused, markers.peek() == nil else { return nil }
-        if !starving, let state, state.playing, !state.lost, format.sampleRate > 0 {
-            let enough = Self.starvingNanos * Int64(format.sampleRate) / 1_000_000_000
-            if state.delayFrames > enough {
-                drySince = nil
-                return (state.delayFrames - enough) * 1_000_000_000 / Int64(format.sampleRate)
-            }
-        }
-        // Starving: look again soon, so that a slow source's trickle is played as it comes.
-        if starving { return Self.starvingNanos }
-        let now = MonotonicClock.now()
-        guard let since = drySince else {
-            drySince = now
-            return Self.starvingNanos
-        }
-        if now - since >= Self.starvingNanos {
-            starving = true
-            emit(.starving(since: MonotonicInstant(nanoseconds: since)))
-            return Self.starvingNanos
-        }
-        return since + Self.starvingNanos - now
+        let (wait, starved) = drySpell.ringEmpty(device: state, rate: format.sampleRate, now: .now())
+        if let starved { emit(.starving(since: starved)) }
+        return wait.nanoseconds
     }
 
     /// Sink thread.
     /// Samples are there: a starvation episode is over.
     private func flowing() {
         ThreadRole.sink.check()
-        drySince = nil
-        if starving {
-            starving = false
-            emit(.fed)
-        }
+        if drySpell.flowing() { emit(.fed) }
     }
 
     /// Sink thread, or the control thread while the sink thread is parked (`flushWhileParked`): not
