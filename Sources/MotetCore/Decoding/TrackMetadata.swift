@@ -30,3 +30,10 @@ public struct TrackMetadata: Sendable, Equatable {
         self.warnings = warnings
     }
 }
+
+extension TrackMetadata {
+    /// The same title, artists and album (a reconnection resuming the song on air).
+    public func isSameSong(as other: TrackMetadata) -> Bool {
+        title == other.title && artists == other.artists && album == other.album
+    }
+}

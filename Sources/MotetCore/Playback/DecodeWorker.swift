@@ -56,8 +56,6 @@ final class DecodeWorker: @unchecked Sendable {
     /// The longest the decoder sleeps with nothing to do: every reason to go on (room in the
     /// ring, park, quit) wakes it, so this is only a safety net, not a tick.
     static let idleSeconds: Double = 60
-    /// A stream's bit rate is measured over this much audio (`measureBitrate`).
-    static let bitrateWindowSeconds: Int64 = 4
 
     /// Control thread.
     /// `nextTrack`, `expandEntry`, `report` and `passOver` are called on the decoder thread
@@ -158,8 +156,8 @@ final class DecodeWorker: @unchecked Sendable {
         var exhausted = false
         /// A network stream reconnected since its current link began.
         var resumed = false
-        /// Where the stream's bit rate is being measured from (`measureBitrate`).
-        var measuredFrom: (offset: Int64, frames: Int64) = (0, 0)
+        /// The stream's bit rate, measured as it is decoded.
+        var bitrate = BitrateMeter(from: 0)
         while !gate.isQuitting {
             if gate.parkIsRequested {
                 gate.parkHere()
@@ -200,7 +198,7 @@ final class DecodeWorker: @unchecked Sendable {
                     decoder = d
                     stream = currentStream
                     resumed = false
-                    measuredFrom = (stream?.tell() ?? 0, 0)
+                    bitrate = BitrateMeter(from: stream?.tell() ?? 0)
                     startSegment(d, trackID: id, request: request, gain: gain)
                     track = (id, request, gain, d.metadata)
                 } catch {
@@ -225,13 +223,19 @@ final class DecodeWorker: @unchecked Sendable {
             switch open.read(into: direct ? region.baseAddress! : scratch, maxFrames: room / channels) {
             case .frames(let frames):
                 if direct { published(frames * channels, stream: stream) } else { push(scratch, count: frames * channels, stream: stream) }
-                if let stream { measureBitrate(stream, frames: frames, rate: open.format.sampleRate, from: &measuredFrom) }
+                // A file served in ranges has a size to go by; a stream read as a stream is told
+                // the rate it really takes.
+                if let stream, stream.head?.isSeekable != true,
+                    let bps = bitrate.decoded(frames, rate: open.format.sampleRate, offset: stream.tell())
+                {
+                    stream.setBitrate(bps)
+                }
             case .linkChanged:
                 // Each link of a chained file is its own track (its tags, its times, its events),
                 // except a live stream's link after a reconnection that goes on with the same song.
                 let gain = open.metadata.replayGain.scale(replayGain)
                 if stream?.takeReconnected() == true { resumed = true }
-                let sameSong = resumed && Self.sameSong(open.metadata, track?.tags)
+                let sameSong = resumed && track.map { open.metadata.isSameSong(as: $0.tags) } == true
                 resumed = false
                 let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
                 // A live stream's time is the time listened: each link counts from its own start,
@@ -280,20 +284,6 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     /// Decoder thread.
-    /// Tells a stream read as a stream its real bit rate every `bitrateWindowSeconds` of audio:
-    /// the bytes the decoder took per second of audio it made. Its pre-buffer and what its
-    /// buffering line says it needs are then what it takes, not its header's nominal rate (a quiet
-    /// VBR station uses a fraction of that, and would seem to come too slowly).
-    private func measureBitrate(_ stream: NetworkStream, frames: Int, rate: Int, from start: inout (offset: Int64, frames: Int64)) {
-        ThreadRole.decoder.check()
-        start.frames += Int64(frames)
-        guard rate > 0, start.frames >= Int64(rate) * Self.bitrateWindowSeconds, stream.head?.isSeekable != true else { return }
-        let offset = stream.tell()
-        if offset > start.offset { stream.setBitrate(Int((offset - start.offset) * 8 * Int64(rate) / start.frames)) }
-        start = (offset, 0)
-    }
-
-    /// Decoder thread.
     /// The network stream the current track comes from (nil for a local file).
     private var currentStream: NetworkStream? {
         ThreadRole.decoder.check()
@@ -332,13 +322,6 @@ final class DecodeWorker: @unchecked Sendable {
             expandEntry(request, type, cancelled)
             return nil
         }
-    }
-
-    /// Any thread.
-    /// The same title, artist and album (a reconnection resuming the song on air).
-    static func sameSong(_ tags: TrackMetadata, _ before: TrackMetadata?) -> Bool {
-        guard let before else { return false }
-        return tags.title == before.title && tags.artists == before.artists && tags.album == before.album
     }
 
     /// Decoder thread.
