@@ -342,7 +342,7 @@ final class SinkWorker: @unchecked Sendable {
         guard let format, !ended, !paused, markers.peek() == nil else { return nil }
         let (wait, starved) = drySpell.ringEmpty(device: state, rate: format.sampleRate, now: .now())
         if let starved { emit(.starving(since: starved)) }
-        return wait.nanoseconds
+        return wait
     }
 
     /// Sink thread.

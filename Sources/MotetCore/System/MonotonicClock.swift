@@ -4,7 +4,7 @@ import Glibc
 /// against it (no drift). `monotonicMicros()` is the same clock in microseconds.
 public enum MonotonicClock {
     /// Nanoseconds since an arbitrary point; never jumps.
-    public static func now() -> Int64 {
+    @inlinable public static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)

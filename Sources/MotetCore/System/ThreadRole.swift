@@ -28,25 +28,30 @@ package enum ThreadRole: UInt, Sendable {
     /// `motet-sink` (`SinkWorker`), the audio thread.
     case sink
 
+    #if DEBUG
     /// The calling thread's role from now on; called once, at the top of the thread's body.
     @inline(__always)
     package func enter() {
-        #if DEBUG
         if let held = ThreadRole.current, held != self {
             ThreadRole.enteredTwice(held, self)
         }
         pthread_setspecific(threadRoleKey, UnsafeRawPointer(bitPattern: rawValue))
-        #endif
     }
 
-    /// Traps (debug builds) when the calling thread entered another role; see the type's rule.
-    /// `function`, `file` and `line` name the method in the message.
+    /// Traps when the calling thread entered another role; see the type's rule. `function`,
+    /// `file` and `line` name the method in the message.
     @inline(__always)
     package func check(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
-        #if DEBUG
         if !isCurrent { ThreadRole.failed(self, function: function, file: file, line: line) }
-        #endif
     }
+    #else
+    // Release builds: empty, and inlinable so that no call is left in another module's code.
+    @inlinable @inline(__always)
+    package func enter() {}
+
+    @inlinable @inline(__always)
+    package func check(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {}
+    #endif
 
     /// True when the calling thread entered this role, or none (release builds: always true).
     package var isCurrent: Bool {

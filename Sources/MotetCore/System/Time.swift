@@ -5,61 +5,61 @@
 
 /// A moment on the host's monotonic clock (`MonotonicClock`, CLOCK_MONOTONIC): never jumps, and
 /// means nothing across machines or boots.
-public struct MonotonicInstant: Comparable, Hashable, Sendable {
+@frozen public struct MonotonicInstant: Comparable, Hashable, Sendable {
     /// Nanoseconds since the clock's arbitrary origin: what atomics and `MonotonicClock` hold.
     public var nanoseconds: Int64
 
-    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// The moment in microseconds (the plugin ABI's unit for a monotonic time) and back.
-    public init(microseconds: Int64) { nanoseconds = microseconds * 1000 }
-    public var microseconds: Int64 { nanoseconds / 1000 }
+    @inlinable public init(microseconds: Int64) { nanoseconds = microseconds * 1000 }
+    @inlinable public var microseconds: Int64 { nanoseconds / 1000 }
 
     /// Now.
-    public static func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: MonotonicClock.now()) }
+    @inlinable public static func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: MonotonicClock.now()) }
 
-    public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool { a.nanoseconds < b.nanoseconds }
-    public static func + (a: MonotonicInstant, d: Duration) -> MonotonicInstant {
+    @inlinable public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool { a.nanoseconds < b.nanoseconds }
+    @inlinable public static func + (a: MonotonicInstant, d: Duration) -> MonotonicInstant {
         MonotonicInstant(nanoseconds: a.nanoseconds + d.nanoseconds)
     }
-    public static func - (a: MonotonicInstant, d: Duration) -> MonotonicInstant {
+    @inlinable public static func - (a: MonotonicInstant, d: Duration) -> MonotonicInstant {
         MonotonicInstant(nanoseconds: a.nanoseconds - d.nanoseconds)
     }
-    public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
-    public static func += (a: inout MonotonicInstant, d: Duration) { a = a + d }
+    @inlinable public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
+    @inlinable public static func += (a: inout MonotonicInstant, d: Duration) { a = a + d }
 }
 
 extension Duration {
     /// Whole nanoseconds, truncated toward zero.
-    public var nanoseconds: Int64 {
+    @inlinable public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// Whole microseconds, truncated toward zero: the unit of the plugin ABI and of the decoder's
     /// positions.
-    public var microseconds: Int64 {
+    @inlinable public var microseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 
     /// Whole seconds, truncated toward zero (for a clock shown to people).
-    public var wholeSeconds: Int64 { components.seconds }
+    @inlinable public var wholeSeconds: Int64 { components.seconds }
 
     /// How long `frames` last at `rate` frames a second, to the microsecond below (as the events
     /// report it; a zero or negative rate counts as 1).
-    public static func frames(_ frames: Int64, rate: Int) -> Duration {
+    @inlinable public static func frames(_ frames: Int64, rate: Int) -> Duration {
         .microseconds(frames * 1_000_000 / Int64(max(1, rate)))
     }
 
     /// The frames at `rate` that fit in this span (truncated).
-    public func frames(rate: Int64) -> Int64 { microseconds * rate / 1_000_000 }
+    @inlinable public func frames(rate: Int64) -> Int64 { microseconds * rate / 1_000_000 }
 
     /// How many whole `interval`s fit in this span (for a refresh every interval).
-    public func count(of interval: Duration) -> Int64 { microseconds / max(1, interval.microseconds) }
+    @inlinable public func count(of interval: Duration) -> Int64 { microseconds / max(1, interval.microseconds) }
 
     /// What is left of this span after its whole `interval`s.
-    public func remainder(after interval: Duration) -> Duration {
+    @inlinable public func remainder(after interval: Duration) -> Duration {
         .microseconds(microseconds % max(1, interval.microseconds))
     }
 }

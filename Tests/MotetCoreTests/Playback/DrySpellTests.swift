@@ -15,16 +15,16 @@ import Testing
         let device = DeviceState(freeFrames: 0, delayFrames: 44100, playing: true)
         let (wait, starved) = spell.ringEmpty(device: device, rate: rate, now: t0)
         #expect(starved == nil && spell.since == nil)
-        #expect(wait == .milliseconds(900))
+        #expect(wait == Duration.milliseconds(900).nanoseconds)
     }
 
     @Test func aRingDryForATenthOfASecondStarvesOnceAndFlowingEndsIt() {
         var spell = DrySpell()
         let nearlyEmpty = DeviceState(freeFrames: 4096, delayFrames: 441, playing: true)
         var look = spell.ringEmpty(device: nearlyEmpty, rate: rate, now: t0)
-        #expect(look.starvedSince == nil && look.lookAgainIn == DrySpell.starvingAfter)
+        #expect(look.starvedSince == nil && look.lookAgainInNanos == DrySpell.starvingAfter.nanoseconds)
         look = spell.ringEmpty(device: nearlyEmpty, rate: rate, now: t0 + .milliseconds(60))
-        #expect(look.starvedSince == nil && look.lookAgainIn == .milliseconds(40))
+        #expect(look.starvedSince == nil && look.lookAgainInNanos == Duration.milliseconds(40).nanoseconds)
         look = spell.ringEmpty(device: nearlyEmpty, rate: rate, now: t0 + .milliseconds(100))
         #expect(look.starvedSince == t0, "the stall is dated from when the ring ran dry")
         look = spell.ringEmpty(device: nearlyEmpty, rate: rate, now: t0 + .milliseconds(300))
