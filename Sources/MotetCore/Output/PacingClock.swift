@@ -95,13 +95,13 @@ struct PacingClock {
         guard !untimed, pausedHeard == nil, let anchorNanos else { return nil }
         let heardTarget = written - capacity / 2
         guard heardTarget > heard(at: now) else { return nil }
-        return anchorNanos + MonotonicClock.nanos(frames: heardTarget - anchorFrames, rate: rate)
+        return anchorNanos + FrameTime.nanosecondsRounded(frames: heardTarget - anchorFrames, rate: rate)
     }
 
     /// When everything written will have been heard (nil: it has, or the clock stands).
     func drainDeadline(at now: Int64) -> Int64? {
         guard !untimed, pausedHeard == nil, let anchorNanos, heard(at: now) < written else { return nil }
-        return anchorNanos + MonotonicClock.nanos(frames: written - anchorFrames, rate: rate)
+        return anchorNanos + FrameTime.nanosecondsRounded(frames: written - anchorFrames, rate: rate)
     }
 }
 

@@ -24,10 +24,10 @@ struct DrySpell: Equatable {
     mutating func ringEmpty(device state: DeviceState?, rate: Int, now: MonotonicInstant) -> (lookAgainInNanos: Int64, starvedSince: MonotonicInstant?) {
         let after = Self.starvingAfterNanos
         if !starving, let state, state.playing, !state.lost, rate > 0 {
-            let enough = after * Int64(rate) / 1_000_000_000
+            let enough = FrameTime.frames(nanoseconds: after, rate: rate)
             if state.delayFrames > enough {
                 since = nil
-                return ((state.delayFrames - enough) * 1_000_000_000 / Int64(rate), nil)
+                return (FrameTime.nanoseconds(frames: state.delayFrames - enough, rate: rate), nil)
             }
         }
         // Starving: look again soon, so that a slow source's trickle is played as it comes.
@@ -36,7 +36,7 @@ struct DrySpell: Equatable {
             self.since = now
             return (after, nil)
         }
-        let dry = now.nanoseconds - since.nanoseconds
+        let dry = now.nanoseconds(since: since)
         if dry >= after {
             starving = true
             return (after, since)

@@ -19,7 +19,7 @@ struct HeardNow: Sendable, Equatable {
     /// `frames` extrapolated to `now`, never past `limitFrames`.
     func frames(at now: MonotonicInstant = .now()) -> Int64 {
         guard framesPerSecond > 0, now > at else { return frames }
-        let more = Int64(Double((now - at).nanoseconds) * Double(framesPerSecond) / 1_000_000_000)
+        let more = now.frames(since: at, rate: framesPerSecond)
         return max(frames, min(frames + more, limitFrames))
     }
 }

@@ -15,9 +15,4 @@ public enum MonotonicClock {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
-
-    /// Nanoseconds that `frames` last at `rate`.
-    public static func nanos(frames: Int64, rate: Int) -> Int64 {
-        Int64((Double(frames) * 1_000_000_000 / Double(rate)).rounded())
-    }
 }

@@ -27,6 +27,29 @@
     }
     @inlinable public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
     @inlinable public static func += (a: inout MonotonicInstant, d: Duration) { a = a + d }
+
+    /// Frames at `rate` a second from `earlier` to this moment (truncated). Integer arithmetic,
+    /// cheap enough for the sink thread (a `Duration` takes 128-bit arithmetic).
+    @inlinable public func frames(since earlier: MonotonicInstant, rate: Int64) -> Int64 {
+        Int64(Double(nanoseconds - earlier.nanoseconds) * Double(rate) / 1_000_000_000)
+    }
+
+    /// Nanoseconds from `earlier` to this moment: for the sink thread's integer spans.
+    @inlinable public func nanoseconds(since earlier: MonotonicInstant) -> Int64 { nanoseconds - earlier.nanoseconds }
+}
+
+/// The sink thread's integer conversions between frames and nanoseconds (see `DrySpell`).
+public enum FrameTime {
+    /// Nanoseconds that `frames` last at `rate` (truncated).
+    @inlinable public static func nanoseconds(frames: Int64, rate: Int) -> Int64 { frames * 1_000_000_000 / Int64(max(1, rate)) }
+
+    /// Nanoseconds that `frames` last at `rate`, rounded (the null output's pacing).
+    @inlinable public static func nanosecondsRounded(frames: Int64, rate: Int) -> Int64 {
+        Int64((Double(frames) * 1_000_000_000 / Double(rate)).rounded())
+    }
+
+    /// Frames at `rate` in `nanoseconds` (truncated).
+    @inlinable public static func frames(nanoseconds: Int64, rate: Int) -> Int64 { nanoseconds * Int64(rate) / 1_000_000_000 }
 }
 
 extension Duration {
