@@ -43,11 +43,9 @@ extension PlayerStateMachine {
 
     /// Keeps a command about "the current track" for the track being opened after a skip.
     private func keepForNextTrack(_ command: PlayerCommand, _ source: CommandSource) {
-        guard var underway = phase.underway, var opening = underway.opening else { return }
-        if opening.deferred.count == Self.maxDeferred { opening.deferred.removeFirst() }
-        opening.deferred.append(DeferredCommand(command: command, source: source))
-        underway.opening = opening
-        phase.underway = underway
+        guard let kept = phase.opening?.deferred else { return }
+        if kept.count == Self.maxDeferred { phase.underway?.opening?.deferred.removeFirst() }
+        phase.underway?.opening?.deferred.append(DeferredCommand(command: command, source: source))
     }
 
     /// Runs the commands kept while the current track was being opened.
@@ -69,7 +67,7 @@ extension PlayerStateMachine {
         if var limiter = skipLimiter {
             let t = now()
             guard limiter.left(at: t) > 0 else {
-                let wait = ((limiter.nextFree(at: t) ?? .zero) + .seconds(59)).wholeSeconds / 60
+                let wait = (limiter.nextFree(at: t) ?? .zero).countRoundedUp(of: .seconds(60))
                 out.message("motet: skip refused\(who(source)): no skip left (--skip-limit); next one in \(wait) min")
                 return
             }

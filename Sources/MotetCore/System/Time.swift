@@ -26,7 +26,6 @@
         MonotonicInstant(nanoseconds: a.nanoseconds - d.nanoseconds)
     }
     @inlinable public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
-    @inlinable public static func += (a: inout MonotonicInstant, d: Duration) { a = a + d }
 
     /// Frames at `rate` a second from `earlier` to this moment (truncated). Integer arithmetic,
     /// cheap enough for the sink thread (a `Duration` takes 128-bit arithmetic).
@@ -66,9 +65,6 @@ extension Duration {
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 
-    /// Whole seconds, truncated toward zero (for a clock shown to people).
-    @inlinable public var wholeSeconds: Int64 { components.seconds }
-
     /// How long `frames` last at `rate` frames a second, to the microsecond below (as the events
     /// report it; a zero or negative rate counts as 1).
     @inlinable public static func frames(_ frames: Int64, rate: Int) -> Duration {
@@ -80,6 +76,13 @@ extension Duration {
 
     /// How many whole `interval`s fit in this span (for a refresh every interval).
     @inlinable public func count(of interval: Duration) -> Int64 { microseconds / max(1, interval.microseconds) }
+
+    /// How many `interval`s it takes to cover this span, the last one perhaps in part (rounded
+    /// up, to the microsecond).
+    @inlinable public func countRoundedUp(of interval: Duration) -> Int64 {
+        let step = max(1, interval.microseconds)
+        return (microseconds + step - 1) / step
+    }
 
     /// What is left of this span after its whole `interval`s.
     @inlinable public func remainder(after interval: Duration) -> Duration {

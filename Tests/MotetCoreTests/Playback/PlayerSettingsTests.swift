@@ -66,6 +66,21 @@ import MotetSystem
         #expect(rig.engine.repositions.count == 3)
     }
 
+    @Test func aRefusedSkipNamesTheWaitInMinutesRoundedUp() {
+        let rig = PlayerRig(tracks: 5, skipLimit: (count: 1, minutes: 60))
+        rig.play(0)
+        rig.send(.next)
+        rig.open(1)
+        // 60.5 s before the skip leaves the window: the next one is in 2 minutes, not 1.
+        rig.advance(micros: 3_539_500_000)
+        rig.send(.next)
+        #expect(rig.allMessages.last?.contains("next one in 2 min") == true, "\(rig.allMessages.last ?? "")")
+        // Exactly a minute before: 1.
+        rig.advance(micros: 500_000)
+        rig.send(.next)
+        #expect(rig.allMessages.last?.contains("next one in 1 min") == true, "\(rig.allMessages.last ?? "")")
+    }
+
     @Test func naturalAdvanceDoesNotCountAsASkip() {
         let rig = PlayerRig(tracks: 4, skipLimit: (count: 1, minutes: 60))
         rig.play(0)
