@@ -280,7 +280,7 @@ final class DecodeWorker: @unchecked Sendable {
         let position = heard()
         let inDevice = max(0, position.limitFrames - position.frames(at: now))
         let frames = Int64(ring.availableToRead / max(1, format.channels)) + inDevice
-        stream.listenerRunsOut(atNanos: (now + .frames(frames, rate: format.sampleRate)).nanoseconds)
+        stream.listenerRunsOut(atNanos: now.nanoseconds + FrameTime.nanoseconds(frames: frames, rate: format.sampleRate))
     }
 
     /// Decoder thread.

@@ -11,7 +11,6 @@ import MotetSystem
 struct DrySpell: Equatable {
     /// How long the ring must stay dry, with the device holding less than this, before `.starving`.
     static let starvingAfterNanos: Int64 = 100_000_000
-    static let starvingAfter: Duration = .nanoseconds(starvingAfterNanos)
     /// When the ring last ran dry; nil while samples flow.
     private(set) var since: MonotonicInstant?
     /// `.starving` was said and `.fed` not yet.
@@ -20,7 +19,7 @@ struct DrySpell: Equatable {
     /// The ring is empty at `now`, in front of a device in `state` playing `rate` frames a second.
     /// Returns how long to wait before looking again (nanoseconds), and when the spell began if
     /// `.starving` is to be said now. An empty ring in front of a device that holds more than
-    /// `starvingAfter` is no stall: the decoder of a live stream fills it a second at a time.
+    /// `starvingAfterNanos` is no stall: the decoder of a live stream fills it a second at a time.
     mutating func ringEmpty(device state: DeviceState?, rate: Int, now: MonotonicInstant) -> (lookAgainInNanos: Int64, starvedSince: MonotonicInstant?) {
         let after = Self.starvingAfterNanos
         if !starving, let state, state.playing, !state.lost, rate > 0 {

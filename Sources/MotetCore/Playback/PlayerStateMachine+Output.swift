@@ -67,17 +67,15 @@ extension PlayerStateMachine {
             play()
         case .lost:
             // Loading and playing read `stalled` while it lasts (`PlayerPhase.status`).
-            guard var underway = phase.underway, !underway.deviceLost else { return }
-            underway.deviceLost = true
-            phase.underway = underway
+            guard phase.underway?.deviceLost == false else { return }
+            phase.underway?.deviceLost = true
             out.events(.interruptionBegan(.deviceLost))
             out.message("motet: lost \(outputDescription); will resume when it is back")
             publishState()
             publishNowPlaying()
         case .restored:
-            guard var underway = phase.underway, underway.deviceLost else { return }
-            underway.deviceLost = false
-            phase.underway = underway
+            guard phase.underway?.deviceLost == true else { return }
+            phase.underway?.deviceLost = false
             out.events(.interruptionEnded(.deviceLost))
             out.message("motet: \(outputDescription) is back; resuming")
             // What was written to the dead stream was never heard: go back to what was.

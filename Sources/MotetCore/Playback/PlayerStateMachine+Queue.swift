@@ -21,11 +21,7 @@ extension PlayerStateMachine {
             current = c
         }
         for i in ahead.indices { ahead[i].info.orderPosition = move(ahead[i].info.orderPosition) }
-        if var underway = phase.underway, var opening = underway.opening, let at = opening.position {
-            opening.position = move(at)
-            underway.opening = opening
-            phase.underway = underway
-        }
+        if let at = phase.opening?.position { phase.underway?.opening?.position = move(at) }
         engine.entriesPlaced(at: p, in: queue, start: request.start)
         refreshNextEnabled()  // the playlist's entries may follow the current track
     }

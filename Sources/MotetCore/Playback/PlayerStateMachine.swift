@@ -204,12 +204,11 @@ final class PlayerStateMachine {
         switch report {
         case .segmentOpened(let opened):
             // Stopped, the decoder holds; its segments are taken when play releases it.
-            guard opened.generation == generation, var underway = phase.underway else { return }
+            guard opened.generation == generation, phase.underway != nil else { return }
             let info = arrived(opened)
             let boundary = earlyBoundaries.removeValue(forKey: info.segmentID)
-            if let opening = underway.opening {
-                underway.opening = nil
-                phase.underway = underway
+            if let opening = phase.opening {
+                phase.underway?.opening = nil
                 makeCurrent(info, boundary: boundary, heard: false)
                 if opening.seek {
                     out.events(.seeked(Seeked(trackID: info.trackID, positionMicros: info.fileStart.microseconds)))

@@ -367,9 +367,8 @@ final class SinkWorker: @unchecked Sendable {
     private func publishHeard(_ state: DeviceState?) {
         let delay = state?.delayFrames ?? 0
         let rate = state?.playing == true && !paused ? Int64(format?.sampleRate ?? 0) : 0
-        let now = MonotonicClock.now()
         let heard = HeardNow(
-            epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, at: MonotonicInstant(nanoseconds: now),
+            epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, at: .now(),
             limitFrames: written - (state?.stagedFrames ?? 0))
         let before = position.load()
         position.publish(heard)

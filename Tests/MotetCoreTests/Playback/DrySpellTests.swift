@@ -22,7 +22,7 @@ import Testing
         var spell = DrySpell()
         let nearlyEmpty = DeviceState(freeFrames: 4096, delayFrames: 441, playing: true)
         var look = spell.ringEmpty(device: nearlyEmpty, rate: rate, now: t0)
-        #expect(look.starvedSince == nil && look.lookAgainInNanos == DrySpell.starvingAfter.nanoseconds)
+        #expect(look.starvedSince == nil && look.lookAgainInNanos == DrySpell.starvingAfterNanos)
         look = spell.ringEmpty(device: nearlyEmpty, rate: rate, now: t0 + .milliseconds(60))
         #expect(look.starvedSince == nil && look.lookAgainInNanos == Duration.milliseconds(40).nanoseconds)
         look = spell.ringEmpty(device: nearlyEmpty, rate: rate, now: t0 + .milliseconds(100))
