@@ -37,6 +37,13 @@
  *                 before that write and not since counts what it wrote as heard.
  * Several positions may be given as a string: "44100 88200".
  *
+ * A period clock out of step with the stream (dmix, another I/O plugin):
+ *   tick_before_queued N, tick_early_us E  after each start and each write, the period ticks are
+ *                 re-timed so that one comes E µs before the frames queued fall to N, and then
+ *                 one every period: a poller that wants N queued or less sees a tick just too
+ *                 early, and the next one a period later.
+ * Each write is logged (`write`, with the frames queued before it and whether the clock ran).
+ *
  * The log file gets one line per event: `<event> total=<frames played in the run> us=<monotonic
  * microseconds> [key=value...]`, events: open, open-refused, params, start, underrun, xrun,
  * suspend, resume, unplug, prepare (dropped=), stop (dropped=), pause, unpause, close.
@@ -82,6 +89,8 @@ typedef struct {
 	uint64_t cues[FAULTS][MAX_CUES];
 	int cue_count[FAULTS];
 	uint64_t unplug_after_write; /* 0: none */
+	long tick_before_queued;     /* 0: ticks from hw_params */
+	long tick_early_us;
 
 	unsigned frame_bytes;
 	snd_pcm_uframes_t buffer_frames;
@@ -128,6 +137,23 @@ static void clock_rebase(fault_t *f, int running)
 	f->clock_start_ns = now_ns();
 	f->played_at_start = f->played;
 	f->clock_running = running;
+}
+
+/* With tick_before_queued: the next tick comes tick_early_us before the queue falls to that many
+ * frames, then one every period. With the lock. */
+static void rephase_ticks(fault_t *f)
+{
+	uint64_t queued = f->written - f->played;
+	if (f->tick_before_queued <= 0 || !f->clock_running || queued <= (uint64_t)f->tick_before_queued)
+		return;
+	int64_t period_ns = (int64_t)((double)f->io.period_size * 1e9 / f->io.rate);
+	int64_t first = (int64_t)((double)(queued - (uint64_t)f->tick_before_queued) * 1e9 / f->io.rate) -
+		f->tick_early_us * 1000;
+	if (first < 1)
+		first = 1;
+	struct itimerspec tick = { { period_ns / 1000000000, period_ns % 1000000000 },
+				   { first / 1000000000, first % 1000000000 } };
+	timerfd_settime(f->io.poll_fd, 0, &tick, NULL);
 }
 
 /* Plays frames [played, played + n): appends them to the capture. */
@@ -293,6 +319,7 @@ static int f_start(snd_pcm_ioplug_t *io)
 	else {
 		clock_rebase(f, 1);
 		log_event(f, "start", "queued=%llu", (unsigned long long)(f->written - f->played));
+		rephase_ticks(f);
 		arm_for_next_cue(f);
 	}
 	pthread_mutex_unlock(&f->lock);
@@ -345,6 +372,8 @@ static snd_pcm_sframes_t f_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_
 		pthread_mutex_unlock(&f->lock);
 		return refused;
 	}
+	log_event(f, "write", "queued=%llu frames=%lu running=%d", (unsigned long long)(f->written - f->played),
+		  (unsigned long)size, f->clock_running);
 	const unsigned char *src = (const unsigned char *)areas[0].addr +
 		(areas[0].first + offset * areas[0].step) / 8;
 	snd_pcm_uframes_t room = f->buffer_frames - (snd_pcm_uframes_t)(f->written - f->played);
@@ -364,6 +393,7 @@ static snd_pcm_sframes_t f_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_
 		unplug_after_write_fired = 1;
 		fire(f, UNPLUG);
 	}
+	rephase_ticks(f);
 	arm_for_next_cue(f);
 	pthread_mutex_unlock(&f->lock);
 	return (snd_pcm_sframes_t)size;
@@ -553,6 +583,14 @@ SND_PCM_PLUGIN_DEFINE_FUNC(motetfault)
 		}
 		if (!strcmp(id, "stall_ms")) {
 			snd_config_get_integer(n, &stall_ms);
+			continue;
+		}
+		if (!strcmp(id, "tick_before_queued")) {
+			snd_config_get_integer(n, &f->tick_before_queued);
+			continue;
+		}
+		if (!strcmp(id, "tick_early_us")) {
+			snd_config_get_integer(n, &f->tick_early_us);
 			continue;
 		}
 		int known = 0;

@@ -11,8 +11,8 @@ import Foundation
 public final class ALSAFaultRig: @unchecked Sendable {
     /// One line of the device's log.
     public struct Event: Sendable, CustomStringConvertible {
-        /// open, open-refused, params, start, stall, underrun, xrun, suspend, resume, unplug,
-        /// prepare, stop, pause, unpause, close.
+        /// open, open-refused, params, start, write, stall, underrun, xrun, suspend, resume,
+        /// unplug, prepare, stop, pause, unpause, close.
         public var name: String
         /// Frames played in the run when it happened.
         public var total: Int
@@ -45,11 +45,15 @@ public final class ALSAFaultRig: @unchecked Sendable {
         public var unplugAfterWrite: Int?
         /// Whether the device implements resume (without it, only prepare restarts it).
         public var canResume = false
+        /// A period clock out of step with the stream: after each start and write, a tick comes
+        /// `earlyMicros` before the frames queued fall to `queued`, then one every period.
+        public var tickBefore: (queued: Int, earlyMicros: Int)?
 
         public init(
             stallAt: [Int] = [], xrunAt: [Int] = [], suspendAt: [Int] = [], unplugAt: [Int] = [],
-            unplugAfterWrite: Int? = nil, canResume: Bool = false
+            unplugAfterWrite: Int? = nil, canResume: Bool = false, tickBefore: (queued: Int, earlyMicros: Int)? = nil
         ) {
+            self.tickBefore = tickBefore
             self.stallAt = stallAt
             self.xrunAt = xrunAt
             self.suspendAt = suspendAt
@@ -90,6 +94,7 @@ public final class ALSAFaultRig: @unchecked Sendable {
         if !faults.suspendAt.isEmpty { device += " suspend_at \(list(faults.suspendAt))" }
         if !faults.unplugAt.isEmpty { device += " unplug_at \(list(faults.unplugAt))" }
         if let n = faults.unplugAfterWrite { device += " unplug_after_write \(list([n]))" }
+        if let t = faults.tickBefore { device += " tick_before_queued \(t.queued) tick_early_us \(t.earlyMicros)" }
         let config = """
             pcm_type.motetfault { lib "\(library)" }
             pcm.!default { \(device) }

@@ -208,9 +208,11 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         }
         fds[pcmDescriptorCount] = pollfd(fd: wakeups.pollDescriptor, events: Int16(POLLIN), revents: 0)
         // As `snd_pcm_wait` does, but watching the wake-up pipe too: a descriptor that is ready
-        // while the device says nothing (a plugin's), or says there is room when less than a
-        // refill is free (a plugin that wakes every period whatever `avail_min` says), is polled
-        // again until the deadline.
+        // while the device says nothing (a plugin's) is polled again until the deadline. One that
+        // says there is room when less than a refill is free (dmix, or another plugin that wakes
+        // every period whatever `avail_min` says) is not polled again: its next tick may come a
+        // period later, as the buffer runs dry. The refill is due when the missing frames have
+        // played, and the thread sleeps until then on the wake-up pipe alone.
         while true {
             let millis = Int32(clamping: (max(0, deadline - MonotonicClock.now()) + 999_999) / 1_000_000)
             guard poll(fds, nfds_t(pcmDescriptorCount + 1), millis) > 0 else { return }
@@ -229,7 +231,10 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
             if MonotonicClock.now() >= deadline { return }
             if revents & UInt16(POLLOUT) != 0 {
                 let avail = snd_pcm_avail_update(pcm)
-                guard avail >= 0, avail < refillFrames, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else { return }
+                guard avail >= 0, avail < refillFrames, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, let format else { return }
+                let due = MonotonicClock.now() + FrameTime.nanoseconds(frames: Int64(refillFrames - avail), rate: format.sampleRate)
+                _ = wakeups.sleep(until: min(deadline, due))
+                return
             }
             fds[pcmDescriptorCount].revents = 0
         }
