@@ -15,7 +15,7 @@ final class Console: Sendable {
     enum Mode: Sendable { case line, events, quiet }
 
     /// How long a notice (volume, like) stays on the status line.
-    static let noticeSeconds = 3.0
+    static let noticeTime: Duration = .seconds(3)
 
     let mode: Mode
     private let dumb: Bool
@@ -31,7 +31,7 @@ final class Console: Sendable {
         var display: PlayerDisplay?
         /// A short-lived notice and, for a rating, the track it was given to: it is not shown
         /// beside another track (a dislike moves on at once).
-        var notice: (text: String, until: Double, trackID: UInt64?)?
+        var notice: (text: String, until: MonotonicInstant, trackID: UInt64?)?
         var lastVolume: Int?
         var lastRating: (trackID: UInt64, liked: Bool, disliked: Bool)?
         // Events mode.
@@ -170,7 +170,7 @@ final class Console: Sendable {
     }
 
     private func notify(_ s: inout State, _ text: String, track: UInt64? = nil) {
-        s.notice = (text, Self.now() + Self.noticeSeconds, track)
+        s.notice = (text, Self.now() + Self.noticeTime, track)
     }
 
     /// Draws the status line when it changed (or after `prefix`, which must leave the cursor at
@@ -225,7 +225,5 @@ final class Console: Sendable {
         return 80
     }
 
-    private static func now() -> Double {
-        Double(monotonicMicros()) / 1e6
-    }
+    private static func now() -> MonotonicInstant { .now() }
 }

@@ -19,7 +19,7 @@ import MotetSystem
 /// In the foreground it sleeps in `poll` on that terminal and a wake-up pipe, with no timeout: a
 /// foreground job leaves the foreground only by being stopped (Ctrl-Z), and the SIGCONT that
 /// continues it calls `recheck`, which ends the poll. In the background it looks once a second
-/// (`backgroundCheckNanos`): bash's `fg` of a running job only hands it the terminal, with no
+/// (`backgroundCheck`): bash's `fg` of a running job only hands it the terminal, with no
 /// SIGCONT (bash sends one only to a stopped job), and the kernel tells no one when a terminal's
 /// foreground group changes, so looking is the only way; once a second brings the status line
 /// back as soon as its own pace would. It runs in a terminal only, never headless.
@@ -34,7 +34,7 @@ final class KeyboardInput: Sendable {
     static let keys = KeyTable.oneLine
 
     /// How often a background reader looks whether it is the foreground job again.
-    static let backgroundCheckNanos: Int64 = 1_000_000_000
+    static let backgroundCheck: Duration = .seconds(1)
 
     /// Starts the reader thread on the terminal `fd` (`KeyboardTerminal`).
     func start(
@@ -88,7 +88,7 @@ final class KeyboardInput: Sendable {
                         wasInForeground = false
                         background()
                     }
-                    wake.sleep(until: MonotonicClock.now() + KeyboardInput.backgroundCheckNanos)
+                    wake.sleep(until: .now() + KeyboardInput.backgroundCheck)
                     continue
                 }
                 if !wasInForeground {

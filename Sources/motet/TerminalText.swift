@@ -50,10 +50,7 @@ enum TerminalText {
     /// "3:07" or "1:02:03".
     static func time(_ micros: Int64?) -> String {
         guard let micros, micros >= 0 else { return "-:--" }
-        let s = micros / 1_000_000
-        let (h, m, sec) = (s / 3600, (s / 60) % 60, s % 60)
-        let mm = h > 0 ? String(m).leftPadded(to: 2) : String(m)
-        return (h > 0 ? "\(h):" : "") + "\(mm):" + String(sec).leftPadded(to: 2)
+        return Duration.microseconds(micros).clockText()
     }
 }
 

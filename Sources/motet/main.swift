@@ -143,7 +143,7 @@ let console = Console(mode: consoleMode, environment: environment)
 // Every notice, warning and error line (the player's, the output's, the delegates' log) goes through
 // here: one that repeats is said once, then summed up at most once per 10 s and at exit. What a key
 // asks for (the `h` help) is written directly.
-let repeatedMessages = Locked(RepeatedMessageLimiter(clock: monotonicMicros))
+let repeatedMessages = Locked(RepeatedMessageLimiter(clock: { .now() }))
 let notify: @Sendable (String) -> Void = { text in
     repeatedMessages.withLock { limiter in for line in limiter.lines(for: text) { console.message(line) } }
 }
@@ -159,9 +159,9 @@ if settings.inputs.contains("-") && isatty(0) == 1 {
 let networkOptions: NetworkOptions = {
     var n = NetworkOptions()
     n.userAgent = "Motet/\(motetVersion)"
-    n.prebufferSeconds = Double(settings.prebufferMicros) / 1_000_000
-    n.reconnectSeconds = Int(settings.reconnectMicros / 1_000_000)
-    n.timeoutSeconds = max(1, Int(settings.networkTimeoutMicros / 1_000_000))
+    n.prebuffer = settings.prebuffer
+    n.reconnectFor = settings.reconnectFor
+    n.timeout = settings.networkTimeout
     return n
 }()
 // libcurl is loaded only if an input is a remote playlist (NetworkFetch loads it on first use).
@@ -190,7 +190,7 @@ let playerConfiguration: PlayerConfiguration = {
     c.origins = origins
     c.shuffle = settings.shuffle
     c.loop = settings.loop
-    c.start = .microseconds(settings.startMicros ?? 0)
+    c.start = settings.start ?? .zero
     c.replayGain = settings.replayGain
     c.volume = settings.volume
     c.skipLimit = settings.skipLimit.map { ($0.count, $0.minutes) }
@@ -278,7 +278,7 @@ let outcome = player.run()
 terminalMode.restore()
 sayUnsaidRepeats()
 console.finish()
-let abandoned = pluginHost.shutdown(timeoutSeconds: PluginHost.shutdownWaitSeconds)
+let abandoned = pluginHost.shutdown(timeout: PluginHost.shutdownWait)
 _ = abandoned  // the host has already named each plugin it gave up on
 sayUnsaidRepeats()  // what the delegates repeated while they stopped
 // The player has said why when it is not 0; the rules are ExitStatus's (and --help's).

@@ -129,7 +129,7 @@ import Testing
 
     /// dmix and ALSA's I/O plugins wake a poller every period whatever `avail_min` says. When
     /// such a tick comes just before the refill is due (the device holds a little more than the
-    /// player's reserve, `ALSAOutput.reserveMicros`, 0.5 s), the next tick is a period later,
+    /// player's reserve, `ALSAOutput.reserve`, 0.5 s), the next tick is a period later,
     /// with nothing left to play: a player that waits for it and wakes a few milliseconds late
     /// (a loaded machine) underruns. Hunt 12 and CI met it about once in six runs, as a 2.15 s
     /// "recovery" in `anUnderrunCostsSilenceNotSamples` (the device ran dry before the late

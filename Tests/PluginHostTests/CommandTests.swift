@@ -26,7 +26,7 @@ import Testing
         for (thread, values) in sequences {
             #expect(values == (0..<Int64(perThread)).map { $0 }, "thread \(thread) out of order")
         }
-        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(10)) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).last == "destroy")
     }
 
@@ -35,7 +35,7 @@ import Testing
         defer { harness.cleanUp() }
         try ProbePlugin.build(in: harness.directory)
         harness.load([harness.probeRequest("probe", options: [("senders", "1"), ("sends", "20")])])
-        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(10)) == [])
         #expect(harness.commands.isEmpty)
         let refusals = harness.log.filter { $0.contains("refused: remote commands are off (remote-commands = no)") }
         #expect(refusals.count == 5)  // then quiet, so a plugin cannot flood the log

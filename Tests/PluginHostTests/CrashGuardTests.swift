@@ -66,7 +66,7 @@ import Testing
         #expect(!ProbePlugin.lines(harness.output("crasher")).contains { $0.contains("volume=52") || $0.contains("track=8") })
         // Shutdown does not wait for the dead instance, and the good one is destroyed as usual.
         let started = Stopwatch()
-        _ = harness.host.shutdown(timeoutSeconds: 5)
+        _ = harness.host.shutdown(timeout: .seconds(5))
         #expect(started.seconds < 2)
         #expect(ProbePlugin.lines(harness.output("good")).suffix(2) == ["shutdown", "destroy"])
         #expect(lines(harness, "crasher").count == 1)
@@ -82,7 +82,7 @@ import Testing
         ])
         #expect(running == 2)
         let started = Stopwatch()
-        _ = harness.host.shutdown(timeoutSeconds: 5)
+        _ = harness.host.shutdown(timeout: .seconds(5))
         #expect(started.seconds < 2)
         #expect(ProbePlugin.lines(harness.output("crasher")).suffix(2) == ["shutdown", "destroy"])
         #expect(ProbePlugin.lines(harness.output("good")).suffix(2) == ["shutdown", "destroy"])

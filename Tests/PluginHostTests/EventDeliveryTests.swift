@@ -18,7 +18,7 @@ import Testing
         harness.host.publish(.decodeError(DecodeErrorReport(code: -3, message: "hole in data", filePath: "/music/Song.ogg", positionMicros: nil, trackID: 17)))
         harness.host.publish(.interruptionBegan(.corked))
         harness.host.publish(.interruptionEnded(.deviceLost))
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         #expect(ProbePlugin.lines(harness.output("probe")) == [
             "create abi=1.2 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
             "option out=\(harness.output("probe"))",
@@ -46,7 +46,7 @@ import Testing
         harness.load([harness.probeRequest("probe")])
         harness.host.publish(SampleEvents.track("Last"))
         harness.host.publish(.nowPlaying(.nothing(at: 99)))
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         let last = try #require(ProbePlugin.lines(harness.output("probe")).last { $0.hasPrefix("np ") })
         #expect(last == "np size=184 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
             + "elapsed=0 at=99 rate=0.00 art=0:(null):(null):(null) file=(null) track=0")
@@ -62,7 +62,7 @@ import Testing
             trackID: 3, elapsedMicros: nil, elapsedAtMicros: 5, rate: 1, liked: false, disliked: true,
             nextEnabled: false, previousEnabled: true)
         harness.host.publish(.nowPlaying(bare))
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).contains(
             "np size=184 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
                 + "elapsed=0 at=5 rate=1.00 art=0:(null):(null):(null) file=(null) track=3"))
@@ -83,7 +83,7 @@ import Testing
         let track = TrackRecord(
             trackID: 4, title: "Song", artists: ["Ada"], album: nil, durationMicros: nil, filePath: nil, url: url, station: station)
         harness.host.publish(.trackStarted(TrackStarted(track: track, reason: .natural, startedAtUnixMicros: 1)))
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         let lines = ProbePlugin.lines(harness.output("probe"))
         #expect(lines.contains(
             "np-stream url=\(url) station=Radio Ada desc=All Ada, all day genre=Baroque home=https://ada.example/"), "\(lines)")
@@ -119,7 +119,7 @@ import Testing
         harness.host.publish(.trackFinished(TrackFinished(
             trackID: 9, filePath: "/music/Song.ogg", title: "Song", successfully: true, reason: .skipped, track: track,
             heardMicros: 30_000_000, positionMicros: 72_000_000, firstHeardUnixMicros: 1_700_000_000_500_000)))
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         let described = "id=9 title=Song artist=Ada, Bo artists=Ada|Bo album=The Album duration=180000000 "
             + "file=/music/Song.ogg url=(null) station=(null) art=c0ffee desc=(null) genre=(null) home=(null)"
         #expect(Array(ProbePlugin.lines(harness.output("new")).dropFirst(2)) == [

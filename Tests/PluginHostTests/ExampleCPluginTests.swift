@@ -25,7 +25,7 @@ import Testing
         #expect(try Shell.waitUntil { harness.commands.count == 1 })
         now.liked = true  // what the player publishes once the like took effect
         harness.host.publish(.nowPlaying(now))
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.contains("hello[hello]: now playing: title=Example Song artist=Ada, Bo album=The Album rate=1.0 liked=no"))
         #expect(text.contains("hello[hello]: sent like: accepted"))

@@ -1,6 +1,7 @@
 import CPluginWire
 import MotetEvents
 import MotetPluginABI
+import MotetSystem
 import Testing
 
 @testable import MotetPluginHost
@@ -8,20 +9,23 @@ import Testing
 /// The pure parts of isolation: supervision's decisions, the replay a restarted instance gets,
 /// and the framing of events both ways.
 @Suite struct SupervisionTests {
+    /// The monotonic moment `seconds` after the clock's origin.
+    func at(_ seconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: 0) + .seconds(seconds) }
+
     @Test func failuresBackOffFourfoldAndTheThirdInFiveMinutesDisables() {
         var supervision = PluginSupervision()
-        #expect(supervision.failed(at: 100) == .restart(afterSeconds: 0.5, failures: 1))
-        #expect(supervision.failed(at: 101) == .restart(afterSeconds: 2, failures: 2))
-        #expect(supervision.failed(at: 399) == .disable)
+        #expect(supervision.failed(at: at(100)) == .restart(after: .milliseconds(500), failures: 1))
+        #expect(supervision.failed(at: at(101)) == .restart(after: .seconds(2), failures: 2))
+        #expect(supervision.failed(at: at(399)) == .disable)
     }
 
     @Test func failuresOlderThanTheWindowAreForgotten() {
         var supervision = PluginSupervision()
-        #expect(supervision.failed(at: 0) == .restart(afterSeconds: 0.5, failures: 1))
-        #expect(supervision.failed(at: 200) == .restart(afterSeconds: 2, failures: 2))
+        #expect(supervision.failed(at: at(0)) == .restart(after: .milliseconds(500), failures: 1))
+        #expect(supervision.failed(at: at(200)) == .restart(after: .seconds(2), failures: 2))
         // The first failure is 300 s old at 300: two in the window, not three.
-        #expect(supervision.failed(at: 300) == .restart(afterSeconds: 2, failures: 2))
-        #expect(supervision.failed(at: 1000) == .restart(afterSeconds: 0.5, failures: 1))
+        #expect(supervision.failed(at: at(300)) == .restart(after: .seconds(2), failures: 2))
+        #expect(supervision.failed(at: at(1000)) == .restart(after: .milliseconds(500), failures: 1))
     }
 }
 
@@ -67,18 +71,18 @@ import Testing
         #expect(window.watchdogDeadline == nil)
         for i in 1...EventWindow.capacity {
             #expect(!window.isFull)
-            let number = window.send(.player(SampleEvents.track("T\(i)", trackID: UInt64(i))), at: Int64(i) * 1_000)
+            let number = window.send(.player(SampleEvents.track("T\(i)", trackID: UInt64(i))), at: MonotonicInstant(microseconds: Int64(i) * 1_000))
             #expect(number == UInt64(i))
         }
         #expect(window.isFull)
-        #expect(window.watchdogDeadline == 1_000 + EventWindow.watchdogMicros)
+        #expect(window.watchdogDeadline == MonotonicInstant(microseconds: 1_000) + EventWindow.watchdog)
         #expect(window.took(upTo: 99) == 0, "a number never sent")
         #expect(window.took(upTo: 3) == 3)
         #expect(window.took(upTo: 2) == 0, "old news")
         #expect(window.hasTaken(3) && !window.hasTaken(4))
         #expect(window.settle().map(\.kind) == [.nowPlaying(1), .nowPlaying(2), .nowPlaying(3)])
         #expect(!window.isFull)
-        #expect(window.watchdogDeadline == 4_000 + EventWindow.watchdogMicros, "the oldest still on its way")
+        #expect(window.watchdogDeadline == MonotonicInstant(microseconds: 4_000) + EventWindow.watchdog, "the oldest still on its way")
         #expect(window.tracks == Set(4...UInt64(EventWindow.capacity)))
         #expect(window.took(upTo: 5) == 2)
         let back = window.takeBack()

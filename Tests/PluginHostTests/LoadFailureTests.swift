@@ -1,5 +1,6 @@
 import Foundation
 import MotetEvents
+import MotetSystem
 import MotetPluginHost
 import MotetTestSupport
 import Testing
@@ -150,7 +151,7 @@ import Testing
         let sluggish = ProbePlugin.entries(harness.output("sluggish"))
         let event = try #require(sluggish.first { $0.text.contains("volume=7") })
         #expect(event.micros - start >= 1_500_000)
-        #expect(harness.host.waitForCreates(timeoutSeconds: 5) == 2)
+        #expect(harness.host.waitForCreates(timeout: .seconds(5)) == 2)
         #expect(harness.log.isEmpty)
     }
 
@@ -162,7 +163,7 @@ import Testing
             harness.probeRequest("probe", options: [("create_sleep_ms", "300"), ("fail_create", "yes")]),
         ], searchPath: harness.searchPath)
         harness.host.publish(SampleEvents.state(volume: 7))
-        #expect(harness.host.waitForCreates(timeoutSeconds: 5) == 0)
+        #expect(harness.host.waitForCreates(timeout: .seconds(5)) == 0)
         #expect(harness.log.last == "motet: plugin probe: \(file): create failed (status -1); the plugin's own messages, if any, are above (from test.conf:7)")
         #expect(harness.host.instanceNames == [])
     }

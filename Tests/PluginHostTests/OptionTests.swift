@@ -47,7 +47,7 @@ import Testing
         #expect(harness.load([harness.probeRequest("probe", options: [
             ("sleep_ms", "-0"), ("interval", "0.5"), ("like_each", "on"), ("interval", "2"),
         ])]) == 1, "\(harness.log)")
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).filter { $0.hasPrefix("option ") }.dropFirst() == [
             "option sleep_ms=-0", "option interval=0.5", "option like_each=on", "option interval=2",
         ])
@@ -96,7 +96,7 @@ import Testing
         request.deprecatedFileKey = "/data/notes.txt"
         #expect(harness.load([request]) == 1, "\(harness.log)")
         #expect(harness.log.isEmpty)
-        #expect(harness.host.shutdown(timeoutSeconds: 5) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).contains("option file=/data/notes.txt"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MotetEvents
+import MotetSystem
 @testable import MotetPluginHost
 import MotetTestSupport
 import Testing
@@ -47,7 +48,7 @@ import Testing
         publish(harness.host)
         let took = Self.threadCPUMicros() - start
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
-        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(10)) == [])
         return (harness, took)
     }
 
@@ -123,7 +124,7 @@ import Testing
         }
         harness.host.publish(.interruptionEnded(.corked))
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
-        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(10)) == [])
         let lines = ProbePlugin.lines(harness.output("probe")).filter { !$0.hasPrefix("create") && !$0.hasPrefix("option") }
         #expect(lines.map { $0.prefix(while: { $0 != " " }) } == [
             "interruption-began", "finished", "finished-track", "state", "interruption-ended", "shutdown", "destroy",

@@ -1,5 +1,6 @@
 import Foundation
 import MotetEvents
+import MotetSystem
 import MotetPluginHost
 import MotetTestSupport
 import Testing
@@ -17,7 +18,7 @@ import Testing
         ]) == 2)
         harness.host.publish(SampleEvents.state(volume: 1))
         let start = monotonicMicros()
-        let gaveUp = harness.host.shutdown(timeoutSeconds: 10, stallSeconds: 1)
+        let gaveUp = harness.host.shutdown(timeout: .seconds(10), stall: .seconds(1))
         let waited = monotonicMicros() - start
         #expect(gaveUp == ["stuck"])
         #expect(waited >= 900_000 && waited < 3_000_000, "waited \(waited) us")
@@ -30,7 +31,7 @@ import Testing
         #expect(ProbePlugin.lines(harness.output("stuck")).last == "shutdown")
         // Nothing is delivered after shutdown, and a second shutdown has nothing left to wait for.
         harness.host.publish(SampleEvents.state(volume: 2))
-        #expect(harness.host.shutdown(timeoutSeconds: 1) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(1)) == [])
     }
 
     /// A slow plugin (a scrobbler posting each event) still has tracks queued when the wait ends:
@@ -47,7 +48,7 @@ import Testing
             harness.host.publish(.trackFinished(TrackFinished(
                 trackID: track, filePath: nil, title: nil, successfully: true, reason: .completed)))
         }
-        #expect(harness.host.shutdown(timeoutSeconds: 10, stallSeconds: 1) == ["slow"])
+        #expect(harness.host.shutdown(timeout: .seconds(10), stall: .seconds(1)) == ["slow"])
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
         // It is inside track 1's now-playing; track 1's finish and tracks 2 to 10 never reach it.
         #expect(harness.log.contains(

@@ -1,5 +1,6 @@
 import Foundation
 import MotetEvents
+import MotetSystem
 import MotetPluginHost
 import MotetTestSupport
 import Testing
@@ -25,7 +26,7 @@ import Testing
             [first, second].allSatisfy { ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").contains("Kit Song") }
         })
         harness.host.publish(.nowPlaying(.nothing(at: monotonicMicros())))
-        #expect(harness.host.shutdown(timeoutSeconds: 10) == [])
+        #expect(harness.host.shutdown(timeout: .seconds(10)) == [])
         for file in [first, second] {
             let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
             #expect(text.contains("Kit Song"), "\(file): \(text)")

@@ -16,8 +16,8 @@ public struct Settings: Sendable, Equatable {
     public var shuffle: Bool
     /// `--loop`: start again at the top of the queue after the last track.
     public var loop: Bool
-    /// `--start TIME`: where the first track starts, in microseconds.
-    public var startMicros: Int64?
+    /// `--start TIME`: where the first track starts.
+    public var start: Duration?
     /// `--replaygain track|album|off`. Default ``ReplayGainMode/track``.
     public var replayGain: ReplayGainMode
     /// `--volume 0-100`. Default 100.
@@ -64,11 +64,11 @@ public struct Settings: Sendable, Equatable {
     public var statusLine: StatusLineSetting
     /// `--prebuffer TIME`: audio buffered from a URL before playback starts, and again after the
     /// buffer ran dry. Default 1.5 s.
-    public var prebufferMicros: Int64 = 1_500_000
+    public var prebuffer: Duration = .milliseconds(1500)
     /// `--reconnect-for TIME`: how long a lost stream is retried before the next entry. Default 60 s.
-    public var reconnectMicros: Int64 = 60_000_000
+    public var reconnectFor: Duration = .seconds(60)
     /// `--network-timeout TIME`: to connect, and with nothing arriving. Default 15 s.
-    public var networkTimeoutMicros: Int64 = 15_000_000
+    public var networkTimeout: Duration = .seconds(15)
     /// The config file actually read, if any.
     public var configFile: String?
 
@@ -80,7 +80,7 @@ public struct Settings: Sendable, Equatable {
         untimed = false
         shuffle = false
         loop = false
-        startMicros = nil
+        start = nil
         replayGain = .track
         volume = 100
         skipLimit = nil

@@ -121,12 +121,7 @@ public enum DecoderError: Error, Sendable, Equatable {
     }
 
     /// Seconds for a message, cut (not rounded) to hundredths: `5`, `2.5`, `2.97`.
-    static func seconds(_ micros: Int64) -> String {
-        let hundredths = max(0, micros) / 10_000
-        let whole = hundredths / 100, fraction = hundredths % 100
-        if fraction == 0 { return String(whole) }
-        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
+    static func seconds(_ micros: Int64) -> String { Duration.microseconds(micros).secondsText }
 
     /// `strerror(3)` as a Swift string.
     static func systemMessage(_ errnoValue: Int32) -> String {
@@ -135,17 +130,5 @@ public enum DecoderError: Error, Sendable, Equatable {
     }
 
     /// `m:ss.mmm` (or `h:mm:ss.mmm`) for messages.
-    static func formatTime(_ micros: Int64) -> String {
-        let totalMillis = max(0, micros) / 1000
-        let millis = totalMillis % 1000
-        let seconds = (totalMillis / 1000) % 60
-        let minutes = (totalMillis / 60_000) % 60
-        let hours = totalMillis / 3_600_000
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        let tail = "\(pad(seconds, 2)).\(pad(millis, 3))"
-        return hours > 0 ? "\(hours):\(pad(minutes, 2)):\(tail)" : "\(minutes):\(tail)"
-    }
+    static func formatTime(_ micros: Int64) -> String { Duration.microseconds(micros).clockText(milliseconds: true) }
 }

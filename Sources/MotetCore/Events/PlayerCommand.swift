@@ -79,15 +79,3 @@ public enum CommandAnswer: Sendable, Equatable {
     case unsupported
 }
 
-/// Monotonic time in microseconds (`CLOCK_MONOTONIC`), the clock of `NowPlaying.elapsedAtMicros`.
-public func monotonicMicros() -> Int64 {
-    MonotonicClock.now() / 1000
-}
-
-/// Wall-clock time in microseconds since the Unix epoch (`CLOCK_REALTIME`), for timestamps that
-/// leave the process (a scrobbler's "listened at").
-public func unixMicros() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-}

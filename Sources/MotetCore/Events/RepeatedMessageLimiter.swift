@@ -1,15 +1,17 @@
+import MotetSystem
+
 /// Keeps a message that repeats from flooding the terminal or the journal (a lost device, a
 /// failing plugin, a track that cannot be played on each pass of a `--loop`): a message is said
 /// the first time, then its repeats are counted and said as one "repeated N times" line at most
 /// once per ``interval``, and once more at the end (``finish()``) for what was still unsaid.
 ///
 /// Messages are told apart by their whole text. A message that comes back after a quiet interval
-/// with no repeat unsaid is said again in full. The clock is injected (monotonic microseconds) so
+/// with no repeat unsaid is said again in full. The clock is injected so
 /// that tests can script time. Not thread-safe: the caller holds it under its own lock, and writes
 /// the lines it returns in order.
 public struct RepeatedMessageLimiter: Sendable {
     /// How often a repeated message may be summed up: 10 s, as a glitch's line.
-    public static let defaultIntervalMicros: Int64 = 10_000_000
+    public static let defaultInterval: Duration = .seconds(10)
     /// How many different messages are remembered; the one said longest ago is forgotten first
     /// (after its unsaid repeats are said), so a long run's memory stays bounded.
     static let capacity = 64
@@ -17,21 +19,21 @@ public struct RepeatedMessageLimiter: Sendable {
     private struct Entry {
         var text: String
         /// When the message or its last "repeated" line was said.
-        var saidAt: Int64
+        var saidAt: MonotonicInstant
         /// Repeats since then, not said yet.
         var unsaid = 0
     }
 
-    private let intervalMicros: Int64
-    private let clock: @Sendable () -> Int64
+    private let interval: Duration
+    private let clock: @Sendable () -> MonotonicInstant
     /// In the order they were first said (so that summaries due together come in that order).
     private var entries: [Entry] = []
 
     /// - Parameters:
-    ///   - intervalMicros: at most one "repeated" line per message in this time.
-    ///   - clock: monotonic microseconds (``monotonicMicros()``, or a script in tests).
-    public init(intervalMicros: Int64 = defaultIntervalMicros, clock: @escaping @Sendable () -> Int64) {
-        self.intervalMicros = intervalMicros
+    ///   - interval: at most one "repeated" line per message in this time.
+    ///   - clock: now (`MonotonicInstant.now`, or a script in tests).
+    public init(interval: Duration = defaultInterval, clock: @escaping @Sendable () -> MonotonicInstant) {
+        self.interval = interval
         self.clock = clock
     }
 
@@ -74,12 +76,12 @@ public struct RepeatedMessageLimiter: Sendable {
         return lines
     }
 
-    private func isDue(_ entry: Entry, _ now: Int64) -> Bool { now - entry.saidAt >= intervalMicros }
+    private func isDue(_ entry: Entry, _ now: MonotonicInstant) -> Bool { now - entry.saidAt >= interval }
 
     /// "motet: repeated N times in the last S s: TEXT" (TEXT without its own `motet: `), and the
     /// count starts again.
-    private func summary(_ entry: inout Entry, now: Int64) -> String {
-        let seconds = max(1, (now - entry.saidAt + 500_000) / 1_000_000)
+    private func summary(_ entry: inout Entry, now: MonotonicInstant) -> String {
+        let seconds = max(1, Int64((now - entry.saidAt).inSeconds.rounded()))
         let text = entry.text.hasPrefix("motet: ") ? String(entry.text.dropFirst("motet: ".count)) : entry.text
         let times = entry.unsaid == 1 ? "once" : "\(entry.unsaid) times"
         entry.saidAt = now

@@ -60,9 +60,9 @@ final class CurlTransfer {
         _ = motet_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = motet_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = motet_curl_setopt_string(handle, CURLOPT_USERAGENT, options.userAgent)
-        _ = motet_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, options.timeoutSeconds)
+        _ = motet_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, Int(options.timeout.components.seconds))
         _ = motet_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, NetworkOptions.lowSpeedBytesPerSecond)
-        _ = motet_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, options.timeoutSeconds)
+        _ = motet_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, Int(options.timeout.components.seconds))
         _ = motet_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         _ = motet_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
         // After a nap of the stream's pacing, one read takes what the socket gathered.

@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// Why a URL cannot be played (or fetched), typed; `line(url:)` renders every case in one place as
 /// the one line users read: the URL, what is wrong, and what to do.
@@ -34,11 +35,11 @@ public enum NetworkError: Error, Sendable, Equatable {
     /// Nothing (or too little) arrived for too long.
     case timedOut
     /// The connection broke and reconnecting did not bring it back within the time allowed.
-    case gaveUp(seconds: Int, String)
+    case gaveUp(after: Duration, String)
     /// The server answered (its header was accepted) but no byte of audio ever came: nothing for
-    /// `seconds` (the network timeout), or (nil) it closed the connection. Not retried: a server
+    /// the span given (the network timeout), or (nil) it closed the connection. Not retried: a server
     /// that answers without a source behind it says so again at once.
-    case noAudio(seconds: Int?)
+    case noAudio(after: Duration?)
     /// Anything else libcurl reports: its words.
     case transfer(String)
     /// The stream was interrupted (a park, skip or quit) before the server's answer was accepted:
@@ -84,12 +85,12 @@ public enum NetworkError: Error, Sendable, Equatable {
             "the document is larger than \(limit / 1024) KiB — this is not a playlist; check the address"
         case .timedOut:
             "nothing arrived for too long (timed out) — check the network, or raise --network-timeout"
-        case .noAudio(let seconds?):
-            "the server answered but sent no audio in \(seconds) s — the station may be off the air; try again later, or raise --network-timeout"
+        case .noAudio(let span?):
+            "the server answered but sent no audio in \(span.secondsText) s — the station may be off the air; try again later, or raise --network-timeout"
         case .noAudio(nil):
             "the server answered but closed the connection without sending any audio — the station may be off the air; try again later"
-        case .gaveUp(let seconds, let why):
-            "the stream was lost (\(why)) and did not come back within \(seconds) s — giving up; raise --reconnect-for to wait longer"
+        case .gaveUp(let span, let why):
+            "the stream was lost (\(why)) and did not come back within \(span.secondsText) s — giving up; raise --reconnect-for to wait longer"
         case .transfer(let why):
             "the transfer failed (\(why)) — check the address and the network connection"
         case .interrupted:

@@ -2,27 +2,27 @@
 public struct NetworkOptions: Sendable, Equatable {
     /// `User-Agent: Motet/<version>`.
     public var userAgent = "Motet"
-    /// Seconds to connect, and seconds with (almost) nothing arriving before a transfer counts as
-    /// stalled for good (`--network-timeout`).
-    public var timeoutSeconds = 15
-    /// Seconds of audio buffered before playback starts, and again after the buffer ran dry
+    /// The time to connect, and with (almost) nothing arriving before a transfer counts as stalled
+    /// for good (`--network-timeout`; libcurl takes whole seconds).
+    public var timeout: Duration = .seconds(15)
+    /// The audio buffered before playback starts, and again after the buffer ran dry
     /// (`--prebuffer`).
-    public var prebufferSeconds = 1.5
+    public var prebuffer: Duration = .milliseconds(1500)
     /// How long a lost stream is retried before moving on (`--reconnect-for`).
-    public var reconnectSeconds = 60
+    public var reconnectFor: Duration = .seconds(60)
 
     /// At most this many redirects (a loop ends there).
     public static let maximumRedirects = 8
-    /// Below this many bytes a second for `timeoutSeconds`, a transfer has stalled.
+    /// Below this many bytes a second for `timeout`, a transfer has stalled.
     public static let lowSpeedBytesPerSecond = 64
     /// The back-off between reconnection attempts: 1, 2, 4 … 30 s.
-    public static let backoffCapSeconds = 30
+    public static let backoffCap: Duration = .seconds(30)
 
     public init() {}
 
     /// The wait before reconnection attempt `attempt` (0-based): 1, 2, 4, 8, 16, 30, 30 … s.
-    public static func backoffSeconds(attempt: Int) -> Int {
-        attempt >= 5 ? backoffCapSeconds : min(backoffCapSeconds, 1 << max(0, attempt))
+    public static func backoff(attempt: Int) -> Duration {
+        attempt >= 5 ? backoffCap : min(backoffCap, .seconds(1 << max(0, attempt)))
     }
 }
 

@@ -16,7 +16,7 @@ import MotetSystem
 /// says when it runs out: `listenerRunsOut`), the network thread lets the socket gather a second
 /// at a time, so that it, the decoder and the sink wake about once a second, not once per page. A
 /// dropped, stalled or restarted connection is retried with back-off (1, 2, 4 … 30 s) for
-/// `reconnectSeconds`: a finite file resumes at its byte offset (Range), a live stream at whatever
+/// `reconnectFor`: a finite file resumes at its byte offset (Range), a live stream at whatever
 /// the server sends next (libvorbisfile finds the next page); a server that answered but never
 /// sent a byte of audio is not retried (`Reconnection.neverSent`). A wait for the pre-buffer that
 /// lasts because the connection is slower than the stream says so (`BufferingReport`).
@@ -52,9 +52,9 @@ public final class NetworkStream: @unchecked Sendable {
     private var bitrateKnown = false
     /// A wait for the pre-buffer that lasts says why.
     private var buffering = BufferingReport()
-    /// When the audio already decoded runs out for the listener (`MonotonicClock` ns; 0: unknown,
-    /// i.e. now). Set by the reader.
-    private var runsOutAtNanos: Int64 = 0
+    /// When the audio already decoded runs out for the listener (nil: unknown, i.e. now). Set by
+    /// the reader.
+    private var runsOutAt: MonotonicInstant?
     /// The network thread waits for room in the buffer (the reader wakes it when it made some).
     private var writerWaitsForRoom = false
     /// Bytes came since the network thread's last nap: one nap per round of reads.
@@ -70,18 +70,15 @@ public final class NetworkStream: @unchecked Sendable {
         self.url = url
         self.options = options
         self.notice = notice
-        threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: 160_000)
-        reconnection = Reconnection(limitSeconds: options.reconnectSeconds)
+        threshold = Self.threshold(for: options.prebuffer, bitsPerSecond: 160_000)
+        reconnection = Reconnection(limit: options.reconnectFor)
         let started = DetachedThread.start(name: "motet-net") { [self] in run() }
         precondition(started, "motet: cannot start the network thread")
     }
 
-    /// Monotonic seconds.
-    private static func now() -> Double { Double(MonotonicClock.now()) / 1e9 }
-
-    /// The pre-buffer in bytes for `seconds` of audio at `bitsPerSecond`, within the buffer.
-    static func threshold(seconds: Double, bitsPerSecond: Int) -> Int {
-        let bytes = Int(max(0, seconds) * Double(max(8000, bitsPerSecond)) / 8)
+    /// The pre-buffer in bytes for `audio` at `bitsPerSecond`, within the buffer.
+    static func threshold(for audio: Duration, bitsPerSecond: Int) -> Int {
+        let bytes = Int(max(0, audio.inSeconds) * Double(max(8000, bitsPerSecond)) / 8)
         return min(max(bytes, 1), capacity / 2)
     }
 
@@ -115,15 +112,15 @@ public final class NetworkStream: @unchecked Sendable {
         monitor.withLock {
             self.bitsPerSecond = bitsPerSecond
             bitrateKnown = true
-            threshold = Self.threshold(seconds: options.prebufferSeconds, bitsPerSecond: bitsPerSecond)
+            threshold = Self.threshold(for: options.prebuffer, bitsPerSecond: bitsPerSecond)
         }
     }
 
     /// The reader's news: the audio decoded so far (in its ring and in the device) lasts the
-    /// listener until `atNanos` (`MonotonicClock`). Until then an empty buffer is not a stall, and
-    /// the network thread may pace itself.
-    public func listenerRunsOut(atNanos: Int64) {
-        monitor.withLock { runsOutAtNanos = atNanos }
+    /// listener until `moment`. Until then an empty buffer is not a stall, and the network thread
+    /// may pace itself.
+    public func listenerRunsOut(at moment: MonotonicInstant) {
+        monitor.withLock { runsOutAt = moment }
     }
 
     /// The decoder has read the stream's headers: later bytes are sound, without a limit.
@@ -182,10 +179,9 @@ public final class NetworkStream: @unchecked Sendable {
                     waited = true
                     // Caught up with the network while the listener still has audio: wait for
                     // the next bytes, but no longer than that audio lasts. Then it is a stall.
-                    let left = runsOutAtNanos - MonotonicClock.now()
-                    if !dry, left > 0 {
-                        let deadline = NetworkPacing.readerDeadline(now: MonotonicClock.now(), runsOutAt: runsOutAtNanos)
-                        _ = monitor.wait(untilMonotonicMicros: deadline / 1000)
+                    let now = MonotonicInstant.now()
+                    if !dry, let runsOutAt, runsOutAt > now {
+                        _ = monitor.wait(until: NetworkPacing.readerDeadline(now: now, runsOutAt: runsOutAt))
                         continue
                     }
                     if !dry {
@@ -286,30 +282,30 @@ public final class NetworkStream: @unchecked Sendable {
             case .failed(let error):
                 problem = error
             }
-            if let silent = reconnection.neverSent(problem, closed: closed, timeoutSeconds: options.timeoutSeconds) {
+            if let silent = reconnection.neverSent(problem, closed: closed, timeout: options.timeout) {
                 waitWhileSettled(generation: current) { failure = silent }
                 continue
             }
-            guard everAccepted, problem.isRetryable, options.reconnectSeconds > 0,
+            guard everAccepted, problem.isRetryable, options.reconnectFor > .zero,
                 monitor.withLock({ response?.isSeekable ?? false || response?.isLive ?? false })
             else {
                 waitWhileSettled(generation: current) { failure = problem }
                 continue
             }
-            let delay: Double
-            switch reconnection.lost(problem, now: Self.now()) {
+            let delay: Duration
+            switch reconnection.lost(problem, now: .now()) {
             case .giveUp(let gaveUp):
                 waitWhileSettled(generation: current) { failure = gaveUp }
                 continue
-            case .retry(let seconds, let first):
+            case .retry(let wait, let first):
                 if first {
-                    notice(.lost(problem, reconnectingFor: options.reconnectSeconds))
+                    notice(.lost(problem, reconnectingFor: options.reconnectFor))
                 }
-                delay = seconds
+                delay = wait
             }
             monitor.withLock {
-                let until = Self.now() + delay
-                while !interrupted, generation == current, Self.now() < until { monitor.wait(seconds: until - Self.now()) }
+                let until = MonotonicInstant.now() + delay
+                while !interrupted, generation == current, MonotonicInstant.now() < until { monitor.wait(until: until) }
                 if generation == current { reconnected = true }
             }
         }
@@ -330,7 +326,7 @@ public final class NetworkStream: @unchecked Sendable {
         var firstResponse = true
         var received = 0
         let enough = monitor.withLock {
-            buffering.connected(at: MonotonicClock.now())
+            buffering.connected(at: .now())
             return threshold
         }
         let curl = CurlTransfer(
@@ -388,11 +384,11 @@ public final class NetworkStream: @unchecked Sendable {
                     continue
                 }
                 let put = ring.put(UnsafeRawBufferPointer(rebasing: bytes[done...]))
-                buffering.arrived(put, at: MonotonicClock.now())
+                buffering.arrived(put, at: .now())
                 done += put
                 mayNap = true
             }
-            if NetworkPacing.wakesReader(now: MonotonicClock.now(), runsOutAt: runsOutAtNanos, dry: dry) {
+            if NetworkPacing.wakesReader(now: .now(), runsOutAt: runsOutAt, dry: dry) {
                 readerOwed = false
                 monitor.broadcast()
             } else {
@@ -400,7 +396,7 @@ public final class NetworkStream: @unchecked Sendable {
             }
             guard dry else { return (true, nil) }
             let slow = buffering.waiting(
-                at: MonotonicClock.now(), needsBitsPerSecond: bitrateKnown ? bitsPerSecond : nil, prebufferSeconds: options.prebufferSeconds)
+                at: .now(), needsBitsPerSecond: bitrateKnown ? bitsPerSecond : nil, prebuffer: options.prebuffer)
             return (true, slow)
         }
     }
@@ -415,14 +411,14 @@ public final class NetworkStream: @unchecked Sendable {
                 readerOwed = false
                 monitor.broadcast()
             }
-            guard mayNap, !dry, runsOutAtNanos > 0 else { return false }
+            guard mayNap, !dry, let runsOutAt else { return false }
             mayNap = false
-            let now = MonotonicClock.now()
-            guard let nap = NetworkPacing.nap(now: now, runsOutAt: runsOutAtNanos, buffered: ring.count, bitsPerSecond: bitsPerSecond)
+            let now = MonotonicInstant.now()
+            guard let nap = NetworkPacing.nap(now: now, runsOutAt: runsOutAt, buffered: ring.count, bitsPerSecond: bitsPerSecond)
             else { return false }
             let until = now + nap
-            while !interrupted, generation == current, !dry, MonotonicClock.now() < until {
-                _ = monitor.wait(untilMonotonicMicros: until / 1000)
+            while !interrupted, generation == current, !dry, MonotonicInstant.now() < until {
+                _ = monitor.wait(until: until)
             }
             return interrupted || generation != current
         }

@@ -1,17 +1,18 @@
+import MotetSystem
 /// The back-off of a lost stream (the network thread's own state): the first loss is said once,
-/// attempts wait 1, 2, 4 … 30 s (`NetworkOptions.backoffSeconds`), and after `limitSeconds` from
-/// the loss the stream is given up. Once it flows again the back-off starts over.
+/// attempts wait 1, 2, 4 … 30 s (`NetworkOptions.backoff`), and after `limit` from the loss the
+/// stream is given up. Once it flows again the back-off starts over.
 struct Reconnection {
-    let limitSeconds: Int
-    /// When the stream was lost (monotonic seconds; nil while it flows).
-    private(set) var lostSince: Double?
+    let limit: Duration
+    /// When the stream was lost (nil while it flows).
+    private(set) var lostSince: MonotonicInstant?
     /// Why it was first lost (`NetworkError.lossReason`).
     private(set) var reason = ""
     private var attempt = 0
 
     enum Step: Equatable {
-        /// Try again after this many seconds; `first` for the loss that starts the back-off.
-        case retry(afterSeconds: Double, first: Bool)
+        /// Try again after this wait; `first` for the loss that starts the back-off.
+        case retry(after: Duration, first: Bool)
         case giveUp(NetworkError)
     }
 
@@ -20,7 +21,7 @@ struct Reconnection {
     private var answered = false
     private var audioArrived = false
 
-    init(limitSeconds: Int) { self.limitSeconds = limitSeconds }
+    init(limit: Duration) { self.limit = limit }
 
     /// A response was accepted.
     mutating func accepted() { answered = true }
@@ -28,26 +29,26 @@ struct Reconnection {
     /// Some of the body arrived.
     mutating func arrived() { audioArrived = true }
 
-    /// Headers, then silence (`problem` is a timeout: nothing for `timeoutSeconds`) or a close, and
+    /// Headers, then silence (`problem` is a timeout: nothing for `timeout`) or a close, and
     /// no audio ever: the error that says so, not retried — there is nothing to get back to, and a
     /// server without a source answers the same way again. Nil otherwise.
-    func neverSent(_ problem: NetworkError, closed: Bool, timeoutSeconds: Int) -> NetworkError? {
+    func neverSent(_ problem: NetworkError, closed: Bool, timeout: Duration) -> NetworkError? {
         guard answered, !audioArrived, closed || problem == .timedOut else { return nil }
-        return .noAudio(seconds: closed ? nil : timeoutSeconds)
+        return .noAudio(after: closed ? nil : timeout)
     }
 
     /// The transfer failed with `problem` at `now`: what to do.
-    mutating func lost(_ problem: NetworkError, now: Double) -> Step {
+    mutating func lost(_ problem: NetworkError, now: MonotonicInstant) -> Step {
         let first = lostSince == nil
         if first {
             lostSince = now
             reason = problem.lossReason
         }
         let elapsed = now - (lostSince ?? now)
-        if elapsed >= Double(limitSeconds) { return .giveUp(.gaveUp(seconds: limitSeconds, reason)) }
-        let delay = min(Double(NetworkOptions.backoffSeconds(attempt: attempt)), Double(limitSeconds) - elapsed)
+        if elapsed >= limit { return .giveUp(.gaveUp(after: limit, reason)) }
+        let delay = min(NetworkOptions.backoff(attempt: attempt), limit - elapsed)
         attempt += 1
-        return .retry(afterSeconds: delay, first: first)
+        return .retry(after: delay, first: first)
     }
 
     /// The stream flows again: true when it had been lost (say that it is back).

@@ -72,11 +72,11 @@ extension ALSAOutput {
     /// what was measured last, less what it has played since then (a gone device cannot say, and
     /// with a long buffer the last measurement may be a second old).
     func deviceLost() {
-        let now = MonotonicClock.now()
+        let now = MonotonicInstant.now()
         lastReopenAttempt = now
         if !lost {
             if lastDelayRunning, let format {
-                lastDelay = max(0, lastDelay - (now - lastDelayAt) * Int64(format.sampleRate) / 1_000_000_000)
+                lastDelay = max(0, lastDelay - now.frames(since: lastDelayAt, rate: Int64(format.sampleRate)))
                 lastDelayRunning = false
             }
             lost = true
@@ -88,8 +88,8 @@ extension ALSAOutput {
     /// back, `.restored` is sent and writes wait (up to a second) for the owner's `reset` back to
     /// what was heard.
     func reopenIfDue() {
-        let now = MonotonicClock.now()
-        guard let format, now - lastReopenAttempt >= Self.reopenNanos else { return }
+        let now = MonotonicInstant.now()
+        guard let format, lastReopenAttempt.map({ now - $0 >= Self.reopenInterval }) ?? true else { return }
         lastReopenAttempt = now
         var handle: OpaquePointer?
         let rc = Self.quietly { snd_pcm_open(&handle, self.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK) }
@@ -105,7 +105,7 @@ extension ALSAOutput {
         // What the old device held was never heard: it stays in the delay until the owner resets.
         lostDelay += lastDelay
         lastDelay = 0
-        holdUntil = now + Self.reopenNanos
+        holdUntil = now + Self.reopenInterval
         lost = false
         onEvent?(.restored)
     }

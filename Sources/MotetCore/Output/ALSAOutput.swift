@@ -50,19 +50,20 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     var historyEnd = 0
     /// The device failed beyond recovery; `wait` retries opening it.
     var lost = false
-    var lastReopenAttempt: Int64 = 0
-    /// After `.restored`: writes take nothing until this time (monotonic ns) or a `reset`, so that
-    /// the owner can go back to what was heard before anything newer reaches the new device.
-    var holdUntil: Int64 = 0
+    /// When the device was last lost or tried again (nil: never).
+    var lastReopenAttempt: MonotonicInstant?
+    /// After `.restored`: writes take nothing until this time or a `reset`, so that the owner can
+    /// go back to what was heard before anything newer reaches the new device.
+    var holdUntil: MonotonicInstant?
     var paused = false
     /// Frames a pause dropped unplayed (the device could not pause): written again on resume.
     var droppedForPause: Int?
     /// The device's delay when last measured, plus what was written since (a device lost right
     /// after a write took those frames unheard); kept while it is lost.
     var lastDelay: Int64 = 0
-    /// When `lastDelay` was measured (monotonic ns) and whether the device was playing then: a
-    /// device that disappears can no longer say its delay, so it is worked out from these.
-    var lastDelayAt: Int64 = 0
+    /// When `lastDelay` was measured and whether the device was playing then: a device that
+    /// disappears can no longer say its delay, so it is worked out from these.
+    var lastDelayAt = MonotonicInstant(nanoseconds: 0)
     var lastDelayRunning = false
     /// Frames that lost devices took away unheard, since the last open or reset.
     var lostDelay: Int64 = 0
@@ -70,8 +71,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     /// `poll` descriptors: the PCM's, then the wake-up pipe's (sized when the PCM is set up).
     var pollDescriptors: UnsafeMutablePointer<pollfd>?
     var pcmDescriptorCount = 0
-    /// How often a lost device is tried again, in nanoseconds.
-    static let reopenNanos: Int64 = 1_000_000_000
+    /// How often a lost device is tried again.
+    static let reopenInterval: Duration = .seconds(1)
 
     /// `.glitch` after a recovery, `.lost` when the device fails beyond recovery, `.restored` when
     /// it could be reopened; all sent from the sink thread.
@@ -182,7 +183,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         let running = snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING
         if snd_pcm_delay(pcm, &delay) >= 0 {
             lastDelay = Int64(max(0, delay))
-            lastDelayAt = MonotonicClock.now()
+            lastDelayAt = .now()
             lastDelayRunning = running && !paused
         }
         var free = max(0, Int(avail))
@@ -192,11 +193,11 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
     /// In one `poll` until a refill is free or `wakeup`; while lost or held, asleep until the
     /// next reopen attempt (which it makes) or the end of the hold.
-    public func wait(timeoutNanos: Int64) {
-        let now = MonotonicClock.now()
-        let deadline = now + max(0, timeoutNanos)
+    public func wait(timeout: Duration) {
+        let now = MonotonicInstant.now()
+        let deadline = now + max(.zero, timeout)
         if lost || isHeld {
-            wakeups.sleep(until: min(deadline, lost ? lastReopenAttempt + Self.reopenNanos : holdUntil))
+            wakeups.sleep(until: min(deadline, lost ? (lastReopenAttempt ?? now) + Self.reopenInterval : holdUntil ?? now))
             if lost { reopenIfDue() }
             return
         }
@@ -214,8 +215,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         // period later, as the buffer runs dry. The refill is due when the missing frames have
         // played, and the thread sleeps until then on the wake-up pipe alone.
         while true {
-            let millis = Int32(clamping: (max(0, deadline - MonotonicClock.now()) + 999_999) / 1_000_000)
-            guard poll(fds, nfds_t(pcmDescriptorCount + 1), millis) > 0 else { return }
+            guard poll(fds, nfds_t(pcmDescriptorCount + 1), deadline.pollMillisecondsFromNow) > 0 else { return }
             if wakeups.take() { return }
             var revents: UInt16 = 0
             guard snd_pcm_poll_descriptors_revents(pcm, fds, UInt32(pcmDescriptorCount), &revents) >= 0 else { return }
@@ -228,12 +228,11 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                 }
                 return
             }
-            if MonotonicClock.now() >= deadline { return }
+            if MonotonicInstant.now() >= deadline { return }
             if revents & UInt16(POLLOUT) != 0 {
                 let avail = snd_pcm_avail_update(pcm)
                 guard avail >= 0, avail < refillFrames, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, let format else { return }
-                let due = MonotonicClock.now() + FrameTime.nanoseconds(frames: Int64(refillFrames - avail), rate: format.sampleRate)
-                _ = wakeups.sleep(until: min(deadline, due))
+                _ = wakeups.sleep(until: min(deadline, .now() + .frames(Int64(refillFrames - avail), rate: format.sampleRate)))
                 return
             }
             fds[pcmDescriptorCount].revents = 0
@@ -252,15 +251,14 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     public func drain() -> Bool {
         if paused { return false }
         guard let pcm, let format, !lost else { return true }
-        let rate = Int64(format.sampleRate)
-        let deadline = MonotonicClock.now() + 3_000_000_000 + 2 * Int64(deviceBufferFrames) * 1_000_000_000 / rate
+        let deadline = MonotonicInstant.now() + .seconds(3) + .frames(2 * Int64(deviceBufferFrames), rate: format.sampleRate)
         var drainCalls = 0
         let drainFrames = min(periodFrames, format.sampleRate / 20)
         draining: while true {
             if lost { return true }
             // Woken: what is left stays buffered (the owner resets it when it means to drop it).
             if wakeups.take() { return false }
-            if MonotonicClock.now() > deadline {
+            if MonotonicInstant.now() > deadline {
                 snd_pcm_drop(pcm)
                 break
             }
@@ -275,8 +273,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
             case SND_PCM_STATE_SETUP:
                 break draining
             case SND_PCM_STATE_RUNNING where left > drainFrames:
-                let nanos = Int64(left - drainFrames) * 1_000_000_000 / rate
-                if wakeups.sleep(until: MonotonicClock.now() + min(25_000_000, max(1_000_000, nanos))) { return false }
+                let playing = Duration.frames(Int64(left - drainFrames), rate: format.sampleRate)
+                if wakeups.sleep(until: .now() + min(.milliseconds(25), max(.milliseconds(1), playing))) { return false }
             case SND_PCM_STATE_PREPARED, SND_PCM_STATE_RUNNING:
                 // Starts a prepared device (and flushes what a plugin such as `file` keeps back,
                 // even when the device says it holds nothing). Non-blocking on a kernel device
@@ -309,7 +307,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     /// Drops what the device holds (`snd_pcm_drop`, then prepare) and ends a hold after a reopen.
     public func reset() {
         _ = wakeups.take()
-        holdUntil = 0
+        holdUntil = nil
         historyEnd = 0
         lastDelay = 0
         lostDelay = 0
@@ -358,9 +356,9 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
     /// Writes are held back after a reopen (see `holdUntil`).
     var isHeld: Bool {
-        if holdUntil == 0 { return false }
-        if MonotonicClock.now() < holdUntil { return true }
-        holdUntil = 0
+        guard let holdUntil else { return false }
+        if MonotonicInstant.now() < holdUntil { return true }
+        self.holdUntil = nil
         return false
     }
 

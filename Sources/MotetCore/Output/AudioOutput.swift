@@ -34,10 +34,10 @@ public protocol AudioOutput: AnyObject, Sendable {
     func state() -> DeviceState
 
     /// Blocks until there is room worth writing, the device's state changes, `wakeup()` is called
-    /// or `timeoutNanos` pass, whichever comes first. May return early for no reason. A `wakeup()`
+    /// or `timeout` passes, whichever comes first. May return early for no reason. A `wakeup()`
     /// that came while nobody waited makes the next `wait` (or `drain`) return at once.
     /// [sink thread]
-    func wait(timeoutNanos: Int64)
+    func wait(timeout: Duration)
 
     /// Plays out what was written. Blocks until all of it has been heard and returns true (true
     /// too when it never can be: the device is closed, or lost for a device that cannot come

@@ -12,11 +12,11 @@ public final class NullOutput: AudioOutput, @unchecked Sendable {
     private var channels = 2
     private let wakeups = WakeupPipe()
     /// The clock's buffer: nothing is really buffered, so pause and seek stay instant.
-    static let bufferNanos: Int64 = 2_000_000_000
+    static let buffer: Duration = .seconds(2)
 
     /// A null output; `untimed` makes it take everything at once.
     public init(untimed: Bool) {
-        clock = PacingClock(untimed: untimed, bufferNanos: Self.bufferNanos)
+        clock = PacingClock(untimed: untimed, buffer: Self.buffer)
     }
 
     /// Starts the clock again at the format's rate.
@@ -27,16 +27,16 @@ public final class NullOutput: AudioOutput, @unchecked Sendable {
 
     /// Takes what the clock has room for and plays it to nowhere.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
-        let now = MonotonicClock.now()
+        let now = MonotonicInstant.now()
         let n = min(frames.count / channels, clock.state(at: now).freeFrames)
         clock.wrote(n, at: now)
         return n
     }
 
     /// The clock's free space and delay.
-    public func state() -> DeviceState { clock.state(at: MonotonicClock.now()) }
+    public func state() -> DeviceState { clock.state(at: MonotonicInstant.now()) }
     /// Sleeps until the clock frees half its buffer.
-    public func wait(timeoutNanos: Int64) { clock.wait(timeoutNanos: timeoutNanos, wakeup: wakeups) }
+    public func wait(timeout: Duration) { clock.wait(timeout: timeout, wakeup: wakeups) }
     @discardableResult
     public func drain() -> Bool { clock.drain(wakeup: wakeups) }
     /// Forgets what the clock holds.
@@ -45,7 +45,7 @@ public final class NullOutput: AudioOutput, @unchecked Sendable {
         _ = wakeups.take()
     }
     /// Stops or restarts the clock.
-    public func setPaused(_ paused: Bool) { clock.setPaused(paused, at: MonotonicClock.now()) }
+    public func setPaused(_ paused: Bool) { clock.setPaused(paused, at: MonotonicInstant.now()) }
     /// Nothing to release.
     public func close() {}
     /// Ends a `wait` or `drain` at once.

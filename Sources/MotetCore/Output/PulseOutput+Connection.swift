@@ -22,13 +22,13 @@ extension PulseOutput {
         pa_threaded_mainloop_signal(mainloop, 0)
     }
 
-    /// Waits (lock released while waiting) until `done` holds or `timeoutMicros` pass (a server
-    /// that accepts the connection but never answers); false on timeout.
-    func waitLocked(timeoutMicros: UInt64, _ done: () -> Bool) -> Bool {
+    /// Waits (lock released while waiting) until `done` holds or `timeout` passes (a server that
+    /// accepts the connection but never answers); false on timeout.
+    func waitLocked(timeout: Duration, _ done: () -> Bool) -> Bool {
         deadlinePassed = false
         var tv = timeval()
         gettimeofday(&tv, nil)
-        pa_timeval_add(&tv, timeoutMicros)
+        pa_timeval_add(&tv, pa_usec_t(timeout.microseconds))
         let api = pa_threaded_mainloop_get_api(mainloop)!
         let timer = api.pointee.time_new(
             api, &tv,
@@ -93,9 +93,9 @@ extension PulseOutput {
         // PA_STREAM_ADJUST_LATENCY: the sink may sleep for tlength - 2 × minreq), and no
         // automatic timing updates (`requestTiming` asks when the position needs it).
         var attr = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(Self.bufferMicros, &spec)),
-            prebuf: UInt32(pa_usec_to_bytes(Self.startMicros, &spec)),
-            minreq: UInt32(pa_usec_to_bytes(Self.refillMicros, &spec)), fragsize: UInt32.max)
+            maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(pa_usec_t(Self.buffer.microseconds), &spec)),
+            prebuf: UInt32(pa_usec_to_bytes(pa_usec_t(Self.start.microseconds), &spec)),
+            minreq: UInt32(pa_usec_to_bytes(pa_usec_t(Self.refill.microseconds), &spec)), fragsize: UInt32.max)
         var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
         return pa_stream_connect_playback(stream, device, &attr, pa_stream_flags_t(rawValue: flags), nil, nil) >= 0
@@ -226,7 +226,7 @@ extension PulseOutput {
         guard !closing else { return }
         var tv = timeval()
         gettimeofday(&tv, nil)
-        pa_timeval_add(&tv, Self.reconnectMicros)
+        pa_timeval_add(&tv, pa_usec_t(Self.reconnectDelay.microseconds))
         let api = pa_threaded_mainloop_get_api(mainloop).pointee
         if let reconnectTimer {
             api.time_restart(reconnectTimer, &tv)
@@ -259,7 +259,7 @@ extension PulseOutput {
         pa_operation_unref(operation)
         timingPending = true
         timingStale = false
-        timingAskedAt = MonotonicClock.now()
+        timingAskedAt = .now()
     }
 
     /// The server ran out of audio (an underflow): everything written so far has been played.
@@ -284,7 +284,7 @@ extension PulseOutput {
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &latency, &negative) == 0 {
-            let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
+            let frames = Duration.microseconds(Int64(clamping: latency)).frames(rate: Int64(format.sampleRate))
             corkedHeard = streamWritten - (negative != 0 ? 0 : min(streamWritten, frames))
         }
     }

@@ -96,7 +96,7 @@ extension PulseOutput {
             drained = false
             left -= piece
         }
-        if timingStale || MonotonicClock.now() - timingAskedAt >= Self.timingRefreshNanos {
+        if timingStale || timingAskedAt.map({ .now() - $0 >= Self.timingRefresh }) ?? true {
             requestTiming()
         }
     }

@@ -11,14 +11,14 @@ import MotetSystem
 /// the server's write requests, state changes, a timer and `wakeup` signal, so no thread polls.
 /// The stream has role `music`, S16LE samples rounded as `ov_read` does and the WAVE-EX channel map.
 ///
-/// Power: the stream asks for a long buffer (`bufferMicros`, 3 s) that the server refills in
-/// large requests (at least `refillMicros`, 0.5 s), so the server, its sink and we all sleep for
+/// Power: the stream asks for a long buffer (`buffer`, 3 s) that the server refills in
+/// large requests (at least `refill`, 0.5 s), so the server, its sink and we all sleep for
 /// up to 2 s at a time (bench/wakeups.sh). Writes are converted into a staging ring (`+Staging`) that the main
 /// loop's thread hands to the server when it asks: a refill then wakes that thread once (for the
 /// server's request) and the sink thread once (to top the ring up), with no wake-up of the loop
 /// for each write and no wait for its lock. The long buffer costs no responsiveness: pause corks the stream and
 /// seek, skip and stop flush it, and both act on the server at once. Timing is asked for only
-/// when the position needs it (a new, flushed or uncorked stream, and every `timingRefreshNanos`
+/// when the position needs it (a new, flushed or uncorked stream, and every `timingRefresh`
 /// with a write), not on libpulse's automatic timer.
 ///
 /// Events: `request-cork` / `request-uncork` stream events, and other clients' phone or
@@ -76,32 +76,32 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     var drained = false
     /// The event handler (`onEvent`), called on the main loop's thread.
     var handler: (@Sendable (OutputNotice) -> Void)?
-    /// The buffer the server holds for us (tlength), in microseconds: long, so that everyone
-    /// sleeps; cork and flush keep pause and seek fast.
-    static let bufferMicros: UInt64 = 3_000_000
+    /// The buffer the server holds for us (tlength): long, so that everyone sleeps; cork and
+    /// flush keep pause and seek fast.
+    static let buffer: Duration = .seconds(3)
     /// How much must be free before the server asks for more (minreq). Without
     /// PA_STREAM_ADJUST_LATENCY the sink's own latency may grow to tlength - 2 × minreq = 2 s (as
     /// with PulseAudio's defaults, which mpd uses): a sink that sleeps as long as it may (the null
     /// sink; a card with timer-based scheduling) takes, and asks us for, 2 s at a time. A server
     /// that plays in small steps (PipeWire's pipewire-pulse, a pipe sink) asks every minreq: 0.5 s
     /// rather than 0.25 s halves those requests (bench/RESULTS.md).
-    static let refillMicros: UInt64 = 500_000
+    static let refill: Duration = .milliseconds(500)
     /// How much must be buffered before a new, flushed or underrun stream starts playing
     /// (prebuf): just over what the sink may take ahead of time (tlength - 2 × minreq = 2 s). With
     /// less, a sink that renders 2 s ahead (the null sink, timer-scheduled cards) underruns at once
     /// and every later write ends an underrun with a rewind: PulseAudio 16's null sink then counted
     /// 20 s of audio as played in 2 s (the player ended early; PulseOutputTests.nullSinkPlaysInRealTime).
     /// Writing 2.1 s from the ring takes milliseconds, so a seek is still heard at once.
-    static let startMicros: UInt64 = 2_100_000
+    static let start: Duration = .milliseconds(2100)
     /// Timing information older than this is refreshed with the next write (drift between the
     /// sound card's clock and ours).
-    static let timingRefreshNanos: Int64 = 30_000_000_000
+    static let timingRefresh: Duration = .seconds(30)
     /// A timing update was asked for and has not been answered.
     var timingPending = false
     /// The stream's timing must be asked for again (new, flushed or uncorked stream).
     var timingStale = true
-    /// When timing was last asked for (`MonotonicClock` ns).
-    var timingAskedAt: Int64 = 0
+    /// When timing was last asked for (nil: never).
+    var timingAskedAt: MonotonicInstant?
     /// What had been heard of the stream when the server answered after the cork (nil: not
     /// corked, or no answer yet): while corked it cannot change, whatever the interpolation says.
     var corkedHeard: Int64?
@@ -109,19 +109,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     var underrunHeard: Int64?
     /// `streamWritten` when `state()` last looked.
     var writtenWhenLooked: Int64 = 0
-    /// When the armed `waitTimer` fires (`MonotonicClock` ns); nil when it is not armed.
-    var waitTimerDue: Int64?
+    /// When the armed `waitTimer` fires; nil when it is not armed.
+    var waitTimerDue: MonotonicInstant?
     /// Calls, from the server's cork requests and from the sink inputs we see (`+Calls`).
     var callWatch: CallWatch
     /// The heard track, for the stream's properties (`+Description`).
     var describedTitle: String?
     var describedArtist: String?
-    /// How long to wait for the server to answer a connection or a new stream, in microseconds.
-    static let answerMicros: UInt64 = 5_000_000
-    /// Set by the timer of `waitLocked(timeoutMicros:)`.
+    /// How long to wait for the server to answer a connection or a new stream.
+    static let answerWait: Duration = .seconds(5)
+    /// Set by the timer of `waitLocked(timeout:)`.
     var deadlinePassed = false
-    /// The delay between reconnection attempts, in microseconds.
-    static let reconnectMicros: UInt64 = 500_000
+    /// The delay between reconnection attempts.
+    static let reconnectDelay: Duration = .milliseconds(500)
 
     /// Connects to the server (`server`, e.g. "unix:/run/user/1000/pulse/native", or the default
     /// one when nil) as `clientName`; streams go to sink `device` (the default sink when nil).
@@ -151,7 +151,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                 failure = "cannot create a context"
                 return
             }
-            let answered = waitLocked(timeoutMicros: Self.answerMicros) {
+            let answered = waitLocked(timeout: Self.answerWait) {
                 guard let context else { return true }
                 let state = pa_context_get_state(context)
                 return state == PA_CONTEXT_READY || state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED
@@ -159,7 +159,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             if let context, pa_context_get_state(context) == PA_CONTEXT_READY {
                 everConnected = true
             } else if !answered {
-                failure = "the server did not answer within \(Self.answerMicros / 1_000_000) s"
+                failure = "the server did not answer within \(Self.answerWait.components.seconds) s"
             } else {
                 failure = context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "no context"
             }
@@ -196,7 +196,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             }
             self.format = format
             frameBytes = 2 * format.channels
-            let frames = Int(Self.bufferMicros) * format.sampleRate / 1_000_000
+            let frames = Int(Self.buffer.frames(rate: Int64(format.sampleRate)))
             if frames * format.channels > stagingCapacity {
                 staging?.deallocate()
                 stagingCapacity = frames * format.channels
@@ -216,7 +216,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                     format, why: context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "no connection")
                 return
             }
-            let answered = waitLocked(timeoutMicros: Self.answerMicros) {
+            let answered = waitLocked(timeout: Self.answerWait) {
                 guard let stream else { return true }
                 let state = pa_stream_get_state(stream)
                 return state != PA_STREAM_CREATING && state != PA_STREAM_UNCONNECTED
@@ -226,7 +226,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                     format,
                     why: answered
                         ? context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "stream failed"
-                        : "the server did not answer within \(Self.answerMicros / 1_000_000) s")
+                        : "the server did not answer within \(Self.answerWait.components.seconds) s")
                 dropStream()
                 self.format = nil
             }
@@ -254,7 +254,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         } else if let underrunHeard {
             streamDelay = max(0, streamWritten - underrunHeard)  // nothing plays until it has enough again
         } else if pa_stream_get_latency(stream, &latency, &negative) == 0 {
-            let frames = Int64(Double(latency) * Double(format.sampleRate) / 1_000_000)
+            let frames = Duration.microseconds(Int64(clamping: latency)).frames(rate: Int64(format.sampleRate))
             streamDelay = negative != 0 ? 0 : min(streamWritten, frames)
         } else {
             streamDelay = streamWritten  // no timing yet: nothing has been heard
@@ -271,19 +271,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// or the timeout passes. The timer is only re-armed when this deadline is earlier than the
     /// armed one (re-arming wakes the main loop thread): a later armed deadline just ends this
     /// wait early, which the contract allows.
-    public func wait(timeoutNanos: Int64) {
+    public func wait(timeout: Duration) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         if woken || closed {
             woken = false
             return
         }
-        let now = MonotonicClock.now()
-        let deadline = now + max(0, timeoutNanos)
+        let now = MonotonicInstant.now()
+        let deadline = now + max(.zero, timeout)
         if waitTimerDue.map({ $0 <= now || $0 > deadline }) ?? true {
             var tv = timeval()
             gettimeofday(&tv, nil)
-            pa_timeval_add(&tv, pa_usec_t(max(0, timeoutNanos) / 1000))
+            pa_timeval_add(&tv, pa_usec_t(max(.zero, timeout).microseconds))
             let api = pa_threaded_mainloop_get_api(mainloop)!
             if let waitTimer {
                 api.pointee.time_restart(waitTimer, &tv)

@@ -78,7 +78,7 @@ public final class WAVOutput: AudioOutput, @unchecked Sendable {
         if let failure { throw failure }
         guard let header, let base = frames.baseAddress, fd >= 0, let buffer else { throw .writtenBeforeOpen }
         let channels = header.format.channels
-        let now = MonotonicClock.now()
+        let now = MonotonicInstant.now()
         let count = min(frames.count / channels, clock.state(at: now).freeFrames)
         guard count > 0 else { return 0 }
         if !pendingHeader.isEmpty {
@@ -111,9 +111,9 @@ public final class WAVOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// The clock's free space and delay.
-    public func state() -> DeviceState { clock.state(at: MonotonicClock.now()) }
+    public func state() -> DeviceState { clock.state(at: MonotonicInstant.now()) }
     /// Sleeps until the clock frees a quarter of its buffer.
-    public func wait(timeoutNanos: Int64) { clock.wait(timeoutNanos: timeoutNanos, wakeup: wakeups) }
+    public func wait(timeout: Duration) { clock.wait(timeout: timeout, wakeup: wakeups) }
     /// Waits until the clock has "played" what was written: the file already holds it.
     @discardableResult
     public func drain() -> Bool { clock.drain(wakeup: wakeups) }
@@ -123,7 +123,7 @@ public final class WAVOutput: AudioOutput, @unchecked Sendable {
         _ = wakeups.take()
     }
     /// Stops or restarts the clock.
-    public func setPaused(_ paused: Bool) { clock.setPaused(paused, at: MonotonicClock.now()) }
+    public func setPaused(_ paused: Bool) { clock.setPaused(paused, at: MonotonicInstant.now()) }
     /// Ends a `wait` or `drain` at once.
     public func wakeup() { wakeups.signal() }
 

@@ -55,7 +55,7 @@ final class DecodeWorker: @unchecked Sendable {
     static let minimumReadFrames = 512
     /// The longest the decoder sleeps with nothing to do: every reason to go on (room in the
     /// ring, park, quit) wakes it, so this is only a safety net, not a tick.
-    static let idleSeconds: Double = 60
+    static let idle: Duration = .seconds(60)
 
     /// Control thread.
     /// `nextTrack`, `expandEntry`, `report` and `passOver` are called on the decoder thread
@@ -172,7 +172,7 @@ final class DecodeWorker: @unchecked Sendable {
             }
             guard let open = decoder, let current = track else {
                 if exhausted {
-                    gate.nap(seconds: Self.idleSeconds)  // a park or quit wakes it
+                    gate.nap(for: Self.idle)  // a park or quit wakes it
                     continue
                 }
                 let request: TrackRequest
@@ -180,7 +180,7 @@ final class DecodeWorker: @unchecked Sendable {
                 case .track(let next):
                     request = next
                 case .wait:
-                    gate.nap(seconds: Self.idleSeconds)  // the control thread's answer (`wake`), a park or quit wakes it
+                    gate.nap(for: Self.idle)  // the control thread's answer (`wake`), a park or quit wakes it
                     continue
                 case .end:
                     exhausted = true
@@ -213,7 +213,7 @@ final class DecodeWorker: @unchecked Sendable {
             // the wrap, into scratch and copied in around it; when the ring is full, wait.
             let channels = max(1, open.format.channels)
             if ring.availableToWrite < Self.minimumReadFrames * channels {
-                if !gate.mustStop { spaceReady.wait(seconds: Self.idleSeconds) }  // the sink, a park or quit posts
+                if !gate.mustStop { spaceReady.wait(for: Self.idle) }  // the sink, a park or quit posts
                 continue
             }
             if let stream { tellRunsOut(stream, format: open.format) }
@@ -280,7 +280,7 @@ final class DecodeWorker: @unchecked Sendable {
         let position = heard()
         let inDevice = max(0, position.limitFrames - position.frames(at: now))
         let frames = Int64(ring.availableToRead / max(1, format.channels)) + inDevice
-        stream.listenerRunsOut(atNanos: now.nanoseconds + FrameTime.nanoseconds(frames: frames, rate: format.sampleRate))
+        stream.listenerRunsOut(at: now.advanced(byNanoseconds: FrameTime.nanoseconds(frames: frames, rate: format.sampleRate)))
     }
 
     /// Decoder thread.
@@ -358,7 +358,7 @@ final class DecodeWorker: @unchecked Sendable {
         ThreadRole.decoder.check()
         while !markers.push(marker) {
             if gate.mustStop { return }
-            spaceReady.wait(seconds: 0.1)
+            spaceReady.wait(for: .milliseconds(100))
         }
         dataReady.post()
     }

@@ -18,7 +18,7 @@ enum OutputEvent: Sendable, Equatable {
     case segmentWritten(SegmentBoundary)
     /// The ring ran dry before the end, with the device open and not paused, and stayed dry for
     /// ~100 ms (so untimed runs, which empty the ring all the time, send none); once per episode.
-    /// `sinceNanos`: when it ran dry (`MonotonicClock` time).
+    /// `since`: when it ran dry.
     case starving(since: MonotonicInstant)
     /// Samples flow again after a `.starving`.
     case fed

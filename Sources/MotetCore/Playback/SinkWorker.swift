@@ -61,11 +61,11 @@ final class SinkWorker: @unchecked Sendable {
     /// a safety net: devices wake the worker when there is room or news, and a device that keeps
     /// seconds of audio is refilled every second or two (bench/wakeups.sh). Long, because each
     /// time it runs out it costs wake-ups (PulseAudio's timer fires, and is armed again).
-    static let waitNanos: Int64 = 60_000_000_000
+    static let longestWait: Duration = .seconds(60)
     /// The longest the sink thread sleeps while paused, ended or waiting for the decoder with
     /// nothing to watch; every reason to go on (a sample batch, a marker, play, park, quit)
     /// posts `dataReady`.
-    static let idleSeconds: Double = 60
+    static let idle: Duration = .seconds(60)
 
     /// Control thread.
     /// `spaceReady` is posted when the ring has room; `wake` when an event is queued. Installs the
@@ -186,7 +186,7 @@ final class SinkWorker: @unchecked Sendable {
             }
             applyPause()
             if paused || outputEnded {
-                dataReady.wait(seconds: Self.idleSeconds)
+                dataReady.wait(for: Self.idle)
                 continue
             }
             if let marker = markers.peek(), marker.sampleIndex <= ring.readIndex {
@@ -217,7 +217,7 @@ final class SinkWorker: @unchecked Sendable {
                 let state = format != nil ? device.state() : nil
                 let starvingIn = ranDry(state)
                 publishHeard(state)
-                dataReady.wait(seconds: starvingIn.map { Double($0) / 1e9 } ?? Self.idleSeconds)
+                dataReady.wait(for: starvingIn.map { .nanoseconds($0) } ?? Self.idle)
                 continue
             }
             flowing()
@@ -231,7 +231,7 @@ final class SinkWorker: @unchecked Sendable {
             let state = device.state()
             publishHeard(state)
             if state.freeFrames <= 0 {
-                device.wait(timeoutNanos: Self.waitNanos)
+                device.wait(timeout: Self.longestWait)
                 continue
             }
             writeSamples(limit: min(limit, state.freeFrames * channels), channels: channels, gain: gain, scratch: scratch)
@@ -275,7 +275,7 @@ final class SinkWorker: @unchecked Sendable {
             freedRing()
         } else if !outputEnded {
             // Full after all, or a write that failed for this stream only: try again later.
-            device.wait(timeoutNanos: Self.waitNanos)
+            device.wait(timeout: Self.longestWait)
         }
     }
 
@@ -315,7 +315,7 @@ final class SinkWorker: @unchecked Sendable {
             applyPause()
             while paused {
                 if gate.mustStop { return false }
-                dataReady.wait(seconds: Self.idleSeconds)
+                dataReady.wait(for: Self.idle)
                 applyPause()
             }
         }
@@ -385,7 +385,7 @@ final class SinkWorker: @unchecked Sendable {
         while !events.pushFromWorker(event) {
             if gate.mustStop { return }
             wake.signal()
-            dataReady.wait(seconds: 0.01)
+            dataReady.wait(for: .milliseconds(10))
         }
         wake.signal()
     }

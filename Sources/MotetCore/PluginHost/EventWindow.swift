@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// The events sent to a plugin's process and not yet taken (docs/ISOLATION.md): at most
 /// `capacity` on their way, numbered from 1 for each process; the oldest one's wait is what the
@@ -10,12 +11,12 @@ struct EventWindow {
     /// How many events may be on their way at once.
     static let capacity = 16
     /// How long one event may wait to be taken before the process is taken for stuck.
-    static let watchdogMicros: Int64 = 10_000_000
+    static let watchdog: Duration = .seconds(10)
     /// What the supervision line says of a process the watchdog caught.
-    static var stuck: String { "stopped taking events (one waited \(LogText.seconds(Double(watchdogMicros) / 1_000_000)) s)" }
+    static var stuck: String { "stopped taking events (one waited \(watchdog.secondsText) s)" }
 
-    /// Sent and not yet settled, oldest first, with when each went (monotonic µs).
-    private var onTheirWay: [(number: UInt64, event: QueuedEvent, sentAt: Int64)] = []
+    /// Sent and not yet settled, oldest first, with when each went.
+    private var onTheirWay: [(number: UInt64, event: QueuedEvent, sentAt: MonotonicInstant)] = []
     private var lastSent: UInt64 = 0
     /// The last event the process said it took.
     private var taken: UInt64 = 0
@@ -25,11 +26,11 @@ struct EventWindow {
     /// The tracks whose events are on their way (for the count of what a plugin did not get).
     var tracks: Set<UInt64> { Set(onTheirWay.compactMap { $0.event.kind.track }) }
 
-    /// When the oldest event on its way has waited too long (monotonic µs); nil when none is.
-    var watchdogDeadline: Int64? { onTheirWay.first.map { $0.sentAt + Self.watchdogMicros } }
+    /// When the oldest event on its way has waited too long; nil when none is.
+    var watchdogDeadline: MonotonicInstant? { onTheirWay.first.map { $0.sentAt + Self.watchdog } }
 
     /// Notes `event` as sent at `now`; its number, for the frame.
-    mutating func send(_ event: QueuedEvent, at now: Int64) -> UInt64 {
+    mutating func send(_ event: QueuedEvent, at now: MonotonicInstant) -> UInt64 {
         lastSent += 1
         onTheirWay.append((lastSent, event, now))
         return lastSent

@@ -11,7 +11,7 @@ import MotetSystem
 /// player's side keeps the instance's queue (the same `PluginEventQueue` and rules as in process)
 /// and sends events ahead within an `EventWindow`; the process answers each when `on_event`
 /// returned. A process that dies, breaks the framing or keeps one event
-/// `EventWindow.watchdogMicros` is reported in one line
+/// `EventWindow.watchdog` is reported in one line
 /// naming the plugin, its file and what happened, and started again after a back-off; the new
 /// instance is told the current track and state first. After `PluginSupervision.failureLimit`
 /// failures in `PluginSupervision.window` the plugin is disabled for the run (docs/ISOLATION.md).
@@ -73,10 +73,10 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         return DetachedThread.start { [self] in run(options) }
     }
 
-    func waitUntilCreated(deadlineMicros: Int64) -> Bool {
+    func waitUntilCreated(deadline: MonotonicInstant) -> Bool {
         lock.withLock {
             while !running && !finished {
-                if !lock.wait(untilMonotonicMicros: deadlineMicros) { break }
+                if !lock.wait(until: deadline) { break }
             }
             return running
         }
@@ -97,10 +97,10 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
         }
     }
 
-    func waitUntilFinished(deadlineMicros: Int64) -> Bool {
+    func waitUntilFinished(deadline: MonotonicInstant) -> Bool {
         lock.withLock {
             while !finished {
-                if !lock.wait(untilMonotonicMicros: deadlineMicros) { return finished }
+                if !lock.wait(until: deadline) { return finished }
             }
             return true
         }
@@ -206,11 +206,11 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                         lock.wait()
                         continue
                     }
-                    if monotonicMicros() >= deadline {
+                    if MonotonicInstant.now() >= deadline {
                         failure = EventWindow.stuck
                         continue
                     }
-                    _ = lock.wait(untilMonotonicMicros: deadline)
+                    _ = lock.wait(until: deadline)
                 }
                 return (queue.pop(), queue.takeDroppedOthers(), nil)
             }
@@ -239,7 +239,7 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     /// way); a process that fails meanwhile is noticed by `next`.
     private func send(_ event: QueuedEvent) {
         let sent: (PluginProcess, UInt64)? = lock.withLock {
-            disabled ? nil : (process, window.send(event, at: monotonicMicros()))
+            disabled ? nil : (process, window.send(event, at: .now()))
         }
         guard let (current, number) = sent else { return }
         current.send(event, sequence: number)
@@ -248,11 +248,11 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
     /// Sends one event and waits for it to be taken (then it is delivered); the failure, if any.
     /// (A restarted process's replay goes one event at a time.)
     private func handOver(_ event: QueuedEvent) -> String? {
-        let (current, number) = lock.withLock { (process, window.send(event, at: monotonicMicros())) }
+        let (current, number) = lock.withLock { (process, window.send(event, at: .now())) }
         current.send(event, sequence: number)
         let why: String? = lock.withLock {
-            while !window.hasTaken(number), failure == nil, let deadline = window.watchdogDeadline, monotonicMicros() < deadline {
-                _ = lock.wait(untilMonotonicMicros: deadline)
+            while !window.hasTaken(number), failure == nil, let deadline = window.watchdogDeadline, MonotonicInstant.now() < deadline {
+                _ = lock.wait(until: deadline)
             }
             settle()
             if window.hasTaken(number) { return nil }
@@ -287,9 +287,9 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                 if !lock.withLock({ abandoned }) { log(what + (lost > 0 ? "; the events of \(lost) track\(lost == 1 ? "" : "s") were not delivered" : "")) }
                 return
             }
-            switch supervision.failed(at: Double(monotonicMicros()) / 1_000_000) {
+            switch supervision.failed(at: .now()) {
             case .disable:
-                log(what + "; it failed \(PluginSupervision.failureLimit) times in \(Int(PluginSupervision.window / 60)) minutes,"
+                log(what + "; it failed \(PluginSupervision.failureLimit) times in \(Int(PluginSupervision.window / .seconds(60))) minutes,"
                     + " so it is disabled for the rest of this run (report it to the plugin's author)")
                 lock.withLock {
                     disabled = true
@@ -297,11 +297,11 @@ final class IsolatedPluginInstance: PluginEndpoint, @unchecked Sendable {
                 }
                 return
             case .restart(let wait, let failures):
-                log(what + "; restarting it in \(LogText.seconds(wait)) s (failure \(failures) of \(PluginSupervision.failureLimit)"
-                    + " allowed in \(Int(PluginSupervision.window / 60)) minutes)")
-                let deadline = monotonicMicros() + Int64(wait * 1_000_000)
+                log(what + "; restarting it in \(wait.secondsText) s (failure \(failures) of \(PluginSupervision.failureLimit)"
+                    + " allowed in \(Int(PluginSupervision.window / .seconds(60))) minutes)")
+                let deadline = MonotonicInstant.now() + wait
                 if lock.withLock({ () -> Bool in
-                    while !stopping { if !lock.wait(untilMonotonicMicros: deadline) { break } }
+                    while !stopping { if !lock.wait(until: deadline) { break } }
                     return stopping
                 }) { return }
             }

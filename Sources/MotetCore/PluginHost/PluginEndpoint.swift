@@ -1,4 +1,5 @@
 import MotetEvents
+import MotetSystem
 
 /// What ``PluginHost`` needs of a running plugin instance, whether it runs in the player's
 /// process (``PluginInstance``) or in a process of its own (``IsolatedPluginInstance``).
@@ -11,13 +12,13 @@ protocol PluginEndpoint: AnyObject, Sendable {
     /// create that fails is reported once through `failed`.
     func start(options: [PluginOption], failed: @escaping @Sendable (PluginLoadFailure) -> Void) -> Bool
     /// True once create returned MOTET_OK; false at the deadline or when it failed.
-    func waitUntilCreated(deadlineMicros: Int64) -> Bool
+    func waitUntilCreated(deadline: MonotonicInstant) -> Bool
     /// Queues an event (the rules of `PluginEventQueue`); never blocks on the plugin.
     func enqueue(_ event: PlayerEvent)
     /// Asks for what is queued, then the shutdown event, then destroy.
     func requestStop()
     /// True once destroy returned (or the instance can take no more calls).
-    func waitUntilFinished(deadlineMicros: Int64) -> Bool
+    func waitUntilFinished(deadline: MonotonicInstant) -> Bool
     /// How many events the plugin has taken so far (its progress, watched at exit).
     var eventsTaken: Int { get }
     /// How many tracks still have events waiting (said when the host gives up on the instance).

@@ -61,9 +61,9 @@ public final class PluginHost: Sendable {
     }
 
     /// How long the player waits at most at exit for all plugins (`MOTET_SHUTDOWN_WAIT_MS`).
-    public static let shutdownWaitSeconds = Double(MOTET_SHUTDOWN_WAIT_MS) / 1000
+    public static let shutdownWait: Duration = .milliseconds(MOTET_SHUTDOWN_WAIT_MS)
     /// At exit, an instance that takes no event for this long is given up on (`MOTET_SHUTDOWN_STALL_MS`).
-    public static let shutdownStallSeconds = Double(MOTET_SHUTDOWN_STALL_MS) / 1000
+    public static let shutdownStall: Duration = .milliseconds(MOTET_SHUTDOWN_STALL_MS)
 
     /// The names of the running instances, in load order.
     public var instanceNames: [String] { instances.withLock { $0.map(\.name) } }
@@ -93,12 +93,12 @@ public final class PluginHost: Sendable {
         return instances.withLock { $0.count }
     }
 
-    /// Waits until every instance's `create` has returned (at most `timeoutSeconds` in total) and
+    /// Waits until every instance's `create` has returned (at most `timeout` in total) and
     /// returns how many instances are running. The player never calls this; tests and tools do.
     @discardableResult
-    public func waitForCreates(timeoutSeconds: Double) -> Int {
-        let deadline = monotonicMicros() + Int64(max(timeoutSeconds, 0) * 1_000_000)
-        for instance in instances.withLock({ $0 }) { _ = instance.waitUntilCreated(deadlineMicros: deadline) }
+    public func waitForCreates(timeout: Duration) -> Int {
+        let deadline = MonotonicInstant.now() + max(.zero, timeout)
+        for instance in instances.withLock({ $0 }) { _ = instance.waitUntilCreated(deadline: deadline) }
         return instances.withLock { $0.count }
     }
 
@@ -113,36 +113,35 @@ public final class PluginHost: Sendable {
 
     /// Delivers what is queued, then `MOTET_EVENT_SHUTDOWN`, then calls destroy, for every
     /// instance at once, for as long as each keeps taking events: an instance that takes none for
-    /// `stallSeconds` is given up on, and any that is not done after `timeoutSeconds` in all (the
-    /// player gives `shutdownStallSeconds` and `shutdownWaitSeconds`, the header's
+    /// `stall` is given up on, and any that is not done after `timeout` in all (the player gives
+    /// `shutdownStall` and `shutdownWait`, the header's
     /// `MOTET_SHUTDOWN_STALL_MS` and `MOTET_SHUTDOWN_WAIT_MS`). Returns the instance names it gave
     /// up on, each also logged in one line that says why and how many tracks' events it did not get.
-    public func shutdown(timeoutSeconds: Double, stallSeconds: Double = PluginHost.shutdownStallSeconds) -> [String] {
+    public func shutdown(timeout: Duration, stall: Duration = PluginHost.shutdownStall) -> [String] {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
         let all = instances.withLock { list in
             defer { list = [] }
             return list
         }
         for instance in all { instance.requestStop() }
-        let start = monotonicMicros()
-        let deadline = start + Int64(max(timeoutSeconds, 0) * 1_000_000)
-        let stall = Int64(max(stallSeconds, 0) * 1_000_000)
+        let start = MonotonicInstant.now()
+        let deadline = start + max(.zero, timeout)
         // Each instance's progress: the events it took, and when that count last moved.
         var progress = all.map { (taken: $0.eventsTaken, at: start) }
         var waiting = Array(all.indices)
         var gaveUp: [String] = []
         while !waiting.isEmpty {
-            let now = monotonicMicros()
+            let now = MonotonicInstant.now()
             waiting.removeAll { index in
                 let instance = all[index]
-                if instance.waitUntilFinished(deadlineMicros: 0) { return true }
+                if instance.waitUntilFinished(deadline: now) { return true }
                 let taken = instance.eventsTaken
                 if taken != progress[index].taken { progress[index] = (taken, now) }
                 let why: String
                 if now - progress[index].at >= stall {
-                    why = "it took no event for \(LogText.seconds(stallSeconds)) s"
+                    why = "it took no event for \(stall.secondsText) s"
                 } else if now >= deadline {
-                    why = "it was not done after \(LogText.seconds(timeoutSeconds)) s"
+                    why = "it was not done after \(timeout.secondsText) s"
                 } else {
                     return false
                 }
@@ -156,7 +155,7 @@ public final class PluginHost: Sendable {
             }
             if !waiting.isEmpty {
                 // A short poll, only while quitting.
-                _ = all[waiting[0]].waitUntilFinished(deadlineMicros: monotonicMicros() + 20_000)
+                _ = all[waiting[0]].waitUntilFinished(deadline: .now() + .milliseconds(20))
             }
         }
         return gaveUp

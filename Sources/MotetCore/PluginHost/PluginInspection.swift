@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotetEvents
+import MotetSystem
 
 /// `motet --list-plugins` looks at each plugin file in a short-lived child process: loading a file
 /// runs its code (constructors, the entry function), and one that crashes or aborts must end only
@@ -12,12 +13,12 @@ import MotetEvents
 /// last: whether unsafe permissions are allowed). It writes the file's listing entry, a NUL byte,
 /// then one `KEY<TAB>KIND` line per option the plugin describes, to its standard output (a pipe),
 /// and exits 0 when the file can load, 3 when it cannot. The parent reads that; a child killed by
-/// a signal, or silent for ``timeoutSeconds``, is "cannot load" with what happened.
+/// a signal, or silent for ``timeout``, is "cannot load" with what happened.
 public enum PluginInspection {
     /// The hidden first argument.
     public static let flag = "--inspect-plugin"
     /// How long one file may take to load before its child is killed.
-    public static let timeoutSeconds = 20.0
+    public static let timeout: Duration = .seconds(20)
 
     private static let cannotLoadStatus: Int32 = 3
 
@@ -61,12 +62,12 @@ public enum PluginInspection {
             close(fds[0])
             return failed("cannot inspect it: \(error.text)")
         }
-        let (bytes, timedOut) = readAll(fds[0], timeoutSeconds: timeoutSeconds)
+        let (bytes, timedOut) = readAll(fds[0], timeout: timeout)
         close(fds[0])
         if timedOut { kill(pid, SIGKILL) }
         let status = ChildProcess.wait(pid)
         if timedOut {
-            return failed("loading it did not finish in \(LogText.seconds(timeoutSeconds)) s; it is not used")
+            return failed("loading it did not finish in \(timeout.secondsText) s; it is not used")
         }
         let signal = status & 0x7f
         if signal != 0 {
@@ -89,16 +90,15 @@ public enum PluginInspection {
         return PluginHost.Inspection(text: text, options: options, loadable: exitStatus == 0)
     }
 
-    /// Everything `fd` gives until end of file, or what came before `timeoutSeconds` passed.
-    private static func readAll(_ fd: Int32, timeoutSeconds: Double) -> (bytes: [UInt8], timedOut: Bool) {
-        let deadline = monotonicMicros() + Int64(timeoutSeconds * 1_000_000)
+    /// Everything `fd` gives until end of file, or what came before `timeout` passed.
+    private static func readAll(_ fd: Int32, timeout: Duration) -> (bytes: [UInt8], timedOut: Bool) {
+        let deadline = MonotonicInstant.now() + timeout
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let left = deadline - monotonicMicros()
-            if left <= 0 { return (bytes, true) }
+            if MonotonicInstant.now() >= deadline { return (bytes, true) }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(min(left / 1000 + 1, 1000)))
+            let ready = poll(&p, 1, min(deadline.pollMillisecondsFromNow, 1000))
             if ready < 0 && errno != EINTR { return (bytes, false) }
             if ready <= 0 { continue }
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

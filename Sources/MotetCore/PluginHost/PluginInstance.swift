@@ -93,10 +93,10 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
 
     /// Waits until `create` has returned (or crashed) or the monotonic time `deadline` passes;
     /// true when it returned `MOTET_OK`.
-    func waitUntilCreated(deadlineMicros: Int64) -> Bool {
+    func waitUntilCreated(deadline: MonotonicInstant) -> Bool {
         lock.withLock {
             while createStatus == nil && crash == nil {
-                if !lock.wait(untilMonotonicMicros: deadlineMicros) { break }
+                if !lock.wait(until: deadline) { break }
             }
             if crash != nil { reportCrashOnce() }
             return createStatus == MOTET_OK && crash == nil
@@ -127,14 +127,14 @@ final class PluginInstance: PluginEndpoint, @unchecked Sendable {
 
     /// Waits until destroy has returned (or a call crashed) or the monotonic time `deadline`
     /// passes.
-    func waitUntilFinished(deadlineMicros: Int64) -> Bool {
+    func waitUntilFinished(deadline: MonotonicInstant) -> Bool {
         lock.withLock {
             while !finished {
                 if crash != nil {
                     reportCrashOnce()
                     return true
                 }
-                if !lock.wait(untilMonotonicMicros: deadlineMicros) { return finished || crash != nil }
+                if !lock.wait(until: deadline) { return finished || crash != nil }
             }
             return true
         }

@@ -106,10 +106,3 @@ enum PluginLoadFailure: Error, Equatable {
 /// The exported symbol every plugin has.
 let pluginEntrySymbol = "motet_plugin_entry"
 
-extension LogText {
-    /// Seconds for a message: "5", "0.5", "2.25".
-    static func seconds(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e9 { return String(Int(value)) }
-        return String((value * 100).rounded() / 100)
-    }
-}

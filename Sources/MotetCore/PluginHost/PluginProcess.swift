@@ -47,7 +47,7 @@ final class PluginProcess: @unchecked Sendable {
     }
 
     /// How long loading may take before the process is killed (as `--list-plugins` allows).
-    static let loadTimeoutSeconds = PluginInspection.timeoutSeconds
+    static let loadTimeout = PluginInspection.timeout
 
     private init(pid: pid_t, fd: Int32, note: Int32) {
         self.pid = pid
@@ -99,7 +99,7 @@ final class PluginProcess: @unchecked Sendable {
             return .failure(.isolationFailed("cannot start \(launch.executable): \(error.text)"))
         }
         let process = PluginProcess(pid: pid, fd: fds[0], note: notes[0])
-        var frame = process.readFrame(timeoutSeconds: loadTimeoutSeconds)
+        var frame = process.readFrame(timeout: loadTimeout)
         var sandbox = SandboxReport.off
         if launch.writable != nil, case .frame(MOTET_WIRE_SANDBOX, let payload) = frame {
             guard let report = sandboxReport(payload) else {
@@ -107,7 +107,7 @@ final class PluginProcess: @unchecked Sendable {
                 return .failure(.isolationFailed("its process sent a malformed sandbox report"))
             }
             sandbox = report
-            frame = process.readFrame(timeoutSeconds: loadTimeoutSeconds)
+            frame = process.readFrame(timeout: loadTimeout)
         }
         switch frame {
         case .frame(MOTET_WIRE_DESCRIPTOR, let payload):
@@ -120,7 +120,7 @@ final class PluginProcess: @unchecked Sendable {
             return .failure(loadFailure(payload) ?? .isolationFailed("its process sent a malformed load failure"))
         case .timedOut:
             process.end()
-            return .failure(.isolationFailed("loading it did not finish in \(LogText.seconds(loadTimeoutSeconds)) s; it is not used"))
+            return .failure(.isolationFailed("loading it did not finish in \(loadTimeout.secondsText) s; it is not used"))
         case .closed, .malformed, .frame:
             let status = process.end()
             return .failure(.isolationFailed("its process \(ChildProcess.describe(status: status)) while loading it; it is not used"
@@ -168,16 +168,15 @@ final class PluginProcess: @unchecked Sendable {
         case timedOut
     }
 
-    /// Reads one frame, waiting at most `timeoutSeconds` for it to begin (nil: as long as it takes).
-    func readFrame(timeoutSeconds: Double? = nil) -> Read {
+    /// Reads one frame, waiting at most `timeout` for it to begin (nil: as long as it takes).
+    func readFrame(timeout: Duration? = nil) -> Read {
         let fd = connection.pointee.fd
-        if let timeoutSeconds {
+        if let timeout {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let deadline = monotonicMicros() + Int64(timeoutSeconds * 1_000_000)
+            let deadline = MonotonicInstant.now() + timeout
             while true {
-                let left = deadline - monotonicMicros()
-                if left <= 0 { return .timedOut }
-                let ready = poll(&p, 1, Int32(min(left / 1000 + 1, 1000)))
+                if MonotonicInstant.now() >= deadline { return .timedOut }
+                let ready = poll(&p, 1, min(deadline.pollMillisecondsFromNow, 1000))
                 if ready > 0 { break }
                 if ready < 0 && errno != EINTR { return .malformed }
             }
@@ -230,15 +229,15 @@ final class PluginProcess: @unchecked Sendable {
         }
     }
 
-    /// After its connection ended: the status of a process that ends by itself within `seconds`
+    /// After its connection ended: the status of a process that ends by itself within `grace`
     /// (so that its own death is what is reported), else kills it.
     @discardableResult
-    func endAfterGrace(seconds: Double = 0.25) -> Int32 {
+    func endAfterGrace(_ grace: Duration = .milliseconds(250)) -> Int32 {
         status.withLock { status in
             if let status { return status }
-            let deadline = monotonicMicros() + Int64(seconds * 1_000_000)
+            let deadline = MonotonicInstant.now() + grace
             var ended: Int32 = 0
-            while monotonicMicros() < deadline {
+            while MonotonicInstant.now() < deadline {
                 if waitpid(pid, &ended, WNOHANG) == pid {
                     status = ended
                     return ended

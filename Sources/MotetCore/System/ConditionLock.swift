@@ -41,18 +41,17 @@ public final class ConditionLock: @unchecked Sendable {
     /// Waits until signalled. Call with the lock held (inside `withLock`).
     public func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// Waits until signalled or until the monotonic time `deadlineMicros`. Call with the lock
-    /// held. Returns false when the deadline passed.
+    /// Waits until signalled or until `deadline`. Call with the lock held. Returns false when
+    /// the deadline passed.
     @discardableResult
-    public func wait(untilMonotonicMicros deadlineMicros: Int64) -> Bool {
-        var deadline = timespec(
-            tv_sec: Int(deadlineMicros / 1_000_000), tv_nsec: Int((deadlineMicros % 1_000_000) * 1000))
-        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    public func wait(until deadline: MonotonicInstant) -> Bool {
+        var ts = deadline.timespec
+        return pthread_cond_timedwait(condition, mutex, &ts) != ETIMEDOUT
     }
 
-    /// Waits until signalled or `seconds` have passed (nil: no limit). Call with the lock held.
-    public func wait(seconds: Double?) {
-        guard let seconds else { return wait() }
-        wait(untilMonotonicMicros: MonotonicClock.now() / 1000 + Int64(max(0, seconds) * 1_000_000))
+    /// Waits until signalled or `span` has passed (nil: no limit). Call with the lock held.
+    public func wait(for span: Duration?) {
+        guard let span else { return wait() }
+        wait(until: .now() + span)
     }
 }

@@ -50,18 +50,10 @@ package final class CountingSemaphore: @unchecked Sendable {
 
     package func post() { sem_post(sem) }
 
-    /// Waits at most `seconds`; returns false on time-out.
+    /// Waits at most `span`; returns false on time-out.
     @discardableResult
-    package func wait(seconds: Double) -> Bool {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        let whole = Int(seconds)
-        ts.tv_sec += whole
-        ts.tv_nsec += Int((seconds - Double(whole)) * 1e9)
-        if ts.tv_nsec >= 1_000_000_000 {
-            ts.tv_sec += 1
-            ts.tv_nsec -= 1_000_000_000
-        }
+    package func wait(for span: Duration) -> Bool {
+        var ts = realtimeDeadline(after: span)
         while sem_timedwait(sem, &ts) != 0 {
             if errno == EINTR { continue }
             return false
@@ -82,14 +74,9 @@ package final class Wakeup: Sendable {
 
     package func signal() { pipe.signal() }
 
-    /// Sleeps until signalled or `seconds` pass; clears the signal.
-    package func wait(seconds: Double) {
-        pipe.sleep(until: MonotonicClock.now() + Int64(seconds * 1_000_000_000))
-    }
-
     /// Sleeps until signalled or until `deadline` (nil: none, an hour at a time); clears the signal.
     package func wait(until deadline: MonotonicInstant?) {
-        pipe.sleep(until: (deadline ?? .now() + .seconds(3600)).nanoseconds)
+        pipe.sleep(until: deadline ?? .now() + .seconds(3600))
     }
 }
 
@@ -112,12 +99,12 @@ package final class WorkerGate: Sendable {
     package func parkHere(announce: () -> Void = {}) {
         parked.store(true, ordering: .releasing)
         announce()
-        while parkIsRequested && !isQuitting { resume.wait(seconds: 0.5) }
+        while parkIsRequested && !isQuitting { resume.wait(for: .milliseconds(500)) }
         parked.store(false, ordering: .releasing)
     }
 
-    /// Worker: naps until woken (`wake`) or `seconds` pass.
-    package func nap(seconds: Double) { resume.wait(seconds: seconds) }
+    /// Worker: naps until woken (`wake`) or `span` passes.
+    package func nap(for span: Duration) { resume.wait(for: span) }
 
     /// Control: ends a nap (a worker that is not napping naps no more than it must next time:
     /// every nap's caller looks again at why it napped).

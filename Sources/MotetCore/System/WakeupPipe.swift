@@ -39,13 +39,12 @@ package final class WakeupPipe: @unchecked Sendable {
         _ = Glibc.write(writeEnd, &one, 1)  // a full pipe already means "wake up"
     }
 
-    /// Sleeps until `deadline` (`MonotonicClock.now()` time, to the next millisecond) or a
-    /// `signal`; returns true when signalled (the signal is consumed).
+    /// Sleeps until `deadline` (to the next millisecond) or a `signal`; returns true when
+    /// signalled (the signal is consumed).
     @discardableResult
-    package func sleep(until deadline: Int64) -> Bool {
-        let left = max(0, deadline - MonotonicClock.now())
+    package func sleep(until deadline: MonotonicInstant) -> Bool {
         var p = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, Int32(clamping: (left + 999_999) / 1_000_000))
+        _ = poll(&p, 1, deadline.pollMillisecondsFromNow)
         return take()
     }
 

@@ -132,13 +132,13 @@ import Testing
     // MARK: --start
 
     @Test func startAcceptsSecondsMinutesAndHours() throws {
-        #expect(try settings(["--start", "90", "a"]).startMicros == 90_000_000)
-        #expect(try settings(["--start", "1:30", "a"]).startMicros == 90_000_000)
-        #expect(try settings(["--start", "01:02:03.5", "a"]).startMicros == 3_723_500_000)
-        #expect(try settings(["--start=0.000001", "a"]).startMicros == 1)
-        #expect(try settings(["--start", "2.1234569", "a"]).startMicros == 2_123_456, "cut to microseconds")
-        #expect(try settings(["--start", "125:00", "a"]).startMicros == 7_500_000_000, "the first field is unbounded")
-        #expect(try settings(["a"]).startMicros == nil)
+        #expect(try settings(["--start", "90", "a"]).start == .seconds(90))
+        #expect(try settings(["--start", "1:30", "a"]).start == .seconds(90))
+        #expect(try settings(["--start", "01:02:03.5", "a"]).start == .milliseconds(3_723_500))
+        #expect(try settings(["--start=0.000001", "a"]).start == .microseconds(1))
+        #expect(try settings(["--start", "2.1234569", "a"]).start == .microseconds(2_123_456), "cut to microseconds")
+        #expect(try settings(["--start", "125:00", "a"]).start == .seconds(7500), "the first field is unbounded")
+        #expect(try settings(["a"]).start == nil)
     }
 
     @Test func startRejectsMalformedTimes() {

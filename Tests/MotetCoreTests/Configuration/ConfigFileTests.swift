@@ -46,7 +46,7 @@ import Testing
         let s = invocation.settings
         #expect(s.output == .wav(path: "/tmp/out.wav", float: true))
         #expect(s.untimed && s.shuffle && s.loop && s.allowUnsafePlugins && !s.remoteCommands)
-        #expect(s.startMicros == 90_000_000 && s.replayGain == .album && s.volume == 80)
+        #expect(s.start == .seconds(90) && s.replayGain == .album && s.volume == 80)
         #expect(s.skipLimit == SkipLimit(count: 6, minutes: 60))
         #expect(s.defaultArtwork == "/usr/share/pixmaps/cover.png" && s.statusLine == .events)
         #expect(s.plugins == [PluginRequest(name: "log", options: [PluginOption(key: "level", value: "debug")], instanceName: "log", origin: "\(path):14")])

@@ -5,10 +5,10 @@ import Testing
 @Suite struct NetworkOptionTests {
     @Test func defaultsAndValues() throws {
         let d = try settings(["http://radio.example/live.ogg"])
-        #expect(d.prebufferMicros == 1_500_000 && d.reconnectMicros == 60_000_000 && d.networkTimeoutMicros == 15_000_000)
+        #expect(d.prebuffer == .milliseconds(1500) && d.reconnectFor == .seconds(60) && d.networkTimeout == .seconds(15))
         let s = try settings(["--prebuffer", "2.5", "--reconnect-for", "2:00", "--network-timeout=5", "a.ogg"])
-        #expect(s.prebufferMicros == 2_500_000 && s.reconnectMicros == 120_000_000 && s.networkTimeoutMicros == 5_000_000)
-        #expect(try settings(["--reconnect-for", "0", "a.ogg"]).reconnectMicros == 0)
+        #expect(s.prebuffer == .milliseconds(2500) && s.reconnectFor == .seconds(120) && s.networkTimeout == .seconds(5))
+        #expect(try settings(["--reconnect-for", "0", "a.ogg"]).reconnectFor == .zero)
     }
 
     @Test func valuesOutOfRangeAreNamed() {

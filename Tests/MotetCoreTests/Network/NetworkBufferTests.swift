@@ -1,6 +1,10 @@
+import MotetSystem
 import Testing
 
 @testable import MotetNetwork
+
+/// The monotonic moment `seconds` after the clock's origin (the pure pieces take the time given).
+private func at(_ seconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: 0) + .seconds(seconds) }
 
 /// The network thread's pieces that are pure logic: the bounded byte ring between libcurl and the
 /// decoder, and the back-off of a lost stream.
@@ -45,44 +49,43 @@ import Testing
     /// 1, 2, 4 … s between attempts, the loss said once, given up when the limit has passed
     /// since the loss (the last wait is cut to the limit), and started over once it flows again.
     @Test func aLostStreamBacksOffAndGivesUpAtItsLimit() {
-        var r = Reconnection(limitSeconds: 10)
+        var r = Reconnection(limit: .seconds(10))
         let reset = NetworkError.transfer("connection reset")
-        #expect(r.lost(reset, now: 100) == .retry(afterSeconds: 1, first: true))
-        #expect(r.lost(.timedOut, now: 101) == .retry(afterSeconds: 2, first: false))
-        #expect(r.lost(.timedOut, now: 103) == .retry(afterSeconds: 4, first: false))
-        #expect(r.lost(.timedOut, now: 107) == .retry(afterSeconds: 3, first: false))
-        #expect(r.lost(.timedOut, now: 110) == .giveUp(.gaveUp(seconds: 10, reset.lossReason)))
+        #expect(r.lost(reset, now: at(100)) == .retry(after: .seconds(1), first: true))
+        #expect(r.lost(.timedOut, now: at(101)) == .retry(after: .seconds(2), first: false))
+        #expect(r.lost(.timedOut, now: at(103)) == .retry(after: .seconds(4), first: false))
+        #expect(r.lost(.timedOut, now: at(107)) == .retry(after: .seconds(3), first: false))
+        #expect(r.lost(.timedOut, now: at(110)) == .giveUp(.gaveUp(after: .seconds(10), reset.lossReason)))
         #expect(r.recovered() && !r.recovered())
-        #expect(r.lost(.timedOut, now: 200) == .retry(afterSeconds: 1, first: true))
+        #expect(r.lost(.timedOut, now: at(200)) == .retry(after: .seconds(1), first: true))
     }
 
     /// Headers, then a timeout or a close with no byte of audio: said as such, not retried; once
     /// any audio came, a loss is a loss (retried).
     @Test func aServerThatNeverSentAudioIsNotRetried() {
-        var r = Reconnection(limitSeconds: 60)
-        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == nil, "no answer yet: a connection problem")
+        var r = Reconnection(limit: .seconds(60))
+        #expect(r.neverSent(.timedOut, closed: false, timeout: .seconds(15)) == nil, "no answer yet: a connection problem")
         r.accepted()
-        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == .noAudio(seconds: 15))
-        #expect(r.neverSent(.transfer("the server closed the connection"), closed: true, timeoutSeconds: 15) == .noAudio(seconds: nil))
-        #expect(r.neverSent(.connectionFailed("connection refused"), closed: false, timeoutSeconds: 15) == nil)
+        #expect(r.neverSent(.timedOut, closed: false, timeout: .seconds(15)) == .noAudio(after: .seconds(15)))
+        #expect(r.neverSent(.transfer("the server closed the connection"), closed: true, timeout: .seconds(15)) == .noAudio(after: nil))
+        #expect(r.neverSent(.connectionFailed("connection refused"), closed: false, timeout: .seconds(15)) == nil)
         r.arrived()
-        #expect(r.neverSent(.timedOut, closed: false, timeoutSeconds: 15) == nil)
+        #expect(r.neverSent(.timedOut, closed: false, timeout: .seconds(15)) == nil)
     }
 
     /// The buffering line: only after a wait of 3 s (10 s while the need is unknown), only when
     /// bytes come slower than the stream needs (or the need is unknown), at most once a minute — except that the first line that
     /// knows the need is said.
     @Test func aSlowConnectionIsSaidWithItsSpeedAndTheStreamsNeed() {
-        let s: Int64 = 1_000_000_000
         var b = BufferingReport()
         // 1000 bytes a second, up to each time asked.
         var fed: Int64 = 0
         func line(_ t: Int64, _ need: Int?) -> String? {
             while fed <= t {
-                b.arrived(1000, at: fed * s)
+                b.arrived(1000, at: at(fed))
                 fed += 1
             }
-            return b.waiting(at: t * s, needsBitsPerSecond: need, prebufferSeconds: 1.5)?.line(url: "http://radio/x.ogg")
+            return b.waiting(at: at(t), needsBitsPerSecond: need, prebuffer: .milliseconds(1500))?.line(url: "http://radio/x.ogg")
         }
         #expect(line(10, nil) == nil)  // the wait starts
         #expect(line(19, nil) == nil)  // 9 s: not yet, while the need is unknown
@@ -103,7 +106,7 @@ import Testing
         // A new connection: neither the time it was away nor the speed before it count.
         b.flowing()
         #expect(line(150, 128_000) == nil)
-        b.connected(at: 160 * s)
+        b.connected(at: at(160))
         fed = 160
         #expect(line(162, 128_000) == nil, "waited 2 s since the new connection")
         #expect(line(163, 128_000) != nil, "waited 3 s since the new connection")
@@ -115,14 +118,13 @@ import Testing
     /// once. A reader waiting with audio ahead looks again half a margin before it runs out, in
     /// case the round's end does not come, and at the end of its audio when that is closer.
     @Test func aReaderWithSecondsAheadIsWokenOncePerRoundAndNeverTooLate() {
-        let second: Int64 = 1_000_000_000
-        let now: Int64 = 100 * second
-        #expect(!NetworkPacing.wakesReader(now: now, runsOutAt: now + 3 * second, dry: false))
-        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: now + 3 * second, dry: true))
-        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: now + NetworkPacing.napMarginNanos, dry: false))
-        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: 0, dry: false), "nothing decoded yet: at once")
-        #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + 3 * second) == now + 3 * second - NetworkPacing.napMarginNanos / 2)
-        #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + second / 4) == now + second / 4)
+        let now = at(100)
+        #expect(!NetworkPacing.wakesReader(now: now, runsOutAt: now + .seconds(3), dry: false))
+        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: now + .seconds(3), dry: true))
+        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: now + NetworkPacing.napMargin, dry: false))
+        #expect(NetworkPacing.wakesReader(now: now, runsOutAt: nil, dry: false), "nothing decoded yet: at once")
+        #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + .seconds(3)) == now + .seconds(3) - NetworkPacing.napMargin / 2)
+        #expect(NetworkPacing.readerDeadline(now: now, runsOutAt: now + .milliseconds(250)) == now + .milliseconds(250))
     }
 }
 
@@ -130,7 +132,7 @@ import Testing
 @Suite struct NetworkNoticeTests {
     @Test func eachNoticeHasItsLine() {
         let url = "http://me:pw@radio.example/live.ogg"
-        #expect(NetworkNotice.lost(.timedOut, reconnectingFor: 3).line(url: url)
+        #expect(NetworkNotice.lost(.timedOut, reconnectingFor: .seconds(3)).line(url: url)
             == "http://radio.example/live.ogg: the stream was lost (nothing arrived for too long); reconnecting for up to 3 s")
         #expect(NetworkNotice.back.line(url: url) == "http://radio.example/live.ogg: the stream is back; playing on")
         #expect(NetworkError.interrupted.line(url: url)

@@ -27,7 +27,7 @@ import Testing
 
     static func options(prebuffer seconds: Double) -> NetworkOptions {
         var o = NetworkOptions()
-        o.prebufferSeconds = seconds  // × 160 kbit/s before the bit rate is known: 20,000 bytes a second
+        o.prebuffer = .seconds(seconds)  // × 160 kbit/s before the bit rate is known: 20,000 bytes a second
         return o
     }
 

@@ -72,7 +72,7 @@ import Testing
             usleep(200_000)
             device.wakeup()
         }.start()
-        let waited = seconds { device.wait(timeoutNanos: 2_000_000_000) }
+        let waited = seconds { device.wait(timeout: .seconds(2)) }
         #expect(waited > 0.15 && waited < 0.35, "wait returned after \(waited) s")
         device.setPaused(false)
         Thread {
@@ -84,6 +84,6 @@ import Testing
         #expect(!completed && drained < 0.15, "drain returned \(completed) after \(drained) s")
         // A wakeup that nobody waited for ends the next wait at once.
         device.wakeup()
-        #expect(seconds { device.wait(timeoutNanos: 1_000_000_000) } < 0.05)
+        #expect(seconds { device.wait(timeout: .seconds(1)) } < 0.05)
     }
 }

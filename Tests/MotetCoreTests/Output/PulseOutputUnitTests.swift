@@ -233,7 +233,7 @@ import Testing
             usleep(400_000)
             device.wakeup()
         }.start()
-        let waited = seconds { device.wait(timeoutNanos: 3_000_000_000) }
+        let waited = seconds { device.wait(timeout: .seconds(3)) }
         #expect(waited > 0.3 && waited < 0.7, "wait returned after \(waited) s")
         // Draining a paused device returns at once, keeping what it holds.
         let delay = device.state().delayFrames

@@ -64,7 +64,7 @@ final class DeviceDriver {
                 let accepted = try device.write(UnsafeBufferPointer(rebasing: all[(done * channels)...]))
                 done += accepted
                 written += Int64(accepted)
-                if accepted == 0 { device.wait(timeoutNanos: 20_000_000) }
+                if accepted == 0 { device.wait(timeout: .milliseconds(20)) }
             }
         }
         return done

@@ -6,11 +6,11 @@ import MotetSystem
 /// `RepeatedMessageLimiter`: a message that repeats is said once, then summed up at most once per
 /// 10 s, and once at the end; against a scripted clock.
 @Suite struct RepeatedMessageLimiterTests {
-    private let clock = Locked<Int64>(5_000_000)
+    private let clock = Locked(MonotonicInstant(nanoseconds: 0) + .seconds(5))
     private func limiter() -> RepeatedMessageLimiter {
         RepeatedMessageLimiter { [clock] in clock.withLock { $0 } }
     }
-    private func advance(seconds: Double) { clock.withLock { $0 += Int64(seconds * 1_000_000) } }
+    private func advance(seconds: Double) { clock.withLock { $0 = $0 + .seconds(seconds) } }
 
     private let junk = "motet: cannot play junk.ogg: this is not an Ogg file"
 

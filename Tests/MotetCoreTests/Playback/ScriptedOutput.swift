@@ -60,13 +60,14 @@ final class ScriptedOutput: AudioOutput, Sendable {
         }
     }
 
-    func wait(timeoutNanos: Int64) {
-        for _ in 0..<max(1, min(timeoutNanos, 5_000_000) / 1_000_000) {
+    func wait(timeout: Duration) {
+        // At most 5 ms, a millisecond at a time.
+        for _ in 0..<max(1, min(timeout, .milliseconds(5)).milliseconds) {
             if box.withLock({ s in
                 defer { s.woken = false }
                 return s.woken || s.budget > 0
             }) { return }
-            MonotonicClock.sleep(until: MonotonicClock.now() + 1_000_000)
+            (MonotonicInstant.now() + .milliseconds(1)).sleepUntil()
         }
     }
 

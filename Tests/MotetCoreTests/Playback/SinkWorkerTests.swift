@@ -53,7 +53,7 @@ final class WorkerRig {
         while clock.seconds < timeout {
             worker.takeEvents { events.append($0) }
             if condition(events) { return true }
-            wake.wait(seconds: 0.02)
+            wake.wait(until: .now() + .milliseconds(20))
         }
         return false
     }

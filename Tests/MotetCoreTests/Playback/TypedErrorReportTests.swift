@@ -65,7 +65,7 @@ import MotetTestSupport
         let rig = PlayerRig(files: [url])
         rig.machine.handle(
             inbox: [
-                .decoder(.notice(.lost(.transfer("the server closed the connection"), reconnectingFor: 60), url: url)),
+                .decoder(.notice(.lost(.transfer("the server closed the connection"), reconnectingFor: .seconds(60)), url: url)),
                 .decoder(.notice(.back, url: url)),
             ], output: [])
         #expect(

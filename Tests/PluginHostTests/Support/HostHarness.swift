@@ -39,7 +39,7 @@ final class HostHarness: @unchecked Sendable {
     @discardableResult
     func load(_ requests: [PluginRequest], allowUnsafePermissions: Bool = false) -> Int {
         host.load(requests, searchPath: searchPath, allowUnsafePermissions: allowUnsafePermissions)
-        return host.waitForCreates(timeoutSeconds: 20)
+        return host.waitForCreates(timeout: .seconds(20))
     }
 
     /// A request for a probe writing to `directory/<instance>.out`.
@@ -69,7 +69,7 @@ final class HostHarness: @unchecked Sendable {
 
     /// Removes the test directory (after shutdown).
     func cleanUp() {
-        _ = host.shutdown(timeoutSeconds: 5)
+        _ = host.shutdown(timeout: .seconds(5))
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -78,7 +78,7 @@ enum OptionTable {
             kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
             allowedInConfigFile: true, repeatable: false,
             help: "Start the first track at TIME: SS, MM:SS or HH:MM:SS, with an optional .fraction. A TIME past its end is said in one line and the next track plays (exit status 66 if none does).",
-            apply: { draft, value, _ throws(ParseProblem) in draft.settings.startMicros = try ValueParsers.time(required(value)) }),
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.start = try ValueParsers.time(required(value)) }),
         settingChoice(
             "replaygain", \.replayGain,
             help: "Which ReplayGain tags set the loudness (default track); peaks prevent clipping."),
@@ -109,25 +109,25 @@ enum OptionTable {
             allowedInConfigFile: true, repeatable: false,
             help: "Audio buffered from an http:// or https:// URL before it plays, and again after the network fell behind (default 1.5 s; 0 to 10 s).",
             apply: { draft, value, _ throws(ParseProblem) in
-                let micros = try ValueParsers.time(required(value))
-                guard micros <= 10_000_000 else { throw .badValue(required(value), explanation: "the pre-buffer is at most 10 seconds") }
-                draft.settings.prebufferMicros = micros
+                let time = try ValueParsers.time(required(value))
+                guard time <= .seconds(10) else { throw .badValue(required(value), explanation: "the pre-buffer is at most 10 seconds") }
+                draft.settings.prebuffer = time
             }),
         OptionDefinition(
             name: "reconnect-for", short: nil,
             kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
             allowedInConfigFile: true, repeatable: false,
             help: "How long a lost stream is retried (after 1, 2, 4 … 30 s) before playing the next entry (default 60 s; 0: never).",
-            apply: { draft, value, _ throws(ParseProblem) in draft.settings.reconnectMicros = try ValueParsers.time(required(value)) }),
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.reconnectFor = try ValueParsers.time(required(value)) }),
         OptionDefinition(
             name: "network-timeout", short: nil,
             kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
             allowedInConfigFile: true, repeatable: false,
             help: "Give up connecting, or on a connection where (almost) nothing arrives, after TIME (default 15 s).",
             apply: { draft, value, _ throws(ParseProblem) in
-                let micros = try ValueParsers.time(required(value))
-                guard micros >= 1_000_000 else { throw .badValue(required(value), explanation: "the network timeout is at least 1 second") }
-                draft.settings.networkTimeoutMicros = micros
+                let time = try ValueParsers.time(required(value))
+                guard time >= .seconds(1) else { throw .badValue(required(value), explanation: "the network timeout is at least 1 second") }
+                draft.settings.networkTimeout = time
             }),
         OptionDefinition(
             name: "plugin", short: nil,

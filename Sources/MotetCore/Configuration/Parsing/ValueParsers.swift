@@ -56,10 +56,9 @@ enum ValueParsers {
         return Suggestion.closest(to: text, among: ["auto", "pulse", "alsa", "null"])
     }
 
-    /// `SS[.frac]`, `MM:SS[.frac]` or `HH:MM:SS[.frac]` in microseconds. The first field is
-    /// unbounded (up to 9 digits); the fields after it are below 60; the fraction is cut to
-    /// microseconds.
-    static func time(_ text: String) throws(ParseProblem) -> Int64 {
+    /// `SS[.frac]`, `MM:SS[.frac]` or `HH:MM:SS[.frac]`. The first field is unbounded (up to 9
+    /// digits); the fields after it are below 60; the fraction is cut to microseconds.
+    static func time(_ text: String) throws(ParseProblem) -> Duration {
         let invalid = ParseProblem.invalidValue(text, expected: timeExpected)
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, let clock = parts.first else { throw invalid }
@@ -87,7 +86,7 @@ enum ValueParsers {
             while digits.count < 6 { digits += "0" }
             micros = Int64(digits) ?? 0
         }
-        return seconds * 1_000_000 + micros
+        return .seconds(seconds) + .microseconds(micros)
     }
 
     /// A whole number from 0 to 100.
