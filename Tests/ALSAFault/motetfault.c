@@ -193,25 +193,28 @@ static uint64_t next_cue(fault_t *f, int kind, int *index)
 	return best;
 }
 
-static void fire(fault_t *f, int kind)
+/* Fires fault `kind`, whose frame the pointer reached `late_us` ago: a fault is only seen when
+ * someone looks (the poller, woken by arm_for_next_cue, or any call that moves the pointer), and
+ * the device stops where the fault was, so a fault seen late costs that much more time. */
+static void fire(fault_t *f, int kind, long long late_us)
 {
 	snd_pcm_state_t state = f->io.state;
 	uint64_t queued = f->written - f->played;
 	switch (kind) {
 	case STALL:
 		f->stall_pending = 1;
-		log_event(f, "stall", "queued=%llu", (unsigned long long)queued);
+		log_event(f, "stall", "queued=%llu late_us=%lld", (unsigned long long)queued, late_us);
 		break;
 	case XRUN:
 		clock_rebase(f, 0);
 		snd_pcm_ioplug_set_state(&f->io, SND_PCM_STATE_XRUN);
-		log_event(f, "xrun", "queued=%llu", (unsigned long long)queued);
+		log_event(f, "xrun", "queued=%llu late_us=%lld", (unsigned long long)queued, late_us);
 		break;
 	case SUSPEND:
 		clock_rebase(f, 0);
 		f->before_suspend = state;
 		snd_pcm_ioplug_set_state(&f->io, SND_PCM_STATE_SUSPENDED);
-		log_event(f, "suspend", "queued=%llu", (unsigned long long)queued);
+		log_event(f, "suspend", "queued=%llu late_us=%lld", (unsigned long long)queued, late_us);
 		break;
 	case UNPLUG:
 		clock_rebase(f, 0);
@@ -227,7 +230,7 @@ static void fire(fault_t *f, int kind)
 			if (fd >= 0)
 				close(fd);
 		}
-		log_event(f, "unplug", "queued=%llu", (unsigned long long)queued);
+		log_event(f, "unplug", "queued=%llu late_us=%lld", (unsigned long long)queued, late_us);
 		break;
 	}
 }
@@ -292,7 +295,10 @@ static void advance(fault_t *f)
 			play(f, stop - f->played);
 		if (cue_hit) {
 			fired[kind][index] = 1;
-			fire(f, kind);
+			/* When the pointer reached the cue, on the clock that moved it there. */
+			int64_t reached_ns = f->clock_start_ns +
+				(int64_t)((double)(f->played - f->played_at_start) * 1e9 / f->io.rate);
+			fire(f, kind, (now_ns() - reached_ns) / 1000);
 			continue;
 		}
 		if (target >= f->written) {
@@ -391,7 +397,7 @@ static snd_pcm_sframes_t f_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_
 	run_written += size;
 	if (f->unplug_after_write && !unplug_after_write_fired && run_written >= f->unplug_after_write) {
 		unplug_after_write_fired = 1;
-		fire(f, UNPLUG);
+		fire(f, UNPLUG, 0);
 	}
 	rephase_ticks(f);
 	arm_for_next_cue(f);

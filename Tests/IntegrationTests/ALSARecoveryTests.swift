@@ -84,7 +84,10 @@ import Testing
     }
 
     /// The fault event `name` (once, at `frame`) and the device restarting after it; returns
-    /// (frames dropped by the recovery, microseconds from the fault to the restart).
+    /// (frames dropped by the recovery, microseconds from the fault to the restart). A device
+    /// fault (xrun, suspend) counts from when the pointer reached it, not from when it was seen
+    /// (`late_us`): the device stops there, so a player that looks late loses that time too. An
+    /// underrun's `late_us` is the injected stall's (the player was away), not the player's.
     func recovery(after name: String, at frame: Int, in events: [ALSAFaultRig.Event], _ label: String) -> (
         dropped: Int, micros: Int64
     )? {
@@ -102,9 +105,10 @@ import Testing
         }
         let dropped = after.prefix(while: { $0.name != "start" && $0.name != "resume" })
             .filter { $0.name == "prepare" }.compactMap { $0.int("dropped") }.reduce(0, +)
-        let micros = restart.micros - fault.micros
+        let seenLate = name == "underrun" ? 0 : Int64(fault.int("late_us") ?? 0)
+        let micros = restart.micros - fault.micros + seenLate
         #expect(micros < Self.recoveryBudgetMicros, "\(label): restarted \(micros) µs after the fault: \(events)")
-        print("\(label): \(name) at frame \(frame): dropped by the device \(dropped), restarted after \(micros) µs; \(events.filter { $0.name == "underrun" }.count) underrun(s) in the run")
+        print("\(label): \(name) at frame \(frame): seen after \(seenLate) µs, dropped by the device \(dropped), restarted after \(micros) µs; \(events.filter { $0.name == "underrun" }.count) underrun(s) in the run")
         return (dropped, micros)
     }
 

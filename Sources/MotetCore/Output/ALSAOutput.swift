@@ -211,11 +211,13 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         // As `snd_pcm_wait` does, but watching the wake-up pipe too: a descriptor that is ready
         // while the device says nothing (a plugin's) is polled again until the deadline. One that
         // says there is room when less than a refill is free (dmix, or another plugin that wakes
-        // every period whatever `avail_min` says) is not polled again: its next tick may come a
-        // period later, as the buffer runs dry. The refill is due when the missing frames have
-        // played, and the thread sleeps until then on the wake-up pipe alone.
+        // every period whatever `avail_min` says) is polled again only until the refill is due
+        // (when the missing frames have played): its next tick may come a period later, as the
+        // buffer runs dry. The descriptors stay watched meanwhile, so that an xrun or a suspend
+        // is seen when it happens (a device stops where it faulted: time it is not seen is lost).
+        var wakeAt = deadline
         while true {
-            guard poll(fds, nfds_t(pcmDescriptorCount + 1), deadline.pollMillisecondsFromNow) > 0 else { return }
+            guard poll(fds, nfds_t(pcmDescriptorCount + 1), wakeAt.pollMillisecondsFromNow) > 0 else { return }
             if wakeups.take() { return }
             var revents: UInt16 = 0
             guard snd_pcm_poll_descriptors_revents(pcm, fds, UInt32(pcmDescriptorCount), &revents) >= 0 else { return }
@@ -228,12 +230,11 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                 }
                 return
             }
-            if MonotonicInstant.now() >= deadline { return }
+            if MonotonicInstant.now() >= wakeAt { return }
             if revents & UInt16(POLLOUT) != 0 {
                 let avail = snd_pcm_avail_update(pcm)
                 guard avail >= 0, avail < refillFrames, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, let format else { return }
-                _ = wakeups.sleep(until: min(deadline, .now() + .frames(Int64(refillFrames - avail), rate: format.sampleRate)))
-                return
+                wakeAt = min(deadline, .now() + .frames(Int64(refillFrames - avail), rate: format.sampleRate))
             }
             fds[pcmDescriptorCount].revents = 0
         }
