@@ -3,7 +3,7 @@ import MotetSystem
 
 /// Why a URL cannot be played (or fetched), typed; `line(url:)` renders every case in one place as
 /// the one line users read: the URL, what is wrong, and what to do.
-public enum NetworkError: Error, Sendable, Equatable {
+public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libcurl.so.4 could not be loaded (dlerror's text).
     case libraryMissing(String)
     /// The host name does not resolve.
@@ -34,8 +34,9 @@ public enum NetworkError: Error, Sendable, Equatable {
     case documentTooLarge(limit: Int)
     /// Nothing (or too little) arrived for too long.
     case timedOut
-    /// The connection broke and reconnecting did not bring it back within the time allowed.
-    case gaveUp(after: Duration, String)
+    /// The connection broke (`cause`, the first loss) and reconnecting did not bring it back
+    /// within the time allowed.
+    indirect case gaveUp(after: Duration, cause: NetworkError)
     /// The server answered (its header was accepted) but no byte of audio ever came: nothing for
     /// the span given (the network timeout), or (nil) it closed the connection. Not retried: a server
     /// that answers without a source behind it says so again at once.
@@ -51,6 +52,10 @@ public enum NetworkError: Error, Sendable, Equatable {
     public func line(url: String) -> String {
         "\(WebAddress.shown(url)): " + problem
     }
+
+    /// What is wrong and what to do, without the URL (for a message that names it already; also
+    /// the error's `description`, which a remote playlist's failure is shown by).
+    public var description: String { problem }
 
     /// What is wrong and what to do, without the URL (for a message that names it already).
     public var problem: String {
@@ -89,8 +94,8 @@ public enum NetworkError: Error, Sendable, Equatable {
             "the server answered but sent no audio in \(span.secondsText) s — the station may be off the air; try again later, or raise --network-timeout"
         case .noAudio(nil):
             "the server answered but closed the connection without sending any audio — the station may be off the air; try again later"
-        case .gaveUp(let span, let why):
-            "the stream was lost (\(why)) and did not come back within \(span.secondsText) s — giving up; raise --reconnect-for to wait longer"
+        case .gaveUp(let span, let cause):
+            "the stream was lost (\(cause.lossReason)) and did not come back within \(span.secondsText) s — giving up; raise --reconnect-for to wait longer"
         case .transfer(let why):
             "the transfer failed (\(why)) — check the address and the network connection"
         case .interrupted:

@@ -6,8 +6,8 @@ struct Reconnection {
     let limit: Duration
     /// When the stream was lost (nil while it flows).
     private(set) var lostSince: MonotonicInstant?
-    /// Why it was first lost (`NetworkError.lossReason`).
-    private(set) var reason = ""
+    /// Why it was first lost.
+    private(set) var cause: NetworkError?
     private var attempt = 0
 
     enum Step: Equatable {
@@ -42,10 +42,10 @@ struct Reconnection {
         let first = lostSince == nil
         if first {
             lostSince = now
-            reason = problem.lossReason
+            cause = problem
         }
         let elapsed = now - (lostSince ?? now)
-        if elapsed >= limit { return .giveUp(.gaveUp(after: limit, reason)) }
+        if elapsed >= limit { return .giveUp(.gaveUp(after: limit, cause: cause ?? problem)) }
         let delay = min(NetworkOptions.backoff(attempt: attempt), limit - elapsed)
         attempt += 1
         return .retry(after: delay, first: first)

@@ -39,17 +39,11 @@ final class PlayedPlaylists: Sendable {
 
 extension InputExpander {
     /// How the inputs and the player fetch remote playlists: libcurl (loaded on first use) with
-    /// `options`, stopped when `cancelled` says so. A failure's description is `NetworkError`'s
-    /// words without the URL (the expander's line names it).
+    /// `options`, stopped when `cancelled` says so. A failure is the `NetworkError` itself, whose
+    /// description is its words without the URL (the expander's line names it).
     public static func networkFetch(options: NetworkOptions, cancelled: @escaping @Sendable () -> Bool = { false }) -> Fetch {
         { url, limit in
-            NetworkFetch.get(url, limit: limit, options: options, cancelled: cancelled).mapError { error -> any Error in
-                FetchFailure(description: error.problem)
-            }
+            NetworkFetch.get(url, limit: limit, options: options, cancelled: cancelled).mapError { $0 as any Error }
         }
-    }
-
-    private struct FetchFailure: Error, CustomStringConvertible {
-        let description: String
     }
 }

@@ -55,7 +55,7 @@ private func at(_ seconds: Int64) -> MonotonicInstant { MonotonicInstant(nanosec
         #expect(r.lost(.timedOut, now: at(101)) == .retry(after: .seconds(2), first: false))
         #expect(r.lost(.timedOut, now: at(103)) == .retry(after: .seconds(4), first: false))
         #expect(r.lost(.timedOut, now: at(107)) == .retry(after: .seconds(3), first: false))
-        #expect(r.lost(.timedOut, now: at(110)) == .giveUp(.gaveUp(after: .seconds(10), reset.lossReason)))
+        #expect(r.lost(.timedOut, now: at(110)) == .giveUp(.gaveUp(after: .seconds(10), cause: reset)))
         #expect(r.recovered() && !r.recovered())
         #expect(r.lost(.timedOut, now: at(200)) == .retry(after: .seconds(1), first: true))
     }

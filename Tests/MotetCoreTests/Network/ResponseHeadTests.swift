@@ -72,7 +72,7 @@ import Testing
         #expect(NetworkError.otherFormat("an MP3 stream", contentType: "audio/mpeg").line(url: url)
             == "http://radio.example/live.mp3: this is an MP3 stream (audio/mpeg); Motet plays Ogg Vorbis — pick the station's Ogg Vorbis stream")
         #expect(NetworkError.httpStatus(404, "Not Found").line(url: url) == "\(url): the server answered 404 Not Found — check the address")
-        for error: NetworkError in [.hostNotFound("radio.example"), .redirectLoop, .headerTooLong, .notOgg, .timedOut, .tls("expired"), .gaveUp(after: .seconds(60), "reset")] {
+        for error: NetworkError in [.hostNotFound("radio.example"), .redirectLoop, .headerTooLong, .notOgg, .timedOut, .tls("expired"), .gaveUp(after: .seconds(60), cause: .transfer("reset"))] {
             let line = error.line(url: url)
             #expect(line.hasPrefix(url + ": ") && line.contains(" — ") && !line.contains("\n"), "\(line)")
         }
