@@ -170,14 +170,14 @@ final class Console: Sendable {
     }
 
     private func notify(_ s: inout State, _ text: String, track: UInt64? = nil) {
-        s.notice = (text, Self.now() + Self.noticeTime, track)
+        s.notice = (text, MonotonicInstant.now() + Self.noticeTime, track)
     }
 
     /// Draws the status line when it changed (or after `prefix`, which must leave the cursor at
     /// the start of an empty row).
     private func draw(_ s: inout State, prefix: String? = nil) {
         guard let d = s.display, TerminalMode.isForeground(2) else { return }
-        if let notice = s.notice, notice.until < Self.now() || (notice.trackID.map { $0 != d.nowPlaying.trackID } ?? false) {
+        if let notice = s.notice, notice.until < MonotonicInstant.now() || (notice.trackID.map { $0 != d.nowPlaying.trackID } ?? false) {
             s.notice = nil
         }
         let columns = Self.terminalColumns()
@@ -224,6 +224,4 @@ final class Console: Sendable {
         if ioctl(2, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
         return 80
     }
-
-    private static func now() -> MonotonicInstant { .now() }
 }

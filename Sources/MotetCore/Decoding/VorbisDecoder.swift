@@ -4,6 +4,7 @@ import Glibc
 import CVorbisFile
 import MotetEvents
 import MotetNetwork
+import MotetSystem
 
 /// Owns one OggVorbis_File opened with ov_open_callbacks over a FILE*/fd (never ov_fopen).
 ///
@@ -104,8 +105,8 @@ public final class VorbisDecoder: @unchecked Sendable {
                     frames = nil
                     micros = nil
                 } else {
-                    frames = frames.flatMap { Self.saturatingAdd($0, length) }
-                    micros = micros.flatMap { Self.saturatingAdd($0, Self.micros(frames: length, rate: rate)) }
+                    frames = frames.flatMap { FrameTime.saturatingAdd($0, length) }
+                    micros = micros.flatMap { FrameTime.saturatingAdd($0, FrameTime.microsecondsSaturating(frames: length, rate: rate)) }
                 }
             }
         } else {
@@ -150,12 +151,12 @@ public final class VorbisDecoder: @unchecked Sendable {
     public var positionMicros: Int64 {
         let next = ov_pcm_tell(file) - Int64(pendingCount - pendingOffset)
         guard seekable, !links.isEmpty else {
-            return Self.saturatingAdd(
-                streamLinkStartMicros, Self.micros(frames: streamFramesInLink, rate: Int64(format.sampleRate)))
+            return FrameTime.saturatingAdd(
+                streamLinkStartMicros, FrameTime.microsecondsSaturating(frames: streamFramesInLink, rate: Int64(format.sampleRate)))
         }
         // After a seek the next frame may be in another link than the one last read.
         let span = links[linkIndex(containingFrame: next)]
-        return span.firstMicros + Self.micros(frames: max(0, next - span.firstFrame), rate: span.rate)
+        return span.firstMicros + FrameTime.microsecondsSaturating(frames: max(0, next - span.firstFrame), rate: span.rate)
     }
 
     /// Where the current link starts, from the start of the file (each link of a chain is its own
@@ -328,7 +329,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         var index = links.count - 1
         while index > 0, links[index].firstMicros > target { index -= 1 }
         let span = links[index]
-        var frame = Self.saturatingAdd(span.firstFrame, Self.frames(micros: target - span.firstMicros, rate: span.rate))
+        var frame = FrameTime.saturatingAdd(span.firstFrame, FrameTime.framesSaturating(microseconds: target - span.firstMicros, rate: span.rate))
         let linkEnd = index + 1 < links.count ? links[index + 1].firstFrame : (totalFrames ?? frame)
         frame = min(frame, linkEnd)
         // Pending samples live in libvorbisfile's buffers, which a seek frees even when it fails.

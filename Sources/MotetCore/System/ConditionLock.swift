@@ -48,10 +48,4 @@ public final class ConditionLock: @unchecked Sendable {
         var ts = deadline.timespec
         return pthread_cond_timedwait(condition, mutex, &ts) != ETIMEDOUT
     }
-
-    /// Waits until signalled or `span` has passed (nil: no limit). Call with the lock held.
-    public func wait(for span: Duration?) {
-        guard let span else { return wait() }
-        wait(until: .now() + span)
-    }
 }
