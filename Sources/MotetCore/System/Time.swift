@@ -51,8 +51,9 @@ import Glibc
     }
     @inlinable public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
 
-    /// Frames at `rate` a second from `earlier` to this moment (truncated). Integer arithmetic,
-    /// cheap enough for the sink thread (a `Duration` takes 128-bit arithmetic).
+    /// Frames at `rate` a second from `earlier` to this moment (truncated), through a `Double`:
+    /// no product to overflow however long the span (a heard position extrapolated, a paced
+    /// clock), and cheap enough for the sink thread (a `Duration` takes 128-bit arithmetic).
     @inlinable public func frames(since earlier: MonotonicInstant, rate: Int64) -> Int64 {
         Int64(Double(nanoseconds - earlier.nanoseconds) * Double(rate) / 1_000_000_000)
     }
