@@ -96,7 +96,12 @@ extension PulseOutput {
             maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(pa_usec_t(Self.buffer.microseconds), &spec)),
             prebuf: UInt32(pa_usec_to_bytes(pa_usec_t(Self.start.microseconds), &spec)),
             minreq: UInt32(pa_usec_to_bytes(pa_usec_t(Self.refill.microseconds), &spec)), fragsize: UInt32.max)
-        var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue
+        // PA_STREAM_NOT_MONOTONIC: by default libpulse's clock never goes back, so one look at it
+        // after a stop, before the underflow notice is read (`ranDry`), held it where the
+        // interpolation had run to through the stop, ahead of all that was written, until real
+        // time caught up: the heard position then moved only with each write (PulseOutputStopTests).
+        // Without it, the next timing answer puts the clock back where the server is.
+        var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_NOT_MONOTONIC.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
         return pa_stream_connect_playback(stream, device, &attr, pa_stream_flags_t(rawValue: flags), nil, nil) >= 0
     }
