@@ -46,6 +46,8 @@ public final class PipeWireRig: SoundServerRig, @unchecked Sendable {
     private let lock = NSLock()
     private var processes: [SpawnedProcess] = []
     private var reader: SpawnedProcess?
+    /// The capture reader (`cat`), for a test that holds it up.
+    public var readerProcess: SpawnedProcess? { lock.withLock { reader } }
     private let bus: DBusRig
 
     /// XDG_RUNTIME_DIR: PipeWire's socket (pipewire-0) and pipewire-pulse's (pulse/native).
@@ -153,6 +155,7 @@ public final class PipeWireRig: SoundServerRig, @unchecked Sendable {
             (try? self.pactl(["set-default-sink", Self.sinkName]).status) == 0
         }
         if !defaultSet { try checkedPactl(["set-default-sink", Self.sinkName]) }  // throws with the reason
+        try enlargeCapturePipe(fifoPath: fifoPath)
         let cat = try SpawnedProcess(["cat", fifoPath], stdout: capturePath, appendOutput: true)
         lock.withLock { reader = cat }
     }

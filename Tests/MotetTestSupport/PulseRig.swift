@@ -33,6 +33,8 @@ public final class PulseRig: SoundServerRig, @unchecked Sendable {
     private let lock = NSLock()
     private var server: SpawnedProcess?
     private var reader: SpawnedProcess?
+    /// The capture reader (`cat`), for a test that holds it up.
+    public var readerProcess: SpawnedProcess? { lock.withLock { reader } }
 
     /// The server's socket directory.
     public var runtimePath: String { directory + "/run" }
@@ -107,6 +109,7 @@ public final class PulseRig: SoundServerRig, @unchecked Sendable {
             "rate=\(rate)", "channels=\(channels)", "use_system_clock_for_timing=yes",
         ] + (Self.wavChannelMap[channels].map { ["channel_map=\($0)"] } ?? []))
         try checkedPactl(["set-default-sink", Self.sinkName])
+        try enlargeCapturePipe(fifoPath: fifoPath)
         let cat = try SpawnedProcess(["cat", fifoPath], stdout: capturePath, appendOutput: true)
         lock.withLock { reader = cat }
         if roleCork { try checkedPactl(["load-module", "module-role-cork"]) }

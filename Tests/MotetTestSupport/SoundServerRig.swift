@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A private sound server that speaks the PulseAudio protocol, with a real-time pipe sink
 /// (`pipert`) whose FIFO is read into a capture file: `PulseRig` (PulseAudio) and `PipeWireRig`
@@ -26,12 +27,33 @@ public protocol SoundServerRig: AnyObject, Sendable {
 }
 
 extension SoundServerRig {
+    /// The capture FIFO's size (`enlargeCapturePipe`).
+    public static var capturePipeBytes: Int32 { 1 << 20 }
+
     /// Bytes per frame in the capture.
     public var frameBytes: Int { 2 * channels }
 
     /// Everything captured so far (s16le, interleaved).
     public func capturedBytes() -> [UInt8] {
         (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: capturePath)))) ?? []
+    }
+
+    /// The capture FIFO's pipe, enlarged to 1 MiB (1.5 s of 8 channels at 44.1 kHz), so that a
+    /// reader (`cat`) the scheduler holds up on a loaded machine loses nothing: both pipe sinks
+    /// (PulseAudio's with `use_system_clock_for_timing`, PipeWire's pipe tunnel) keep real time and
+    /// drop what does not fit, and a default pipe (64 KiB) holds 93 ms of 8 channels (issue 26: a
+    /// 6-channel capture lost 1,360 frames in a hunt's run). Called once the sink has opened the
+    /// FIFO: the size belongs to the pipe, which lives as long as the sink holds it open.
+    func enlargeCapturePipe(fifoPath: String) throws {
+        let fd = open(fifoPath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw TestError.failed("cannot open the capture FIFO \(fifoPath): errno \(errno)") }
+        defer { close(fd) }
+        // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7; Glibc's module does not export it). 1 MiB is the
+        // most an unprivileged process may ask for (/proc/sys/fs/pipe-max-size).
+        let setPipeSize: Int32 = 1024 + 7
+        guard fcntl(fd, setPipeSize, Self.capturePipeBytes) >= Self.capturePipeBytes else {
+            throw TestError.failed("cannot enlarge the capture FIFO \(fifoPath) to 1 MiB: errno \(errno)")
+        }
     }
 
     /// Bytes captured so far.

@@ -22,6 +22,13 @@ import Testing
         return Array(bytes[(r.lowerBound * frameBytes)..<(r.upperBound * frameBytes)])
     }
 
+    /// Frames of sound the capture holds so far: from its first non-silent frame to its end.
+    func soundCaptured(_ rig: PulseRig) -> Int {
+        let bytes = rig.capturedBytes()
+        guard let r = PulseRig.nonSilentFrames(bytes, frameBytes: rig.frameBytes) else { return 0 }
+        return bytes.count / rig.frameBytes - r.lowerBound
+    }
+
     @Test func aSweepArrivesBitExactWithTheExactFrameCount() throws {
         let rig = try PulseRig()
         defer { rig.stop() }
@@ -176,16 +183,22 @@ import Testing
         let driver = DeviceDriver(device, channels: 2)
         #expect(driver.heard == 0)
         let start = Stopwatch()
-        var samples: [(elapsed: Double, heard: Double)] = []
+        var samples: [(elapsed: Double, heard: Double, captured: Double)] = []
         try driver.play(tone.floats, giveUp: 10) {
             let elapsed = start.seconds
-            if elapsed >= 0.4 * Double(samples.count + 1) { samples.append((elapsed, Double(driver.heard) / 44100)) }
+            if elapsed >= 0.4 * Double(samples.count + 1) {
+                samples.append((elapsed, Double(driver.heard) / 44100, Double(soundCaptured(rig)) / 44100))
+            }
             return samples.count == 4
         }
         for s in samples {
-            // Heard lags real time by the stream's latency (~200 ms target), never leads it.
+            // Heard never leads real time.
             #expect(s.heard <= s.elapsed + 0.02, "heard \(s.heard) s after \(s.elapsed) s")
-            #expect(s.heard >= s.elapsed - 0.45, "heard \(s.heard) s after \(s.elapsed) s")
+            // Nor does it lag what the sink played. Measured against the sink, not the stopwatch:
+            // on a loaded machine (a hunt's run with a build beside, or six spinning processes)
+            // the server starts 0.3 to 0.5 s after the first write, and heard follows the sink
+            // within 20 ms. The FIFO's reader only ever lags, which makes `captured` smaller.
+            #expect(s.heard >= s.captured - 0.15, "heard \(s.heard) s when \(s.captured) s had reached the sink")
         }
         let rates = zip(samples, samples.dropFirst()).map { ($1.heard - $0.heard) / ($1.elapsed - $0.elapsed) }
         for r in rates { #expect(r > 0.85 && r < 1.15, "heard clock ran at \(r)× real time") }
