@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: what building needs, and what the tests' real components need on top.
-BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev
+BUILD_PACKAGES := pkg-config libvorbis-dev libopusfile-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev
 # PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \

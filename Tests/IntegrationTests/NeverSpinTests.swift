@@ -7,7 +7,7 @@ import Testing
 /// 100 % CPU and tens of thousands of identical lines a second; and a message that repeats on each
 /// pass is said once, then summed up at most once per 10 s and at exit.
 @Suite struct NeverSpinTests {
-    /// A file named .ogg that is no Ogg at all, and an Ogg Opus file (Motet plays Vorbis only).
+    /// A file named .ogg that is no Ogg at all, and an Ogg Opus file with only its first header.
     private func unplayable(_ run: MotetRun) throws -> (junk: String, opus: String) {
         let junk = run.path("junk.ogg"), opus = run.path("opus.ogg")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: URL(fileURLWithPath: junk))

@@ -46,6 +46,7 @@ extension VorbisDecoder {
             sourceFailure: source.failure)
     }
 
-    /// The current link's nominal bit rate (bits a second; 0 when unknown).
+    /// The current link's nominal bit rate from its identification header (bits a second; 0 when
+    /// unknown).
     public var nominalBitrate: Int { format.sampleRate > 0 ? currentNominalBitrate : 0 }
 }

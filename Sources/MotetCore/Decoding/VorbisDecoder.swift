@@ -11,7 +11,7 @@ import MotetSystem
 /// Decodes an Ogg Vorbis file, every link of a chained file included, to interleaved `Float` frames
 /// in WAV channel order. Not thread-safe: use it from one thread at a time (it may be handed from
 /// one thread to another, hence `@unchecked Sendable`).
-public final class VorbisDecoder: @unchecked Sendable {
+public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
     /// The file, as given to `init(path:)`.
     public let path: String
     /// The format of the current link.
@@ -310,19 +310,7 @@ public final class VorbisDecoder: @unchecked Sendable {
     }
 
     /// Moves so that the next `read` returns the frame at `toMicros` from the start of the file
-    /// (clamped to the file). When the position is in another link, the next read returns
-    /// `.linkChanged` first.
-    /// Where `--start` puts a freshly opened file: a seek, except that a time at or past the end
-    /// is an error (``DecoderError/startPastEnd(startMicros:durationMicros:)``) instead of an
-    /// empty track that "finished". (The player never seeks past the end otherwise: such a seek
-    /// is a skip to the next track.)
-    public func start(atMicros start: Int64) throws(DecoderError) {
-        if let end = durationMicros, start >= end {
-            throw DecoderError.startPastEnd(startMicros: start, durationMicros: end)
-        }
-        try seek(toMicros: start)
-    }
-
+    /// (clamped to the file). The link sought into is current at once.
     public func seek(toMicros: Int64) throws(DecoderError) {
         guard seekable, !links.isEmpty else { throw DecoderError.vorbis(OV_ENOSEEK) }
         let target = max(0, toMicros)

@@ -5,7 +5,7 @@ import MotetNetwork
 
 /// What opening a URL gives: a decoder, or the news that the server answered with a playlist.
 enum NetworkOpening {
-    case decoder(VorbisDecoder)
+    case decoder(any AudioDecoder)
     /// The server's content type says "playlist" (`NetworkError.playlist`): read it as one.
     case playlist(PlaylistContentType)
 }

@@ -82,9 +82,9 @@ import Testing
 
     @Test func oggButNotVorbis() throws {
         let dir = try Scratch()
-        let path = dir.file("voice.ogg")
-        try Fixtures.foreignOgg(path, payload: Fixtures.opusHead)
-        expectClearLine(openError(path), path: path, saying: "an Ogg Opus file, not Ogg Vorbis")
+        let path = dir.file("lossless.ogg")
+        try Fixtures.foreignOgg(path, payload: [0x7f] + Array("FLAC".utf8) + [1, 0, 0, 1])
+        expectClearLine(openError(path), path: path, saying: "an Ogg FLAC file, not Ogg Vorbis or Ogg Opus")
 
         let unknown = dir.file("unknown.ogg")
         try Fixtures.foreignOgg(unknown, payload: Array("SomethingElse".utf8))
