@@ -126,9 +126,13 @@ public enum DecoderError: Error, Sendable, Equatable {
         case OP_HOLE: return "damaged or missing data\(at) was skipped — the file is corrupt; re-copy or re-encode it"
         case OP_EREAD: return "read error\(at) — check the disk or network share the file is on"
         case OP_EFAULT: return "the Opus decoder failed internally\(at) — re-encode the file"
-        case OP_EIMPL: return "uses an Opus feature this decoder does not support (a channel mapping family) — re-encode the file"
+        case OP_EIMPL:
+            return "uses an Opus channel mapping this decoder does not support (more than 8 channels?) — re-encode it with at most 8 channels"
         case OP_EINVAL: return "the decoder was given an invalid request — re-open the file"
-        case OP_ENOTFORMAT: return "a link (chained section) is not Ogg Opus\(at) — split the file or re-encode it as one codec"
+        case OP_ENOTFORMAT:
+            // At open: no stream could be read at all; while playing: a later link of another codec.
+            guard positionMicros != nil else { return "holds no complete Ogg Opus stream (its headers are missing or cut short) — re-copy or re-encode the file" }
+            return "a link (chained section) is not Ogg Opus\(at) — split the file or re-encode it as one codec"
         case OP_EBADHEADER: return "its Opus headers are damaged or cut short — re-copy or re-encode the file"
         case OP_EVERSION: return "uses an Ogg Opus version this decoder does not know — re-encode the file"
         case OP_EBADPACKET: return "contains a damaged packet\(at) — re-copy or re-encode the file"

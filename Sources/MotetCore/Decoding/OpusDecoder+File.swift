@@ -29,13 +29,14 @@ extension OpusDecoder {
             opened = op_open_callbacks(descriptor, &callbacks, nil, 0, &streamStatus)
             playsAsStream = opened != nil
         }
+        let ending = OggFileInspection.ending(fd: fd, fileSize: size)
         guard let opened else {
             // On failure libopusfile has not closed the source.
             close(fd)
             descriptor.deallocate()
-            throw DecoderError.opus(status)
+            // Cut off before its first whole audio page, a download reads as bad timestamps.
+            throw ending == .cutShort ? DecoderError.endsEarly : DecoderError.opus(status)
         }
-        let ending = OggFileInspection.ending(fd: fd, fileSize: size)
         try self.init(path: path, file: opened, descriptor: descriptor, owner: nil, ending: ending, playsAsStream: playsAsStream)
     }
 

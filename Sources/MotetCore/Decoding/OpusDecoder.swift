@@ -62,6 +62,10 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
     /// Set when the file's last page is cut off: reported once at the end.
     private var truncation: DecoderError?
     private var finished = false
+    /// The last page has no end-of-stream flag: libopusfile then trims nothing at the end and
+    /// hands out the last packet's padding, which `framesBeforeEnd` cuts off at the last granule
+    /// position, as the Vorbis path does (`VorbisDecoder.framesBeforeEnd`).
+    private let lacksEndOfStream: Bool
     /// A stream's position is counted: when the current link started and frames since.
     private var streamLinkStartMicros: Int64 = 0
     private var streamFramesInLink: Int64 = 0
@@ -107,6 +111,7 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
         if ending == .cutShort { truncation = .endsEarly }
+        lacksEndOfStream = ending == .withoutEndOfStream
         // Deinit frees what is allocated above, `file` included, when this throws.
         if widest > Self.maximumChannels { throw DecoderError.opusChannels(widest) }
         if let error = loadLink(seekable ? 0 : -1) { throw error }
@@ -170,11 +175,16 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         let frames = min(maxFrames, Self.maximumReadFrames)
         let room = Int32(frames * max(1, channels))
         var link: Int32 = 0
+        // libopusfile's position stops at the end while the padding still comes: ask before.
+        let before = lacksEndOfStream ? op_pcm_tell(file) : 0
         let result = op_read_float(file, direct ? buffer : staging, room, &link)
         if result > 0 {
             if link != currentLink { return newLink(link, frames: Int(result), decodedInto: direct ? buffer : staging) }
-            if !direct { copyOut(staging, frames: Int(result), into: buffer) }
-            return handedOut(Int(result))
+            let count = framesBeforeEnd(Int(result), from: before)
+            if count < result { finished = true }
+            if count == 0 { return end() }
+            if !direct { copyOut(staging, frames: count, into: buffer) }
+            return handedOut(count)
         }
         if result == 0 {
             finished = true
@@ -192,6 +202,15 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         if consecutiveErrors > 1, line == lastHoleLine { return read(into: buffer, maxFrames: maxFrames) }
         lastHoleLine = line
         return .hole(skipped)
+    }
+
+    /// How many of the `frames` just read lie before the end of the file's last link as its last
+    /// granule position states it (all of them unless the last page lacks the end-of-stream flag),
+    /// `position` being where they start.
+    @inline(__always)
+    private func framesBeforeEnd(_ frames: Int, from position: Int64) -> Int {
+        guard lacksEndOfStream, seekable, Int(currentLink) == linkCount - 1, let totalFrames else { return frames }
+        return Int(max(0, min(Int64(frames), totalFrames - position)))
     }
 
     /// Counts `count` frames handed out.
