@@ -5,7 +5,7 @@
 public struct NowPlayingInfo: Sendable, Equatable {
     /// False means "nothing playing": clear what you show. Every other field is then empty.
     public var hasTrack: Bool
-    /// The TITLE tag, else the file's name without `.ogg`/`.oga`; nil when neither.
+    /// The TITLE tag, else the file's name without `.ogg`/`.oga`/`.opus`; nil when neither.
     public var title: String?
     /// All artists joined with ", ".
     public var artist: String?

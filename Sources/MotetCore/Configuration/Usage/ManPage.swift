@@ -38,10 +38,11 @@ enum ManPage {
             .SH INPUTS
             .TP
             .I FILE
-            Played whatever its name (the decoder says when it is not Ogg Vorbis).
+            Played whatever its name: Ogg Vorbis or Ogg Opus, told apart by the stream's first packet
+            (the decoder says when it is neither).
             .TP
             .I DIR
-            Searched recursively for \\fB*.ogg\\fR and \\fB*.oga\\fR files; hidden names are skipped.
+            Searched recursively for \\fB*.ogg\\fR, \\fB*.oga\\fR and \\fB*.opus\\fR files; hidden names are skipped.
             .TP
             .I URL
             An \\fBhttp://\\fR or \\fBhttps://\\fR URL is a track: a live stream or a file on a server.
