@@ -51,4 +51,10 @@ public enum OggDecoding {
         }
         return try VorbisDecoder(path: path, fd: file.descriptor, size: file.size)
     }
+
+    /// The first bytes of a stream start an Ogg page whose first packet is `OpusHead`: it is Ogg
+    /// Opus, whatever its name or content type says.
+    public static func startsAsOpus(_ firstBytes: [UInt8]) -> Bool {
+        OggFileInspection.firstPacketIsOpusHead(firstBytes)
+    }
 }

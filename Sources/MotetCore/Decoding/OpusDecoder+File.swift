@@ -69,3 +69,24 @@ extension OpusDecoder {
             })
     }
 }
+
+extension OpusDecoder {
+    /// Opens a callback source named `name` (its URL, as shown). Throws `source.refusal`'s cause
+    /// with libopusfile's code when libopusfile refuses it (its close callback is not called then).
+    public convenience init(name: String, source: CallbackSource<OpusFileCallbacks>) throws(DecoderError) {
+        let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        descriptor.initialize(to: -1)
+        var callbacks = source.callbacks
+        var status: Int32 = 0
+        let opened = source.initial.withUnsafeBufferPointer { initial in
+            op_open_callbacks(source.datasource, &callbacks, initial.baseAddress, initial.count, &status)
+        }
+        guard let opened else {
+            descriptor.deallocate()
+            throw DecoderError.network(source.refusal(status), code: status)
+        }
+        try self.init(
+            path: name, file: opened, descriptor: descriptor, owner: source.owner, ending: .whole, playsAsStream: false,
+            sourceFailure: source.failure)
+    }
+}

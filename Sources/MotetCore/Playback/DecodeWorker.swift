@@ -308,7 +308,7 @@ final class DecodeWorker: @unchecked Sendable {
             return try OggDecoding.open(path: path)
         }
         let report = self.report
-        switch try VorbisDecoder.open(
+        switch try OggDecoding.open(
             url: path, options: network, notice: { report(.notice($0, url: path)) },
             opened: { [ring, dataReady] stream in
                 stream.whenCaughtUp { if ring.availableToRead > 0 { dataReady.post() } }
