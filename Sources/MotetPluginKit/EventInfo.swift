@@ -286,7 +286,8 @@ public struct SeekedInfo: Sendable, Equatable {
 
 /// `MOTET_EVENT_DECODE_ERROR`.
 public struct DecodeErrorInfo: Sendable, Equatable {
-    /// libvorbisfile's code (`OV_*`, negative), or -1000 for an error on the host's side.
+    /// libvorbisfile's code (`OV_*`, negative) for Vorbis, libopusfile's (`OP_*`, the same numbers)
+    /// for Opus, or -1000 for an error on the host's side.
     public var code: Int32
     /// One human line saying what went wrong.
     public var message: String

@@ -3,8 +3,9 @@ import Glibc
 #endif
 import MotetEvents
 
-/// The REPLAYGAIN_* comments of a link: gains in dB, peaks as linear sample magnitudes (1.0 = full
-/// scale). Values that do not parse, are not finite or are absurd are left out (nil).
+/// The REPLAYGAIN_* comments of a link (or an Opus link's R128_* gains, +5 dB: `parseR128Gain`):
+/// gains in dB, peaks as linear sample magnitudes (1.0 = full scale). Values that do not parse,
+/// are not finite or are absurd are left out (nil).
 public struct ReplayGainTags: Sendable, Equatable {
     /// REPLAYGAIN_TRACK_GAIN, in dB.
     public var trackGain: Double?
