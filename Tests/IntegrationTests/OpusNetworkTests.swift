@@ -47,4 +47,29 @@ import Testing
         let errors = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         #expect(!errors.contains("corrupt") && !errors.contains("skipped"), "\(errors)")
     }
+
+    /// A real station: icecast2 fed by ffmpeg's libopus encoder. Motet plays it, shows its tags,
+    /// and when the server dies and comes back, reconnects and plays on.
+    @Test func anIcecastOpusStationPlaysAndReconnects() throws {
+        let station = try IcecastRig(songs: [IcecastRig.Song(title: "Opus On Air", artist: "Band", seconds: 2)], opus: true)
+        defer { station.stop() }
+        let run = try MotetRun()
+        let out = run.path("out.txt"), err = run.path("err.txt")
+        let p = try SpawnedProcess(
+            [Paths.motet, "--output", "null", "--no-config", "--status", "events", station.url], environment: run.environment,
+            stdout: out, stderr: err)
+        defer { p.stop() }
+        let text = { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
+        let errors = { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
+        #expect(try Shell.waitUntil(timeout: 30) { text().contains("Playing: Opus On Air — Band — Radio Fixtures") }, "\(text()) \(errors())")
+        station.stopServer()
+        #expect(try Shell.waitUntil(timeout: 30) { errors().contains("the stream was lost") }, "\(errors())")
+        try station.startServer()
+        #expect(
+            try Shell.waitUntil(timeout: 30) { station.isOnAir },
+            "\(station.log("error.log")) \((try? String(contentsOfFile: station.directory + "/ffmpeg.stderr", encoding: .utf8)) ?? "")")
+        #expect(try Shell.waitUntil(timeout: 40) { errors().contains("the stream is back; playing on") }, "\(errors())")
+        #expect(p.isRunning, "\(errors())")
+        #expect(!errors().contains("corrupt") && !errors().contains("Motet plays"), "\(errors())")
+    }
 }
