@@ -43,9 +43,8 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
     private let descriptor: UnsafeMutablePointer<Int32>
     /// What keeps a callback source (a network stream) alive as long as the decoder.
     private let owner: AnyObject?
-    /// Why the callback source failed, when it did; handed out once, as `.failed`.
-    private let sourceFailure: (() -> NetworkError?)?
-    private var sourceFailureSaid = false
+    /// The source's failure (a network stream that gave up) or the file's truncation, said once.
+    private var endOfInput: DecodeEnding
     private let seekable: Bool
     /// Per link, its first frame from the start of the file (seekable files only).
     private let linkFirstFrames: [Int64]
@@ -59,8 +58,6 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
     private let staging: UnsafeMutablePointer<Float>
     private var pendingOffset = 0
     private var pendingCount = 0
-    /// Set when the file's last page is cut off: reported once at the end.
-    private var truncation: DecoderError?
     private var finished = false
     /// The last page has no end-of-stream flag: libopusfile then trims nothing at the end and
     /// hands out the last packet's padding, which `framesBeforeEnd` cuts off at the last granule
@@ -87,7 +84,7 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         self.file = file
         self.descriptor = descriptor
         self.owner = owner
-        self.sourceFailure = sourceFailure
+        endOfInput = DecodeEnding(sourceFailure: sourceFailure, truncation: ending == .cutShort ? .endsEarly : nil)
         seekable = op_seekable(file) != 0
         linkCount = max(1, Int(op_link_count(file)))
         channelMap = .allocate(capacity: Self.maximumChannels)
@@ -110,7 +107,6 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         durationMicros = frames.map { FrameTime.microsecondsSaturating(frames: $0, rate: Int64(Self.sampleRate)) }
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
-        if ending == .cutShort { truncation = .endsEarly }
         lacksEndOfStream = ending == .withoutEndOfStream
         // Deinit frees what is allocated above, `file` included, when this throws.
         if widest > Self.maximumChannels { throw DecoderError.opusChannels(widest) }
@@ -168,7 +164,7 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
             if pendingOffset == pendingCount { clearPending() }
             return handedOut(count)
         }
-        if finished { return end() }
+        if finished { return endOfInput.end() }
         // Mono and stereo decode straight into `buffer`; more channels into `staging`, then
         // reordered. libopusfile writes at most `room` floats, whatever the link's channels.
         let direct = !reorders
@@ -182,18 +178,18 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
             if link != currentLink { return newLink(link, frames: Int(result), decodedInto: direct ? buffer : staging) }
             let count = framesBeforeEnd(Int(result), from: before)
             if count < result { finished = true }
-            if count == 0 { return end() }
+            if count == 0 { return endOfInput.end() }
             if !direct { copyOut(staging, frames: count, into: buffer) }
             return handedOut(count)
         }
         if result == 0 {
             finished = true
-            return end()
+            return endOfInput.end()
         }
         guard Self.recoverable.contains(result), consecutiveErrors < Self.maximumConsecutiveErrors else {
             finished = true
-            truncation = nil
-            return .failed(sourceFailed(code: result) ?? DecoderError.opus(result, atMicros: positionMicros))
+            endOfInput.truncation = nil
+            return .failed(endOfInput.sourceFailed(code: result) ?? DecoderError.opus(result, atMicros: positionMicros))
         }
         consecutiveErrors += 1
         let skipped = DecoderError.skipped(result, atMicros: positionMicros)
@@ -234,7 +230,7 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         if let error = loadLink(seekable ? link : -1) {
             clearPending()
             finished = true
-            truncation = nil
+            endOfInput.truncation = nil
             return .failed(error)
         }
         return .linkChanged
@@ -257,21 +253,6 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
                 output += channels
             }
         }
-    }
-
-    /// The callback source's failure, the first time it is asked after the source failed.
-    private func sourceFailed(code: Int32) -> DecoderError? {
-        guard !sourceFailureSaid, let cause = sourceFailure?() else { return nil }
-        sourceFailureSaid = true
-        return .network(cause, code: code)
-    }
-
-    /// The end of the stream: a source's failure or a truncated file's error once, then `.endOfStream`.
-    private func end() -> DecodeStep {
-        if let failed = sourceFailed(code: DecoderError.motetCode) { return .failed(failed) }
-        guard let truncation else { return .endOfStream }
-        self.truncation = nil
-        return .failed(truncation)
     }
 
     /// Moves so that the next `read` returns the frame at `toMicros` from the start of the file

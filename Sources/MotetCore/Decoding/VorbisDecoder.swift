@@ -30,10 +30,8 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
 
     /// What keeps a callback source (a network stream) alive as long as the decoder; nil for a file.
     private let owner: AnyObject?
-    /// Why the callback source failed, when it did (a network stream that gave up); nil for a file.
-    private let sourceFailure: (() -> NetworkError?)?
-    /// The source's failure was handed out (once, as `.failed`).
-    private var sourceFailureSaid = false
+    /// The source's failure (a network stream that gave up) or the file's truncation, said once.
+    private var endOfInput: DecodeEnding
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).
@@ -48,8 +46,6 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
     private var pending: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
     private var pendingOffset = 0
     private var pendingCount = 0
-    /// Set when the file's last page is cut off: reported once at the end.
-    private var truncation: DecoderError?
     private var finished = false
     /// The last page has no end-of-stream flag: libvorbis then hands out the last packet's padding,
     /// which `framesBeforeEnd` cuts off, counting frames in `nextFrame`.
@@ -85,7 +81,7 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         self.file = file
         self.descriptor = descriptor
         self.owner = owner
-        self.sourceFailure = sourceFailure
+        endOfInput = DecodeEnding(sourceFailure: sourceFailure, truncation: ending == .cutShort ? .endsEarly : nil)
         seekable = ov_seekable(file) != 0
         linkCount = max(1, Int(ov_streams(file)))
         channelMap = .allocate(capacity: Self.maximumChannels + 1)
@@ -119,9 +115,6 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
         lacksEndOfStream = ending == .withoutEndOfStream
-        if ending == .cutShort {
-            truncation = .endsEarly
-        }
         // libvorbisfile 1.3.7 can leave a chained file positioned at its SECOND link after opening
         // it (its stream state still holds a serial number seen while mapping the links; oggdec
         // loses the whole first link of such files). A raw seek to byte 0 starts at the first
@@ -203,7 +196,7 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
             if pendingOffset == pendingCount { clearPending() }
             return .frames(count)
         }
-        if finished { return end() }
+        if finished { return endOfInput.end() }
 
         var pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
         var link: Int32 = 0
@@ -212,12 +205,12 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         let code = Int32(clamping: result)
         if code == 0 {
             finished = true
-            return end()
+            return endOfInput.end()
         }
         guard Self.recoverable.contains(code), consecutiveErrors < Self.maximumConsecutiveErrors else {
             finished = true
-            truncation = nil
-            return .failed(sourceFailed(code: code) ?? DecoderError.vorbis(code, atMicros: positionMicros))
+            endOfInput.truncation = nil
+            return .failed(endOfInput.sourceFailed(code: code) ?? DecoderError.vorbis(code, atMicros: positionMicros))
         }
         consecutiveErrors += 1
         let skipped = DecoderError.skipped(code, atMicros: positionMicros)
@@ -265,7 +258,7 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         }
         let count = framesBeforeEnd(frames)
         if count < frames { finished = true }
-        if count == 0 { return end() }
+        if count == 0 { return endOfInput.end() }
         interleave(pcm, offset: 0, frames: count, into: buffer)
         nextFrame += Int64(count)
         streamFramesInLink += Int64(count)
@@ -290,23 +283,6 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         pending = pcm
         pendingOffset = 0
         pendingCount = frames
-    }
-
-    /// The end of the stream: a truncated file's error once, then `.endOfStream`.
-    /// The callback source's failure, the first time it is asked after the source failed: the
-    /// network's cause, with libvorbisfile's `code` (or `motetCode` when libvorbisfile saw an end).
-    private func sourceFailed(code: Int32) -> DecoderError? {
-        guard !sourceFailureSaid, let cause = sourceFailure?() else { return nil }
-        sourceFailureSaid = true
-        return .network(cause, code: code)
-    }
-
-    private func end() -> DecodeStep {
-        // libvorbisfile reads a failed read as the end: a source that gave up says so here.
-        if let failed = sourceFailed(code: DecoderError.motetCode) { return .failed(failed) }
-        guard let truncation else { return .endOfStream }
-        self.truncation = nil
-        return .failed(truncation)
     }
 
     /// Moves so that the next `read` returns the frame at `toMicros` from the start of the file

@@ -7,22 +7,9 @@ import Testing
 /// A bad Ogg Opus file gives one clear line that names it, says what is wrong and what to do;
 /// what can be played of it is played.
 @Suite struct OpusBadInputTests {
-    /// The error opening `path` throws, or a recorded issue when it opens.
-    func openError(_ path: String) -> DecoderError? {
-        do {
-            _ = try OggDecoding.open(path: path)
-            Issue.record("\(path) opened")
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    func expectClearLine(_ error: DecoderError?, path: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        guard let error else { return }
-        let line = error.line(path: path)
-        #expect(line.hasPrefix(path + ": ") && line.contains(" — ") && !line.contains("\n"), "\(line)", sourceLocation: sourceLocation)
-        #expect(line.contains(words), "\(line)", sourceLocation: sourceLocation)
+    /// The error opening `path` as the player does (`OggDecoding`) throws, or a recorded issue when it opens.
+    func openError(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) -> DecoderError? {
+        errorOpening(path, with: { (p: String) throws(DecoderError) in _ = try OggDecoding.open(path: p) }, sourceLocation: sourceLocation)
     }
 
     @Test func onlyAnIdentificationHeaderIsDamagedHeaders() throws {
