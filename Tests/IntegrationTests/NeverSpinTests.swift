@@ -44,6 +44,22 @@ import Testing
         #expect(!r.stdout.contains("Playing:"), "\(r.stdout)")
     }
 
+    /// An Opus file cut off before its first audio page, alone with --loop: one line, then it stops.
+    @Test func aLoopOverOnlyACutOffOpusFileStops() throws {
+        let run = try MotetRun()
+        let whole = run.path("whole.opus"), cut = run.path("cut.opus")
+        try Fixtures.opus(whole, seconds: 2, synth: ["pinknoise"])
+        let size = try FileManager.default.attributesOfItem(atPath: whole)[.size] as? Int ?? 0
+        try Fixtures.truncatedCopy(of: whole, to: cut, bytes: size / 3)
+        let r = try runBounded(run, ["--loop", "--output", "null", "--no-config", "--status", "events", cut], timeout: 20)
+        #expect(r.ended, "\(r.stderr.prefix(300))")
+        #expect(r.status == 66)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines.prefix(5))")
+        #expect(lines.first == "motet: \(cut): the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again", "\(lines.prefix(5))")
+        #expect(lines.last == "motet: nothing left to play: the only track cannot be played, so --loop stops here", "\(lines.prefix(5))")
+    }
+
     @Test func aLoopWithOnePlayableTrackPlaysOnAndSumsUpTheJunksRepeats() throws {
         let run = try MotetRun()
         let (junk, _) = try unplayable(run)

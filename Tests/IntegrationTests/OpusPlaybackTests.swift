@@ -87,6 +87,19 @@ import Testing
         #expect(abs(decibels(levels[1], over: levels[0]) - -6) < 0.01, "\(levels)")
     }
 
+    /// `--start` seeks with libopusfile (its pre-roll decoded and dropped): the rest of the file
+    /// plays, to the frame.
+    @Test func startSeeksToTheFrame() throws {
+        let run = try MotetRun()
+        let opus = run.path("song.opus")
+        try Fixtures.opus(opus, seconds: 1.5, synth: ["pinknoise"], tags: Fixtures.Tags(title: "Seek"))
+        let out = run.path("out.wav")
+        let r = try run.run(["--output", "wav:\(out)", "--untimed", "--no-config", "--status", "events", "--start", "0.5", opus])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Seek (ok, completed)"), "\(r.stdout)")
+        #expect(try wavData(out).data.count == 48000 * 4)
+    }
+
     /// `.opus` files in a directory play beside `.ogg` ones, titled by their names without `.opus`.
     @Test func opusFilesInADirectoryPlay() throws {
         let run = try MotetRun()
