@@ -18,8 +18,8 @@ extension OggDecoding {
 
     /// Opens an `http://` or `https://` URL: libcurl fetches it on its own thread into a bounded
     /// buffer (`NetworkStream`), which libopusfile reads when the stream's first packet is
-    /// `OpusHead`, libvorbisfile otherwise (whatever the content type says). A finite file served in ranges is
-    /// seekable and has a duration; a live stream is read as a stream (link after link). Throws
+    /// `OpusHead`, libvorbisfile otherwise (whatever the content type says). A finite file served
+    /// in ranges is seekable and has a duration; a live stream is read as a stream (link after link). Throws
     /// why, typed (`DecoderError.network`: network errors, other formats, web pages…; a read that
     /// fails later carries the stream's cause the same way). The stream is handed
     /// to `opened` before anything blocks, so that a park or quit can interrupt the open. A server
