@@ -49,6 +49,7 @@ opus short-opus 0.5 2 2002
 opus ten-channels 0.5 10 2003
 head -c $(( $(stat -c %s "$F/long-opus.opus") * 7 / 8 )) "$F/long-opus.opus" >"$F/truncated.opus"
 cat "$F/short-opus.opus" "$F/good.ogg" >"$F/opus-then-vorbis.opus"
+cat "$F/other.ogg" "$F/short-opus.opus" >"$F/vorbis-then-opus.ogg"
 
 python3 - "$F" <<'PY'
 import os, random, struct, sys
@@ -307,6 +308,7 @@ case_ "Opus: truncated (7/8 of a 5 s file)" yes -- "${C[@]}" "$F/truncated.opus"
 case_ "Opus: 1 KiB of garbage in the middle of a 5 s file" yes -- "${C[@]}" "$F/garbage-middle.opus" "$F/good.ogg"
 case_ "Opus: 10 channels (mapping family 255)" yes -- "${C[@]}" "$F/ten-channels.opus" "$F/good.ogg"
 case_ "chain: Opus (0.5 s), then a Vorbis link" yes -- "${C[@]}" "$F/opus-then-vorbis.opus" "$F/good.ogg"
+case_ "chain: Vorbis (0.5 s), then an Opus link" yes -- "${C[@]}" "$F/vorbis-then-opus.ogg" "$F/good.ogg"
 case_ "truncated (half of a 5 s file)" yes -- "${C[@]}" "$F/truncated.ogg" "$F/good.ogg"
 case_ "1 KiB of garbage in the middle of a 5 s file" yes -- "${C[@]}" "$F/garbage-middle.ogg" "$F/good.ogg"
 case_ "chain: good (0.5 s), link with a damaged identification header, good (0.5 s)" - -- "${C[@]}" "$F/bad-link-id.ogg"

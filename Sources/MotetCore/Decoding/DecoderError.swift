@@ -40,6 +40,8 @@ public enum DecoderError: Error, Sendable, Equatable {
     case startPastEnd(startMicros: Int64, durationMicros: Int64)
     /// Damage (libvorbisfile's `code`) that decoding skipped at a position.
     case skipped(Int32, atMicros: Int64)
+    /// An Ogg Opus link in a chain of Ogg Vorbis links, skipped (libvorbisfile's `OV_ENOTVORBIS`).
+    case opusLinkSkipped(atMicros: Int64)
     /// The stream over the network failed: why (`NetworkError`), and libvorbisfile's `code` when it
     /// was libvorbisfile that met the failure (`motetCode` when the network said so first).
     case network(NetworkError, code: Int32 = -1000)
@@ -53,6 +55,7 @@ public enum DecoderError: Error, Sendable, Equatable {
     public var code: Int32 {
         switch self {
         case .openFailed, .isDirectory, .notRegularFile, .empty, .unreadable, .endsEarly, .startPastEnd, .opusChannels: Self.motetCode
+        case .opusLinkSkipped: OV_ENOTVORBIS
         case .vorbis(let code, _), .opus(let code, _), .damagedHeaders(let code), .notOgg(let code), .notVorbis(let code, _), .skipped(let code, _):
             code
         case .network(_, let code): code
@@ -95,6 +98,8 @@ public enum DecoderError: Error, Sendable, Equatable {
         case .startPastEnd(let start, let duration): "--start \(Self.seconds(start)) is past the end (\(Self.seconds(duration)) s)"
         case .skipped(let code, let positionMicros):
             "\(Self.skippedDamage(code)) at \(Self.formatTime(positionMicros)) was skipped — the file is corrupt; re-copy or re-encode it"
+        case .opusLinkSkipped(let positionMicros):
+            "an Ogg Opus link (chained section) at \(Self.formatTime(positionMicros)) was skipped — Motet plays a chain of one codec at a time; split the file"
         case .network(let error, _): error.problem
         }
     }

@@ -49,6 +49,31 @@ enum OggFileInspection {
 
     private static let opusHead = Array("OpusHead".utf8)
 
+    /// Whether a link of the file, after its first, starts with `OpusHead`: a chain that mixes
+    /// Ogg Vorbis and Ogg Opus. Walks the page headers (their bodies are skipped, not read), at
+    /// most `maximumPages`; false when the pages stop making sense.
+    static func chainsOpusLink(fd: Int32, fileSize: Int64, maximumPages: Int = 1_000_000) -> Bool {
+        var offset: Int64 = 0
+        var header = [UInt8](repeating: 0, count: 27 + 255)
+        var pages = 0
+        while offset + 27 <= fileSize, pages < maximumPages {
+            pages += 1
+            let got = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            guard got >= 27, header.starts(with: "OggS".utf8) else { return false }
+            let segments = Int(header[26])
+            guard got >= 27 + segments else { return false }
+            let body = header[27..<27 + segments].reduce(0) { $0 + Int($1) }
+            let start = offset + Int64(27 + segments)
+            if offset > 0, header[5] & 0x02 != 0 {  // the first page of a later link
+                var magic = [UInt8](repeating: 0, count: opusHead.count)
+                let read = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+                if read == magic.count, magic == opusHead { return true }
+            }
+            offset = start + Int64(body)
+        }
+        return false
+    }
+
     /// The first 512 bytes of the file (fewer when it is shorter; none when it cannot be read).
     private static func head(fd: Int32) -> ArraySlice<UInt8> {
         var head = [UInt8](repeating: 0, count: 512)

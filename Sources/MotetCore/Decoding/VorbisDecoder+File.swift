@@ -47,6 +47,9 @@ extension VorbisDecoder {
         }
 
         let ending = OggFileInspection.ending(fd: fd, fileSize: size)
-        try self.init(path: path, file: file, descriptor: descriptor, owner: nil, ending: ending, playsAsStream: playsAsStream)
+        // Read as a stream because a later link is not Vorbis: it may be Opus, said as such.
+        let chainsOpus = playsAsStream && OggFileInspection.chainsOpusLink(fd: fd, fileSize: size)
+        try self.init(
+            path: path, file: file, descriptor: descriptor, owner: nil, ending: ending, playsAsStream: playsAsStream, chainsOpus: chainsOpus)
     }
 }

@@ -57,6 +57,8 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
     /// which the current link started and the frames handed out since.
     private var streamLinkStartMicros: Int64 = 0
     private var streamFramesInLink: Int64 = 0
+    /// A later link of the file is Ogg Opus: a link libvorbisfile finds "not Vorbis" is said to be that.
+    private let chainsOpus: Bool
     /// Damage reported since the last samples: past `maximumConsecutiveErrors`, decoding gives up.
     private var consecutiveErrors = 0
     /// The last `.hole` reported, to report the same damage once.
@@ -75,8 +77,9 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
     /// callback source, which `owner` keeps alive).
     init(
         path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, owner: AnyObject?,
-        ending: OggFileInspection.Ending, playsAsStream: Bool, sourceFailure: (() -> NetworkError?)? = nil
+        ending: OggFileInspection.Ending, playsAsStream: Bool, chainsOpus: Bool = false, sourceFailure: (() -> NetworkError?)? = nil
     ) throws(DecoderError) {
+        self.chainsOpus = chainsOpus
         self.path = path
         self.file = file
         self.descriptor = descriptor
@@ -125,7 +128,10 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         }
         loadLink(seekable ? 0 : -1)
         if playsAsStream {
-            metadata.warnings.append("the file is damaged: it plays from the start, without seeking or a known duration")
+            metadata.warnings.append(
+                chainsOpus
+                    ? "the file chains Ogg Vorbis and Ogg Opus links: it plays from the start, without seeking or a known duration"
+                    : "the file is damaged: it plays from the start, without seeking or a known duration")
         }
     }
 
@@ -213,7 +219,9 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
             return .failed(endOfInput.sourceFailed(code: code) ?? DecoderError.vorbis(code, atMicros: positionMicros))
         }
         consecutiveErrors += 1
-        let skipped = DecoderError.skipped(code, atMicros: positionMicros)
+        let skipped =
+            chainsOpus && code == OV_ENOTVORBIS
+            ? DecoderError.opusLinkSkipped(atMicros: positionMicros) : DecoderError.skipped(code, atMicros: positionMicros)
         guard code == OV_HOLE, !seekable else { return hole(skipped, into: buffer, maxFrames: maxFrames) }
         // Read as a stream, libvorbisfile reports a hole at every link boundary: a hole followed
         // directly by a new link's samples is that boundary, not damage.

@@ -24,6 +24,8 @@ import Testing
             (.opus(OP_EBADHEADER), "its Opus headers are damaged or cut short — re-copy or re-encode the file", OP_EBADHEADER),
             (.opus(OP_ENOTFORMAT, atMicros: 1_000_000),
              "a link (chained section) is not Ogg Opus at 0:01.000 — split the file or re-encode it as one codec", OP_ENOTFORMAT),
+            (.opusLinkSkipped(atMicros: 500_000),
+             "an Ogg Opus link (chained section) at 0:00.500 was skipped — Motet plays a chain of one codec at a time; split the file", OV_ENOTVORBIS),
             (.opusChannels(12), "an Ogg Opus file with 12 channels — Motet plays Opus with 1 to 8 channels; re-encode it with at most 8", -1000),
             (.endsEarly,
              "the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again", -1000),

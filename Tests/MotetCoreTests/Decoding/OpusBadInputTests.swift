@@ -70,6 +70,24 @@ import Testing
         expectClearLine(decoded.holes.first, path: damaged, saying: "was skipped")
     }
 
+    /// A chain of a Vorbis link then an Opus link: the Vorbis plays, then one line names the Opus
+    /// link as what it is (not as damage).
+    @Test func aChainOfVorbisThenOpusPlaysTheVorbisThenSaysWhy() throws {
+        let dir = try Scratch()
+        let vorbis = dir.file("a.ogg")
+        try Fixtures.oggVorbis(vorbis, seconds: 0.5, serial: 1)
+        let opus = dir.file("b.opus")
+        try Fixtures.opus(opus, seconds: 0.5, serial: 2)
+        let mixed = dir.file("mixed.ogg")
+        try Fixtures.chain([vorbis, opus], into: mixed)
+        let decoded = try DecodedFile.read(mixed, opus: false)
+        #expect(decoded.frames == 22050)
+        #expect(decoded.failure == nil)
+        #expect(decoded.holes == [.opusLinkSkipped(atMicros: 500_000)], "\(decoded.holes)")
+        expectClearLine(decoded.holes.first, path: mixed, saying: "an Ogg Opus link (chained section) at 0:00.500 was skipped")
+        #expect(decoded.links.first?.metadata.warnings.first?.hasPrefix("the file chains Ogg Vorbis and Ogg Opus links") == true)
+    }
+
     /// More channels than the WAV, PulseAudio and ALSA orders name (mapping family 255).
     @Test func tenChannelsAreRefusedInOneLine() throws {
         let dir = try Scratch()
