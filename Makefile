@@ -5,14 +5,14 @@ PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: what building needs, and what the tests' real components need on top.
-BUILD_PACKAGES := pkg-config libvorbis-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev
+BUILD_PACKAGES := pkg-config libvorbis-dev libopusfile-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev
 # PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
-TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools sox dbus dbus-bin \
+TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools opus-tools ffmpeg sox dbus dbus-bin \
 	dbus-daemon xvfb x11-utils dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
 	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc valgrind
-FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools python3
+FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools opus-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
 # man page and checks the zsh and fish completions, and runs the player in a D-Bus session.
 DEB_PACKAGES := $(BUILD_PACKAGES) dpkg-dev debhelper patchelf lintian man-db groff-base

@@ -63,6 +63,7 @@ let package = Package(
     targets: [
         // MARK: C libraries (Debian packages) and the public plugin header
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile"),
+        .systemLibrary(name: "COpusFile", pkgConfig: "opusfile"),
         .systemLibrary(name: "CLTDL"),
         // libpulse and alsa-lib: headers only; the functions come through CAudioLibraries, which
         // loads each library only when its output is chosen.
@@ -102,6 +103,7 @@ let package = Package(
             name: "MotetDecoding",
             dependencies: [
                 "CVorbisFile",
+                "COpusFile",
                 "MotetEvents",
                 // DecoderError.network carries the stream's NetworkError as it is.
                 "MotetNetwork",

@@ -7,7 +7,7 @@
 #
 # Every case runs `motet --output wav:OUT --untimed --no-config --status events BAD good.ogg`
 # (the good track after the bad input shows whether playback goes on), with a 60 s limit (a hang
-# shows as exit 124). Needs sox, vorbis-tools, python3 and cc. Run as root: the "unreadable" case
+# shows as exit 124). Needs sox, vorbis-tools, opus-tools, python3 and cc. Run as root: the "unreadable" case
 # runs the player as nobody (setpriv), and the disk-full and read-only cases mount small tmpfs file
 # systems (unmounted on exit).
 set -uo pipefail
@@ -40,6 +40,16 @@ cp "$F/good.ogg" "$F/unreadable.ogg" && chmod 000 "$F/unreadable.ogg"
 echo "this is a text file, not music" >"$F/text.ogg"
 head -c $(( $(stat -c %s "$F/long.ogg") / 2 )) "$F/long.ogg" >"$F/truncated.ogg"
 mkfifo "$F/fifo.ogg"
+opus() {  # opus NAME SECONDS CHANNELS SERIAL: pink noise, 48 kHz
+    sox -q -n -r 48000 -c "$3" -b 16 "$W/$1.wav" synth "$2" pinknoise gain -6
+    opusenc --quiet --serial "$4" "$W/$1.wav" "$F/$1.opus"
+}
+opus long-opus 5 2 2001
+opus short-opus 0.5 2 2002
+opus ten-channels 0.5 10 2003
+head -c $(( $(stat -c %s "$F/long-opus.opus") * 7 / 8 )) "$F/long-opus.opus" >"$F/truncated.opus"
+cat "$F/short-opus.opus" "$F/good.ogg" >"$F/opus-then-vorbis.opus"
+cat "$F/other.ogg" "$F/short-opus.opus" >"$F/vorbis-then-opus.ogg"
 
 python3 - "$F" <<'PY'
 import os, random, struct, sys
@@ -115,13 +125,16 @@ def with_comments(data, comments):
 good = open(f"{F}/good.ogg", "rb").read()
 other = open(f"{F}/other.ogg", "rb").read()
 long = open(f"{F}/long.ogg", "rb").read()
-# Ogg, but Opus inside (an identification header only).
+# Ogg Opus with its two headers and no audio.
 opus = b"OpusHead" + bytes([1, 2]) + struct.pack("<HIhB", 312, 48000, 0, 0)
 open(f"{F}/opus-in-ogg.ogg", "wb").write(page(2, 1234, 0, opus) + page(4, 1234, 1, b"OpusTags" + struct.pack("<I", 0) + struct.pack("<I", 0)))
 # Garbage in the middle: 1 KiB of random bytes over the middle of a 5 s file (about 18 KB).
 random.seed(6)
 mid = len(long) // 2
 open(f"{F}/garbage-middle.ogg", "wb").write(long[:mid] + bytes(random.randrange(256) for _ in range(1024)) + long[mid + 1024:])
+long_opus = open(f"{F}/long-opus.opus", "rb").read()
+mid = len(long_opus) // 2
+open(f"{F}/garbage-middle.opus", "wb").write(long_opus[:mid] + bytes(random.randrange(256) for _ in range(1024)) + long_opus[mid + 1024:])
 # Chains good + damaged link + good: the link's identification header says "vorbiz" (CRC right);
 # its setup header has 64 bytes overwritten (CRC right); the link is cut in half.
 third = open(f"{F}/third.ogg", "rb").read()
@@ -290,7 +303,12 @@ case_ "empty file" yes -- "${C[@]}" "$F/empty.ogg" "$F/good.ogg"
 case_ "empty directory" yes -- "${C[@]}" "$F/emptydir" "$F/good.ogg"
 case_ "a FIFO" yes -- "${C[@]}" "$F/fifo.ogg" "$F/good.ogg"
 case_ "not Ogg (a text file)" yes -- "${C[@]}" "$F/text.ogg" "$F/good.ogg"
-case_ "Ogg but not Vorbis (Opus)" yes -- "${C[@]}" "$F/opus-in-ogg.ogg" "$F/good.ogg"
+case_ "Ogg Opus with its headers and no audio" yes -- "${C[@]}" "$F/opus-in-ogg.ogg" "$F/good.ogg"
+case_ "Opus: truncated (7/8 of a 5 s file)" yes -- "${C[@]}" "$F/truncated.opus" "$F/good.ogg"
+case_ "Opus: 1 KiB of garbage in the middle of a 5 s file" yes -- "${C[@]}" "$F/garbage-middle.opus" "$F/good.ogg"
+case_ "Opus: 10 channels (mapping family 255)" yes -- "${C[@]}" "$F/ten-channels.opus" "$F/good.ogg"
+case_ "chain: Opus (0.5 s), then a Vorbis link" yes -- "${C[@]}" "$F/opus-then-vorbis.opus" "$F/good.ogg"
+case_ "chain: Vorbis (0.5 s), then an Opus link" yes -- "${C[@]}" "$F/vorbis-then-opus.ogg" "$F/good.ogg"
 case_ "truncated (half of a 5 s file)" yes -- "${C[@]}" "$F/truncated.ogg" "$F/good.ogg"
 case_ "1 KiB of garbage in the middle of a 5 s file" yes -- "${C[@]}" "$F/garbage-middle.ogg" "$F/good.ogg"
 case_ "chain: good (0.5 s), link with a damaged identification header, good (0.5 s)" - -- "${C[@]}" "$F/bad-link-id.ogg"

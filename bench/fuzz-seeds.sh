@@ -2,11 +2,12 @@
 # Writes the fuzzers' seed corpora to DIR/TARGET/ (default .build/fuzz/seeds, git-ignored):
 # small Ogg Vorbis files made with sox + oggenc (+ vorbiscomment for tags and pictures, a chained
 # file, mono/stereo/5.1, two rates), picture blocks, comment lists, config files, --plugin
-# arguments and playlists. Needs sox, vorbis-tools and python3.
+# arguments and playlists; small Ogg Opus files made with opusenc (mono, stereo, 5.1, chained,
+# truncated, tagged with R128 gains). Needs sox, vorbis-tools, opus-tools and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-.build/fuzz/seeds}
-mkdir -p "$OUT"/{picture,comments,decode,config,pluginspec,playlist,pls,xspf}
+mkdir -p "$OUT"/{picture,comments,decode,opus,config,pluginspec,playlist,pls,xspf}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -23,6 +24,18 @@ tone six-48k 48000 6 0.1 1003
 tone stereo-22k 22050 2 0.05 1004
 cat "$OUT/decode/stereo-44k.ogg" "$OUT/decode/mono-8k.ogg" >"$OUT/decode/chained.ogg"
 head -c 2500 "$OUT/decode/stereo-44k.ogg" >"$OUT/decode/truncated.ogg"
+
+# --- Ogg Opus files, as small (low bit rate, 20 ms pages) and as fixed (--serial) as the above.
+opus() {  # opus NAME CHANNELS SECONDS SERIAL [opusenc options]
+    sox -q -D -n -r 48000 -c "$2" -b 16 "$WORK/$1.wav" synth "$3" sine 440 sine 660 sine 880 sine 220 sine 330 sine 550 gain -6
+    opusenc --quiet --bitrate 16 --max-delay 20 --serial "$4" "${@:5}" "$WORK/$1.wav" "$OUT/opus/$1.opus"
+}
+opus stereo 2 0.15 2001
+opus mono 1 0.3 2002
+opus six 6 0.1 2003
+opus tagged 2 0.1 2004 --title Title --artist Artist --comment R128_TRACK_GAIN=-1536 --comment R128_ALBUM_GAIN=256
+cat "$OUT/opus/stereo.opus" "$OUT/opus/mono.opus" >"$OUT/opus/chained.opus"
+head -c 1500 "$OUT/opus/stereo.opus" >"$OUT/opus/truncated.opus"
 
 # --- Picture blocks (decoded METADATA_BLOCK_PICTURE), and the same as comments.
 python3 - "$OUT" <<'PY'

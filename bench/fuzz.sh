@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses in Tests/Fuzz and runs each for SECONDS_PER_TARGET seconds.
 #
 #   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]     (default 60; targets: picture comments decode
-#                                                      config pluginspec playlist pls xspf http wire; default all)
+#                                                      opus config pluginspec playlist pls xspf http wire; default all)
 #   bench/fuzz.sh --fixed [TARGET…]                  the landing gate (`make test`): each target a
 #                                                      fixed number of executions (RUNS below) with
 #                                                      seed 1, from the seeds only (a fresh corpus),
@@ -26,9 +26,9 @@ if [ "${1:-}" = --fixed ]; then FIXED=yes; shift; SECONDS_PER_TARGET=0; else SEC
 # Executions per target in --fixed mode: about 5 s each on a busy 2-core machine (decode is
 # ~3,000 files/s, the text parsers 2,000-20,000 inputs/s under ASan): a landing gate, not a
 # search (that is `make fuzz`).
-declare -A RUNS=([picture]=100000 [comments]=40000 [decode]=6000 [config]=10000 [pluginspec]=100000 [playlist]=100000 [pls]=25000 [xspf]=25000 [http]=70000 [wire]=60000)
+declare -A RUNS=([picture]=100000 [comments]=40000 [decode]=6000 [opus]=6000 [config]=10000 [pluginspec]=100000 [playlist]=100000 [pls]=25000 [xspf]=25000 [http]=70000 [wire]=60000)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode config pluginspec playlist pls xspf http wire)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode opus config pluginspec playlist pls xspf http wire)
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=$FUZZ_DIR/bin
@@ -94,6 +94,7 @@ build() {
         picture) harness=PictureFuzz ;;
         comments) harness=CommentFuzz ;;
         decode) harness=DecodeFuzz ;;
+        opus) harness=DecodeFuzz ;;  # the same harness, built with -D FUZZ_OPUS below
         config) harness=ConfigFuzz ;;
         pluginspec) harness=PluginSpecFuzz ;;
         playlist) harness=PlaylistFuzz ;;
@@ -103,10 +104,12 @@ build() {
         *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
     case $target in
-        picture | comments | decode)
+        picture | comments | decode | opus)
             sources=("${DECODING_SOURCES[@]}")
-            extra=(-module-name MotetDecoding -I "$BIN" -I "$BIN/CNetwork" -I Sources/CVorbisFile "${ENGINE_OBJECTS[@]}"
-                "${NETWORK_OBJECTS[@]}" -lvorbisfile -lvorbis -logg) ;;
+            # shellcheck disable=SC2046  # pkg-config's words: -I/usr/include/opus
+            extra=(-module-name MotetDecoding -I "$BIN" -I "$BIN/CNetwork" -I Sources/CVorbisFile -I Sources/COpusFile
+                $(pkg-config --cflags-only-I opus) "${ENGINE_OBJECTS[@]}" "${NETWORK_OBJECTS[@]}" -lvorbisfile -lvorbis -lopusfile -lopus -logg)
+            [ "$target" = opus ] && extra+=(-D FUZZ_OPUS) ;;
         http)  # the network layer's pure parts, compiled with the harness (the rest needs libcurl)
             sources=(Sources/MotetCore/Network/{ResponseHead,ContentCheck,NetworkError,NetworkOptions,WebAddress}.swift)
             extra=(-module-name MotetNetworkParts -I "$BIN" "${ENGINE_OBJECTS[@]}") ;;
@@ -137,7 +140,7 @@ fuzz_target() {
     dict=()
     [ -f "Tests/Fuzz/$target.dict" ] && dict=(-dict="Tests/Fuzz/$target.dict")
     max_len=4096
-    [ "$target" = decode ] && max_len=65536
+    [ "$target" = decode ] || [ "$target" = opus ] && max_len=65536
     log=$FUZZ_DIR/logs/$target.log
     # Inputs that crashed a target once (Tests/Fuzz/regressions/TARGET-*) are replayed first.
     regressions=(Tests/Fuzz/regressions/"$target"-*)

@@ -6,8 +6,12 @@
 #   make bench-instructions         # installs the tools (deps-bench), builds a release, runs this
 #   bench/instructions.sh           # the same, when the tools and the release build are already there
 #
+# With INSTR_CODEC=opus, the same for Ogg Opus: the 60 s bench input encoded at 48 kHz with
+# opusenc (128 kbit/s), and the C loop over libopusfile's op_read_float (bench/opus_loop.c).
+#
 # Programs, one after the other in one run:
 #   c-loop   the plain C loop over ov_read_float (bench/vorbis_loop.c, gcc -O2), the limit
+#            (Opus: over op_read_float, bench/opus_loop.c)
 #   motet    motet --no-config --status quiet --output null --untimed FILE (MOTET_BUILD_DIR)
 #   alt      the same with MOTET_ALT, when set
 # Each count is the whole run of the process, start-up included, all its threads in one total
@@ -26,11 +30,12 @@
 #   MOTET_ALT        another motet binary (e.g. a build with a proposed change), counted as "alt";
 #                    the executable itself, not a wrapper script (it is stripped as above)
 #   INSTR_RUNS       runs of each program (default 1; the table gives the median)
+#   INSTR_CODEC      vorbis (default) or opus
 #
 # Installs nothing. Needs (make deps-bench): valgrind gcc pkg-config libvorbis-dev sox vorbis-tools.
 # Writes bench/out/instructions.tsv (one line per run) and bench/out/instructions.md (the table and
 # the machine), and prints the latter; after a failure neither, and bench/out/instructions-failed.log
-# holds what the failed run printed.
+# holds what the failed run printed (Opus: instructions-opus.tsv, .md, -failed.log).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,17 +48,36 @@ die() { echo "instructions: $*" >&2; exit 1; }
 . "$here/lib.sh"
 
 case $runs in '' | *[!0-9]* | 0) die "INSTR_RUNS=$runs is not a positive number" ;; esac
+codec=${INSTR_CODEC:-vorbis}
+case $codec in vorbis | opus) ;; *) die "INSTR_CODEC=$codec is neither vorbis nor opus" ;; esac
+# The Opus figures go to their own files (instructions-opus.md …): both can be kept.
+suffix=""
+[ "$codec" = vorbis ] || suffix=-$codec
 require_tools valgrind gcc strip pkg-config sox oggenc
+[ "$codec" = vorbis ] || command -v opusenc >/dev/null 2>&1 || die "missing: opusenc (opus-tools)"
 find_motet "$root"
 
 mkdir -p "$out"
 # A failed run leaves no table: not even the last run's, which would read as this one's.
-rm -f "$out/instructions.md" "$out/instructions.tsv" "$out/instructions-failed.log"
+rm -f "$out/instructions$suffix.md" "$out/instructions$suffix.tsv" "$out/instructions$suffix-failed.log"
 "$here/make_input.sh" "$out"
-minute=$out/one-minute.ogg
-minute_frames=$((60 * 44100))
-
-build_vorbis_loop "$out"
+if [ "$codec" = opus ]; then
+    minute=$out/one-minute.opus
+    minute_frames=$((60 * 48000))
+    build_opus_loop "$out"
+    loop=$out/opus_loop
+    library="libopusfile $(pkg-config --modversion opusfile), libopus $(pkg-config --modversion opus)"
+    input_text="60 s of 48 kHz stereo Ogg Opus (128 kbit/s)"
+    limit="plain C loop over op_read_float (the limit)"
+else
+    minute=$out/one-minute.ogg
+    minute_frames=$((60 * 44100))
+    build_vorbis_loop "$out"
+    loop=$out/vorbis_loop
+    library="libvorbis $(pkg-config --modversion vorbis)"
+    input_text="60 s of 44.1 kHz stereo"
+    limit="plain C loop over ov_read_float (the limit)"
+fi
 
 work=$(mktemp -d /tmp/motet-instructions.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -70,14 +94,14 @@ motet_run=$(stripped motet "$motet")
 alt_run=
 [ -z "$alt" ] || alt_run=$(stripped alt "$alt")
 # What a failure names: the binary given, not its stripped copy.
-declare -A given=([c-loop]="$out/vorbis_loop" [motet]="$motet" [alt]="$alt")
+declare -A given=([c-loop]="$loop" [motet]="$motet" [alt]="$alt")
 
-raw=$work/instructions.tsv
+raw=$work/instructions$suffix.tsv
 printf 'case\trun\tinstructions\n' > "$raw"
 
 # count CASE RUN COMMAND...: COMMAND under callgrind; appends its total Ir to the raw table, or ends
 # the script when the run failed in any way (valgrind's and the program's output kept in
-# bench/out/instructions-failed.log).
+# bench/out/instructions$suffix-failed.log).
 count() {
     local name=$1 run=$2
     shift 2
@@ -85,20 +109,20 @@ count() {
     echo "  $name, run $run"
     valgrind --tool=callgrind --collect-atstart=yes --separate-threads=no --callgrind-out-file="$file" \
         "$@" >"$work/stdout" 2>"$work/stderr" || status=$?
-    cat "$work/stdout" "$work/stderr" > "$out/instructions-failed.log"
-    [ $status -eq 0 ] || die "$name (run $run) failed with status $status (see bench/out/instructions-failed.log): $what"
+    cat "$work/stdout" "$work/stderr" > "$out/instructions$suffix-failed.log"
+    [ $status -eq 0 ] || die "$name (run $run) failed with status $status (see bench/out/instructions$suffix-failed.log): $what"
     [ -s "$file" ] || die "$name (run $run) left no callgrind output: $what"
     # One "summary:" line per dump; with no client requests there is one, for the whole process.
     local total
     total=$(awk '/^summary:/ { s += $2; n++ } END { if (n > 0) printf "%.0f", s }' "$file")
     case $total in '' | *[!0-9]* | 0) die "$name (run $run) counted no instructions: $what" ;; esac
     printf '%s\t%s\t%s\n' "$name" "$run" "$total" >> "$raw"
-    rm -f "$out/instructions-failed.log"
+    rm -f "$out/instructions$suffix-failed.log"
 }
 
 echo "Instructions (callgrind): the 60 s file decoded to nothing, $runs run(s) each"
 for run in $(seq "$runs"); do
-    count c-loop "$run" "$out/vorbis_loop" "$minute"
+    count c-loop "$run" "$loop" "$minute"
     # The C loop prints the frames it decoded: all of the minute, or the count means nothing.
     grep -q "^$minute_frames frames" "$work/stdout" || die "c-loop (run $run) did not decode the whole minute: $(head -1 "$work/stdout")"
     count motet "$run" "$motet_run" --no-config --status quiet --output null --untimed "$minute"
@@ -109,7 +133,7 @@ done
 # means it stopped early (e.g. a decode error it survived), not that it is faster.
 awk -F'\t' 'NR == 1 { next } $1 == "c-loop" { c[$2] = $3 } $1 != "c-loop" && $3 < 0.9 * c[$2] { print $1 " (run " $2 ")"; exit 1 }' \
     "$raw" >"$work/short" || die "$(cat "$work/short") counted under 0.9 × the C loop's instructions: it cannot have decoded the whole file"
-cp "$raw" "$out/instructions.tsv"
+cp "$raw" "$out/instructions$suffix.tsv"
 
 {
     cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
@@ -118,11 +142,11 @@ cp "$raw" "$out/instructions.tsv"
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $runs run(s) each (medians)"
     echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- $("$motet" --version 2>&1 | head -1) ($motet)${alt:+; alt: $("$alt" --version 2>&1 | head -1) ($alt)}"
-    echo "- libvorbis $(pkg-config --modversion vorbis); $(valgrind --version); gcc $(gcc -dumpfullversion)"
+    echo "- $library; $(valgrind --version); gcc $(gcc -dumpfullversion)"
     echo
-    echo "## Instructions: 60 s of 44.1 kHz stereo decoded to nothing (callgrind, whole process)"
+    echo "## Instructions: $input_text decoded to nothing (callgrind, whole process)"
     echo
-    awk -F'\t' '
+    awk -F'\t' -v limit="$limit" '
     function median(list,    n, a, i, j, t) {
         n = split(list, a, " ")
         for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -137,7 +161,7 @@ cp "$raw" "$out/instructions.tsv"
     NR == 1 { next }
     { c = $1; if (!(c in seen)) { order[++n] = c; seen[c] = 1 }; ir[c] = ir[c] " " $3 }
     END {
-        label["c-loop"] = "plain C loop over ov_read_float (the limit)"
+        label["c-loop"] = limit
         label["motet"] = "motet --output null --untimed"
         label["alt"] = "motet (alt) --output null --untimed"
         for (i = 1; i <= n; i++) I[order[i]] = median(ir[order[i]])
@@ -150,5 +174,5 @@ cp "$raw" "$out/instructions.tsv"
             printf "| %s | %s | %+.1f %% (%.3f ×) | %s |\n", label[c], millions(I[c]), over, I[c] / I["c-loop"], over <= 2 ? "met" : "**missed**"
         }
     }' "$raw"
-} > "$out/instructions.md"
-cat "$out/instructions.md"
+} > "$out/instructions$suffix.md"
+cat "$out/instructions$suffix.md"

@@ -43,6 +43,13 @@ build_vorbis_loop() {
         $(pkg-config --cflags --libs vorbisfile)
 }
 
+# build_opus_loop DIR: the Opus limit, a plain loop over op_read_float (bench/opus_loop.c), as DIR/opus_loop.
+build_opus_loop() {
+    # shellcheck disable=SC2046 # pkg-config's flags are meant to be split
+    gcc -O2 -Wall -Wextra -Werror -o "$1/opus_loop" "$(dirname "${BASH_SOURCE[0]}")/opus_loop.c" \
+        $(pkg-config --cflags --libs opusfile)
+}
+
 # bench_isolate: nothing of the caller's desktop (no session bus, no sound server, no config);
 # HOME and the XDG directories under $work.
 bench_isolate() {

@@ -2,6 +2,8 @@
 # Generates the benchmark inputs into bench/out/ (git-ignored), once:
 #   bench/out/ten-minutes.ogg  600 s, 44.1 kHz stereo, oggenc -q 5 (~155-160 kb/s average)
 #   bench/out/one-minute.ogg    60 s, same encoding
+#   bench/out/one-minute.opus   the same sound at 48 kHz, opusenc --bitrate 128 (made only when
+#                               opusenc is there: bench/instructions.sh with INSTR_CODEC=opus)
 # The sound is generated (no copyrighted material): two sweeps with a tremolo over independent pink
 # noise in each channel, enough content that the encoder really spends the bitrate (a tone alone
 # gives ~100 kb/s whatever -b asks for, and would make decoding look cheaper than music).
@@ -26,3 +28,19 @@ make_track() { # NAME SECONDS
 
 make_track ten-minutes 600
 make_track one-minute 60
+
+make_opus_track() { # NAME SECONDS
+    local name=$1 seconds=$2
+    [ -s "$out/$name.opus" ] && return 0
+    command -v opusenc >/dev/null 2>&1 || return 0
+    local wav="$out/$name.opus.wav"
+    sox -n -r 48000 -c 2 -b 16 "$wav" \
+        synth "$seconds" sine 220-880 sine 330-660 pinknoise pinknoise \
+        tremolo 3 40 remix 1,3 2,4 gain -6 2>/dev/null
+    opusenc --quiet --bitrate 128 --serial 1234 --title "Bench $seconds s" --artist "Motet bench" --album "Benchmarks" \
+        "$wav" "$out/$name.opus.part"
+    mv "$out/$name.opus.part" "$out/$name.opus"
+    rm -f "$wav"
+}
+
+make_opus_track one-minute 60

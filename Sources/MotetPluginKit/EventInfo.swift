@@ -5,7 +5,7 @@
 public struct NowPlayingInfo: Sendable, Equatable {
     /// False means "nothing playing": clear what you show. Every other field is then empty.
     public var hasTrack: Bool
-    /// The TITLE tag, else the file's name without `.ogg`/`.oga`; nil when neither.
+    /// The TITLE tag, else the file's name without `.ogg`/`.oga`/`.opus`; nil when neither.
     public var title: String?
     /// All artists joined with ", ".
     public var artist: String?
@@ -286,7 +286,8 @@ public struct SeekedInfo: Sendable, Equatable {
 
 /// `MOTET_EVENT_DECODE_ERROR`.
 public struct DecodeErrorInfo: Sendable, Equatable {
-    /// libvorbisfile's code (`OV_*`, negative), or -1000 for an error on the host's side.
+    /// libvorbisfile's code (`OV_*`, negative) for Vorbis, libopusfile's (`OP_*`, the same numbers)
+    /// for Opus, or -1000 for an error on the host's side.
     public var code: Int32
     /// One human line saying what went wrong.
     public var message: String

@@ -1,4 +1,5 @@
-// libFuzzer target: whole-file decoding of a (mutated) Ogg file through the real VorbisDecoder path.
+// libFuzzer target: whole-file decoding of a (mutated) Ogg file through the real VorbisDecoder path,
+// or, built with -D FUZZ_OPUS (the `opus` target of bench/fuzz.sh), through the real OpusDecoder.
 import Glibc
 
 /// The temporary file every input is written to (one per process: libFuzzer runs inputs one by one).
@@ -28,8 +29,14 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         written += n
     }
     close(fd)
+    #if FUZZ_OPUS
+    guard let decoder = try? OpusDecoder(path: path) else { return 0 }
+    precondition(decoder.format.channels >= 1 && decoder.format.channels <= OpusDecoder.maximumChannels)
+    precondition(decoder.format.sampleRate == 48000)
+    #else
     guard let decoder = try? VorbisDecoder(path: path) else { return 0 }
     precondition(decoder.format.channels >= 1 && decoder.format.channels <= 255)
+    #endif
     decodeAll(decoder)
     if decoder.canSeek, let duration = decoder.durationMicros, duration > 0 {
         if (try? decoder.seek(toMicros: duration / 2)) != nil { decodeAll(decoder) }
@@ -37,7 +44,7 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-private func decodeAll(_ decoder: VorbisDecoder) {
+private func decodeAll(_ decoder: any AudioDecoder) {
     let chunk = 1024
     var capacity = chunk * max(1, decoder.format.channels)
     var buffer = UnsafeMutablePointer<Float>.allocate(capacity: capacity)

@@ -11,7 +11,8 @@ import Testing
         let (server, _) = try NetworkPlaybackTests.served(run, seconds: 1, title: "Good Song")
         let dir = server.directory
         try Fixtures.oggVorbis(dir + "/opus-like.ogg", seconds: 0.5)
-        // An Ogg Opus stream's first page: "OggS", then "OpusHead" at byte 28.
+        // A damaged Ogg Opus stream's first page: "OggS", then "OpusHead" at byte 28 of a header
+        // whose segment table is empty.
         var opus = [UInt8]("OggS".utf8) + [UInt8](repeating: 0, count: 24) + [UInt8]("OpusHead".utf8)
         opus += [UInt8](repeating: 1, count: 200)
         try Data(opus).write(to: URL(fileURLWithPath: dir + "/opus.ogg"))
@@ -26,7 +27,7 @@ import Testing
             ("status/500", "the server answered 500 Internal Server Error — the server has a problem; try again later"),
             ("song.ogg?type=audio/mpeg", "this is an MP3 stream (audio/mpeg); Motet plays Ogg Vorbis"),
             ("song.ogg?type=audio/aacp", "this is an AAC stream (audio/aacp); Motet plays Ogg Vorbis"),
-            ("opus.ogg", "this is an Opus stream (audio/ogg); Motet plays Ogg Vorbis"),
+            ("opus.ogg", "this is a damaged Ogg Opus stream (audio/ogg); Motet plays Ogg Vorbis and Ogg Opus"),
             ("html", "this is a web page (text/html), not an audio stream"),
             ("page.ogg", "this is a web page (sent as audio/ogg), not an audio stream"),
             ("mp3.ogg", "this is an MP3 stream (sent as audio/ogg); Motet plays Ogg Vorbis"),

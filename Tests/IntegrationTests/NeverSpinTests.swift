@@ -7,7 +7,7 @@ import Testing
 /// 100 % CPU and tens of thousands of identical lines a second; and a message that repeats on each
 /// pass is said once, then summed up at most once per 10 s and at exit.
 @Suite struct NeverSpinTests {
-    /// A file named .ogg that is no Ogg at all, and an Ogg Opus file (Motet plays Vorbis only).
+    /// A file named .ogg that is no Ogg at all, and an Ogg Opus file with only its first header.
     private func unplayable(_ run: MotetRun) throws -> (junk: String, opus: String) {
         let junk = run.path("junk.ogg"), opus = run.path("opus.ogg")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: URL(fileURLWithPath: junk))
@@ -42,6 +42,22 @@ import Testing
         #expect(lines.filter { $0.contains(opus) && $0.contains("Opus") }.count == 1, "\(lines.prefix(5))")
         #expect(lines.last == "motet: nothing left to play: none of the 2 tracks can be played, so --loop stops here")
         #expect(!r.stdout.contains("Playing:"), "\(r.stdout)")
+    }
+
+    /// An Opus file cut off before its first audio page, alone with --loop: one line, then it stops.
+    @Test func aLoopOverOnlyACutOffOpusFileStops() throws {
+        let run = try MotetRun()
+        let whole = run.path("whole.opus"), cut = run.path("cut.opus")
+        try Fixtures.opus(whole, seconds: 2, synth: ["pinknoise"])
+        let size = try FileManager.default.attributesOfItem(atPath: whole)[.size] as? Int ?? 0
+        try Fixtures.truncatedCopy(of: whole, to: cut, bytes: size / 3)
+        let r = try runBounded(run, ["--loop", "--output", "null", "--no-config", "--status", "events", cut], timeout: 20)
+        #expect(r.ended, "\(r.stderr.prefix(300))")
+        #expect(r.status == 66)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines.prefix(5))")
+        #expect(lines.first == "motet: \(cut): the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again", "\(lines.prefix(5))")
+        #expect(lines.last == "motet: nothing left to play: the only track cannot be played, so --loop stops here", "\(lines.prefix(5))")
     }
 
     @Test func aLoopWithOnePlayableTrackPlaysOnAndSumsUpTheJunksRepeats() throws {

@@ -46,16 +46,29 @@ public final class IcecastRig: @unchecked Sendable {
     /// default, a listener starts that much behind the station's live edge.
     public let burstSize: Int
 
+    /// An Ogg Opus station: ffmpeg's libopus encoder is the source instead of ices2 (which sends
+    /// only Vorbis). It sends the songs as one endless Ogg Opus stream (one link, tagged with the
+    /// first song), in real time; `files` are the songs' WAV files.
+    public let opus: Bool
+
     /// Makes the fixture songs and starts the station; returns once the mount is on air.
-    public init(songs: [Song], quality: Int = 3, burstSize: Int = 65535) throws {
+    public init(songs: [Song], quality: Int = 3, burstSize: Int = 65535, opus: Bool = false) throws {
         self.burstSize = burstSize
+        self.opus = opus
         directory = try Paths.temporaryDirectory("motet-icecast")
         self.songs = songs
         var made: [String] = []
         for (i, song) in songs.enumerated() {
+            let synth = song.synth ?? ["sine", "\(330 + 110 * i)"]
+            if opus {
+                let path = directory + "/song\(i + 1).wav"
+                try Fixtures.wav(path, seconds: song.seconds, rate: 48000, synth: synth)
+                made.append(path)
+                continue
+            }
             let path = directory + "/song\(i + 1).ogg"
             try Fixtures.oggVorbis(
-                path, seconds: song.seconds, synth: song.synth ?? ["sine", "\(330 + 110 * i)"],
+                path, seconds: song.seconds, synth: synth,
                 tags: Fixtures.Tags(title: song.title, artists: [song.artist], album: "Radio Fixtures"), quality: quality)
             made.append(path)
         }
@@ -111,12 +124,26 @@ public final class IcecastRig: @unchecked Sendable {
             let r = try? Shell.run(["curl", "-s", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}", status], timeout: 10)
             return r?.stdout == "200"
         }
-        // ices2 gives up when its server goes away: the station's source starts again with it.
+        // ices2 (and ffmpeg) give up when their server goes away: the source starts again with it.
         try lock.withLock {
+            // ffmpeg may not notice for a long while that its server died: a new one goes with the new server.
+            if opus, let source = ices, source.isRunning, startsBefore > 0 { source.stop() }
             if ices?.isRunning != true {
-                ices = try SpawnedProcess(["ices2", directory + "/ices.xml"], stderr: directory + "/ices2.stderr")
+                ices = try SpawnedProcess(sourceCommand, stderr: directory + (opus ? "/ffmpeg.stderr" : "/ices2.stderr"))
             }
         }
+    }
+
+    /// The station's source client: ices2, or ffmpeg encoding the songs with libopus, in a loop.
+    private var sourceCommand: [String] {
+        guard opus, let first = songs.first else { return ["ices2", directory + "/ices.xml"] }
+        return [
+            "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-f", "concat", "-safe", "0",
+            "-i", directory + "/playlist.ffconcat", "-c:a", "libopus", "-b:a", "64k",
+            "-metadata", "title=\(first.title)", "-metadata", "artist=\(first.artist)", "-metadata", "album=Radio Fixtures",
+            "-ice_name", Self.stationName, "-ice_genre", Self.stationGenre, "-ice_description", Self.stationDescription,
+            "-content_type", "audio/ogg", "-f", "ogg", "icecast://source:motet-source@127.0.0.1:\(port)/radio.ogg",
+        ]
     }
 
     /// Kills icecast2 (SIGKILL: the listeners' connections drop at once, as when a server dies).
@@ -179,6 +206,8 @@ public final class IcecastRig: @unchecked Sendable {
             """
         try icecast.write(toFile: directory + "/icecast.xml", atomically: true, encoding: .utf8)
         try (files.joined(separator: "\n") + "\n").write(toFile: directory + "/playlist.txt", atomically: true, encoding: .utf8)
+        try ("ffconcat version 1.0\n" + files.map { "file '\($0)'\n" }.joined())
+            .write(toFile: directory + "/playlist.ffconcat", atomically: true, encoding: .utf8)
         let ices = """
             <ices>
               <background>0</background>

@@ -153,9 +153,9 @@ err=$(cat "$work/stale.err")
 # bundled plugin has its installed name as SONAME (so no build path is recorded in
 # .gnu.version_d) and exports only its entry; the installed motet searches no build tree.
 needed=$(readelf -d "$root/usr/bin/motet" | grep NEEDED || true)
-unused=$(for lib in libogg.so.0 libvorbis.so.0 libswiftSynchronization.so; do
+unused=$(for lib in libogg.so.0 libvorbis.so.0 libopus.so.0 libswiftSynchronization.so; do
   if grep -q "\[$lib\]" <<<"$needed"; then echo "$lib"; fi; done | tr '\n' ' ')
-[ -z "$unused" ] && grep -q "\[libvorbisfile.so.3\]" <<<"$needed" && pass "motet needs only the libraries it calls" \
+[ -z "$unused" ] && grep -q "\[libvorbisfile.so.3\]" <<<"$needed" && grep -q "\[libopusfile.so.0\]" <<<"$needed" && pass "motet needs only the libraries it calls" \
   || fail "motet needs libraries it does not call: $unused"
 shipped=0
 for p in log json notify mpris; do

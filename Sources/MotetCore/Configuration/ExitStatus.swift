@@ -8,7 +8,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case played = 0
     /// `EX_USAGE`: a bad option or config line, or a `--plugin` that cannot be loaded.
     case usage = 64
-    /// `EX_NOINPUT`: nothing could be played — no input could be opened (missing, not Ogg Vorbis,
+    /// `EX_NOINPUT`: nothing could be played — no input could be opened (missing, not Ogg Vorbis or Opus,
     /// an empty folder), every track was disliked, or `--start` is past the only track's end.
     case nothingPlayable = 66
     /// `EX_UNAVAILABLE`: a stream was given up on — one that played was lost and did not come back

@@ -1,5 +1,6 @@
 /// Vorbis channel order (Vorbis I specification, section 4.3.9) to WAV / SMPTE order
 /// (WAVEFORMATEXTENSIBLE), for 1 to 8 channels. More channels have no defined order and pass as is.
+/// Ogg Opus mapping family 1 uses the same order (RFC 7845 5.1.1.2).
 enum ChannelOrder {
     /// `wavToVorbis(channels)[i]` is the Vorbis channel that goes to WAV position `i`.
     ///

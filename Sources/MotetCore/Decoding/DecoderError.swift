@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import COpusFile
 import CVorbisFile
 import MotetEvents
 import MotetNetwork
@@ -23,6 +24,10 @@ public enum DecoderError: Error, Sendable, Equatable {
     case unreadable(errno: Int32)
     /// libvorbisfile returned `code` (an `OV_*` value), at a position when there is one.
     case vorbis(Int32, atMicros: Int64? = nil)
+    /// libopusfile returned `code` (an `OP_*` value), at a position when there is one.
+    case opus(Int32, atMicros: Int64? = nil)
+    /// An Ogg Opus link has more channels than Motet can place (1 to 8: mapping families 0 and 1).
+    case opusChannels(Int)
     /// libvorbisfile refused the file (`code`) and it is Ogg Vorbis whose headers are damaged or cut short.
     case damagedHeaders(Int32)
     /// libvorbisfile refused the file (`code`) and it is not Ogg at all.
@@ -35,6 +40,8 @@ public enum DecoderError: Error, Sendable, Equatable {
     case startPastEnd(startMicros: Int64, durationMicros: Int64)
     /// Damage (libvorbisfile's `code`) that decoding skipped at a position.
     case skipped(Int32, atMicros: Int64)
+    /// An Ogg Opus link in a chain of Ogg Vorbis links, skipped (libvorbisfile's `OV_ENOTVORBIS`).
+    case opusLinkSkipped(atMicros: Int64)
     /// The stream over the network failed: why (`NetworkError`), and libvorbisfile's `code` when it
     /// was libvorbisfile that met the failure (`motetCode` when the network said so first).
     case network(NetworkError, code: Int32 = -1000)
@@ -42,12 +49,14 @@ public enum DecoderError: Error, Sendable, Equatable {
     /// The code of errors found by Motet rather than by libvorbisfile.
     public static let motetCode: Int32 = -1000
 
-    /// libvorbisfile's code (`OV_*`, negative), or `motetCode` (-1000) for a problem found by Motet
-    /// itself (missing file, not Ogg, truncated…). Plugins get it in the decode-error event.
+    /// libvorbisfile's code (`OV_*`, negative) for Vorbis, libopusfile's (`OP_*`, the same numbers
+    /// for the same problems) for Opus, or `motetCode` (-1000) for a problem found by Motet itself
+    /// (missing file, not Ogg, truncated…). Plugins get it in the decode-error event.
     public var code: Int32 {
         switch self {
-        case .openFailed, .isDirectory, .notRegularFile, .empty, .unreadable, .endsEarly, .startPastEnd: Self.motetCode
-        case .vorbis(let code, _), .damagedHeaders(let code), .notOgg(let code), .notVorbis(let code, _), .skipped(let code, _):
+        case .openFailed, .isDirectory, .notRegularFile, .empty, .unreadable, .endsEarly, .startPastEnd, .opusChannels: Self.motetCode
+        case .opusLinkSkipped: OV_ENOTVORBIS
+        case .vorbis(let code, _), .opus(let code, _), .damagedHeaders(let code), .notOgg(let code), .notVorbis(let code, _), .skipped(let code, _):
             code
         case .network(_, let code): code
         }
@@ -73,19 +82,24 @@ public enum DecoderError: Error, Sendable, Equatable {
             case EMFILE, ENFILE: "too many open files — close other programs and try again"
             default: "cannot be opened (\(Self.systemMessage(errnoValue))) — check the file"
             }
-        case .isDirectory: "is a directory, not an Ogg Vorbis file — name a file inside it instead"
-        case .notRegularFile: "is not a regular file — give an Ogg Vorbis file"
+        case .isDirectory: "is a directory, not an Ogg file — name a file inside it instead"
+        case .notRegularFile: "is not a regular file — give an Ogg Vorbis or Ogg Opus file"
         case .empty: "the file is empty (0 bytes) — re-copy or re-download it"
         case .unreadable(let errnoValue): "cannot be read (\(Self.systemMessage(errnoValue))) — check the disk and the file"
         case .vorbis(let code, let positionMicros): Self.vorbisProblem(code, at: positionMicros)
         case .damagedHeaders: "its Vorbis headers are damaged or cut short — re-copy or re-encode the file"
-        case .notOgg: "not an Ogg file — Motet plays only Ogg Vorbis files"
-        case .notVorbis(_, let what): "\(what), not Ogg Vorbis — Motet plays only Ogg Vorbis files"
+        case .opus(let code, let positionMicros): Self.opusProblem(code, at: positionMicros)
+        case .opusChannels(let channels):
+            "an Ogg Opus file with \(channels) channels — Motet plays Opus with 1 to 8 channels; re-encode it with at most 8"
+        case .notOgg: "not an Ogg file — Motet plays Ogg Vorbis and Ogg Opus files"
+        case .notVorbis(_, let what): "\(what), not Ogg Vorbis or Ogg Opus — Motet plays only those"
         case .endsEarly:
             "the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again"
         case .startPastEnd(let start, let duration): "--start \(Self.seconds(start)) is past the end (\(Self.seconds(duration)) s)"
         case .skipped(let code, let positionMicros):
             "\(Self.skippedDamage(code)) at \(Self.formatTime(positionMicros)) was skipped — the file is corrupt; re-copy or re-encode it"
+        case .opusLinkSkipped(let positionMicros):
+            "an Ogg Opus link (chained section) at \(Self.formatTime(positionMicros)) was skipped — Motet plays a chain of one codec at a time; split the file"
         case .network(let error, _): error.problem
         }
     }
@@ -107,6 +121,30 @@ public enum DecoderError: Error, Sendable, Equatable {
         case OV_EBADLINK: return "a damaged link (chained section)\(at) stops decoding — re-copy or re-encode the file"
         case OV_ENOSEEK: return "cannot seek in this stream — play it from the start"
         default: return "the Vorbis decoder failed (code \(code))\(at) — re-copy or re-encode the file"
+        }
+    }
+
+    /// An `OP_*` code returned by libopusfile, in words.
+    private static func opusProblem(_ code: Int32, at positionMicros: Int64?) -> String {
+        let at = positionMicros.map { " at \(formatTime($0))" } ?? ""
+        switch code {
+        case OP_HOLE: return "damaged or missing data\(at) was skipped — the file is corrupt; re-copy or re-encode it"
+        case OP_EREAD: return "read error\(at) — check the disk or network share the file is on"
+        case OP_EFAULT: return "the Opus decoder failed internally\(at) — re-encode the file"
+        case OP_EIMPL:
+            return "uses an Opus channel mapping this decoder does not support (more than 8 channels?) — re-encode it with at most 8 channels"
+        case OP_EINVAL: return "the decoder was given an invalid request — re-open the file"
+        case OP_ENOTFORMAT:
+            // At open: no stream could be read at all; while playing: a later link of another codec.
+            guard positionMicros != nil else { return "holds no complete Ogg Opus stream (its headers are missing or cut short) — re-copy or re-encode the file" }
+            return "a link (chained section) is not Ogg Opus\(at) — split the file or re-encode it as one codec"
+        case OP_EBADHEADER: return "its Opus headers are damaged or cut short — re-copy or re-encode the file"
+        case OP_EVERSION: return "uses an Ogg Opus version this decoder does not know — re-encode the file"
+        case OP_EBADPACKET: return "contains a damaged packet\(at) — re-copy or re-encode the file"
+        case OP_EBADLINK: return "a damaged link (chained section)\(at) stops decoding — re-copy or re-encode the file"
+        case OP_ENOSEEK: return "cannot seek in this stream — play it from the start"
+        case OP_EBADTIMESTAMP: return "its Opus timestamps (granule positions) are damaged\(at) — re-copy or re-encode the file"
+        default: return "the Opus decoder failed (code \(code))\(at) — re-copy or re-encode the file"
         }
     }
 

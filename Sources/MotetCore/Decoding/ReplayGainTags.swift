@@ -3,8 +3,9 @@ import Glibc
 #endif
 import MotetEvents
 
-/// The REPLAYGAIN_* comments of a link: gains in dB, peaks as linear sample magnitudes (1.0 = full
-/// scale). Values that do not parse, are not finite or are absurd are left out (nil).
+/// The REPLAYGAIN_* comments of a link (or an Opus link's R128_* gains, +5 dB: `parseR128Gain`):
+/// gains in dB, peaks as linear sample magnitudes (1.0 = full scale). Values that do not parse,
+/// are not finite or are absurd are left out (nil).
 public struct ReplayGainTags: Sendable, Equatable {
     /// REPLAYGAIN_TRACK_GAIN, in dB.
     public var trackGain: Double?
@@ -52,6 +53,21 @@ public struct ReplayGainTags: Sendable, Equatable {
     static func parseGain(_ text: String) -> Double? {
         guard let value = parseNumber(text, allowingUnit: true), abs(value) <= gainLimitDB else { return nil }
         return value
+    }
+
+    /// How many dB ReplayGain's reference level (89 dB SPL, about −18 LUFS) lies above EBU R128's
+    /// −23 LUFS, which Opus's R128_* gains aim at: an R128 gain plus this is a ReplayGain gain.
+    static let r128ToReplayGainDB = 5.0
+
+    /// Parses an Opus R128_TRACK_GAIN or R128_ALBUM_GAIN (RFC 7845 5.2.1: a signed decimal
+    /// integer of 1/256 dB, such as "-1536", against −23 LUFS) into a ReplayGain gain in dB:
+    /// "-1536" (−6 dB to reach −23 LUFS) is −1 dB to reach ReplayGain's −18 LUFS.
+    static func parseR128Gain(_ text: String) -> Double? {
+        guard text.utf8.count <= 16, let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || (first >= 48 && first <= 57),
+            let q8 = Int(text), (-32768...32767).contains(q8)
+        else { return nil }
+        let gain = Double(q8) / 256 + r128ToReplayGainDB
+        return abs(gain) <= gainLimitDB ? gain : nil
     }
 
     /// Parses a peak such as "0.987654"; nil when it is not a sane positive number.

@@ -1,4 +1,4 @@
-/// The tags of one link of an Ogg Vorbis file, read from its Vorbis comments.
+/// The tags of one link of an Ogg file, read from its Vorbis comments (Vorbis) or OpusTags (Opus).
 ///
 /// Text is repaired (invalid UTF-8 becomes U+FFFD, NULs are dropped) and bounded in length, but
 /// control characters are kept: the display layers escape them.
@@ -9,7 +9,7 @@ public struct TrackMetadata: Sendable, Equatable {
     public var artists: [String]
     /// The first ALBUM comment that is not empty or blank (nil when there is none).
     public var album: String?
-    /// The REPLAYGAIN_* comments.
+    /// The REPLAYGAIN_* comments (Vorbis), or the R128_* gains made ReplayGain gains (Opus).
     public var replayGain: ReplayGainTags
     /// METADATA_BLOCK_PICTURE (front cover preferred, then any), else COVERART/COVERARTMIME
     public var picture: EmbeddedPicture?

@@ -1,7 +1,19 @@
 import CVorbisFile
 
-/// Turns a link's `vorbis_comment` (hostile bytes) into `TrackMetadata`.
+/// Turns a link's Vorbis comments (hostile bytes) into `TrackMetadata`: libvorbis's
+/// `vorbis_comment` and libopusfile's `OpusTags`, which hold the same comment list (Ogg Opus
+/// carries Vorbis comments, RFC 7845 section 5.2).
 enum VorbisCommentReader {
+    /// Which loudness tags a link's codec defines.
+    enum GainTags {
+        /// Vorbis: REPLAYGAIN_TRACK_GAIN and the like, in dB against ReplayGain's reference.
+        case replayGain
+        /// Opus (RFC 7845 5.2.1): R128_TRACK_GAIN and R128_ALBUM_GAIN, Q7.8 dB against −23 LUFS.
+        /// They are converted to ReplayGain's reference; REPLAYGAIN_* tags are ignored, as the
+        /// RFC asks (they would count a gain twice).
+        case r128
+    }
+
     /// Longest text tag kept, in UTF-8 bytes; longer values are cut at a character boundary.
     static let maximumTextBytes = 1024
     /// Most ARTIST comments kept.
@@ -15,16 +27,27 @@ enum VorbisCommentReader {
     typealias Value = UnsafeBufferPointer<UInt8>
 
     static func metadata(from comment: UnsafePointer<vorbis_comment>?) -> TrackMetadata {
+        guard let comment else { return TrackMetadata() }
+        return metadata(
+            entries: comment.pointee.user_comments, lengths: comment.pointee.comment_lengths, count: comment.pointee.comments,
+            gains: .replayGain)
+    }
+
+    /// The comments `entries[i]` of `lengths[i]` bytes, `i < count` (libvorbis's and libopusfile's
+    /// layout), with the loudness tags of `gains`.
+    static func metadata(
+        entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, lengths: UnsafeMutablePointer<Int32>?, count: Int32,
+        gains gainTags: GainTags
+    ) -> TrackMetadata {
         var result = TrackMetadata()
-        guard let comment, let entries = comment.pointee.user_comments, let lengths = comment.pointee.comment_lengths
-        else { return result }
+        guard let entries, let lengths else { return result }
         var warnings = Warnings()
         var pictures: [Value] = []
         var coverArt: Value?
         var coverArtMIME: Value?
         var gains = ReplayGainTags()
 
-        for i in 0..<Int(max(0, comment.pointee.comments)) {
+        for i in 0..<Int(max(0, count)) {
             guard let raw = entries[i], lengths[i] > 0 else { continue }
             let entry = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: Int(lengths[i]))
             guard let equals = entry.firstIndex(of: UInt8(ascii: "=")), equals > 0, equals <= 64 else { continue }
@@ -46,6 +69,12 @@ enum VorbisCommentReader {
                 }
             } else if keyIs("ALBUM") {
                 if result.album == nil { result.album = nonBlank(text(value, tag: "ALBUM", &warnings)) }
+            } else if gainTags == .r128, keyIs("R128_TRACK_GAIN") {
+                if gains.trackGain == nil { gains.trackGain = number(value, tag: "R128_TRACK_GAIN", ReplayGainTags.parseR128Gain, &warnings) }
+            } else if gainTags == .r128, keyIs("R128_ALBUM_GAIN") {
+                if gains.albumGain == nil { gains.albumGain = number(value, tag: "R128_ALBUM_GAIN", ReplayGainTags.parseR128Gain, &warnings) }
+            } else if gainTags == .r128 {
+                // REPLAYGAIN_* in an Opus file: ignored (RFC 7845 5.2.1).
             } else if keyIs("REPLAYGAIN_TRACK_GAIN") {
                 if gains.trackGain == nil { gains.trackGain = number(value, tag: "REPLAYGAIN_TRACK_GAIN", ReplayGainTags.parseGain, &warnings) }
             } else if keyIs("REPLAYGAIN_TRACK_PEAK") {

@@ -1,26 +1,31 @@
 import CVorbisFile
 import MotetNetwork
 
-/// A data source libvorbisfile reads through callbacks of its owner's (a stream over the network):
-/// what `VorbisDecoder.init(name:source:)` opens.
-public struct CallbackSource {
-    /// libvorbisfile's `datasource`, handed to every callback.
+/// A data source a codec library reads through callbacks of its owner's (a stream over the
+/// network): what `VorbisDecoder.init(name:source:)` (`Callbacks` is `ov_callbacks`) and
+/// `OpusDecoder.init(name:source:)` (`OpusFileCallbacks`) open.
+public struct CallbackSource<Callbacks> {
+    /// The library's data source, handed to every callback.
     public var datasource: UnsafeMutableRawPointer
-    /// The callbacks; no `seek_func` for a stream that cannot seek (read link after link).
-    public var callbacks: ov_callbacks
+    /// The callbacks; no seek for a stream that cannot seek (read link after link).
+    public var callbacks: Callbacks
+    /// The first bytes of the stream, already read (to tell the codec by its first packet): the
+    /// library takes them before it reads on.
+    public var initial: [UInt8]
     /// Kept alive as long as the decoder (the callbacks' data source belongs to it).
     public var owner: AnyObject
-    /// Why the data is not what libvorbisfile takes, when it refuses it (its `OV_*` code).
+    /// Why the data is not what the library takes, when it refuses it (its `OV_*` or `OP_*` code).
     public var refusal: (Int32) -> NetworkError
     /// Why the source failed, when it did: a read that fails (or ends) is then the source's failure.
     public var failure: () -> NetworkError?
 
     public init(
-        datasource: UnsafeMutableRawPointer, callbacks: ov_callbacks, owner: AnyObject, refusal: @escaping (Int32) -> NetworkError,
-        failure: @escaping () -> NetworkError?
+        datasource: UnsafeMutableRawPointer, callbacks: Callbacks, initial: [UInt8], owner: AnyObject,
+        refusal: @escaping (Int32) -> NetworkError, failure: @escaping () -> NetworkError?
     ) {
         self.datasource = datasource
         self.callbacks = callbacks
+        self.initial = initial
         self.owner = owner
         self.refusal = refusal
         self.failure = failure
@@ -31,11 +36,15 @@ extension VorbisDecoder {
     /// Opens a callback source named `name` (its URL, as shown). Throws `source.refusal`'s cause
     /// with libvorbisfile's code when libvorbisfile refuses it (after which its `close_func` has
     /// not been called).
-    public convenience init(name: String, source: CallbackSource) throws(DecoderError) {
+    public convenience init(name: String, source: CallbackSource<ov_callbacks>) throws(DecoderError) {
         let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         descriptor.initialize(to: -1)
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
-        let status = ov_open_callbacks(source.datasource, file, nil, 0, source.callbacks)
+        let status = source.initial.withUnsafeBufferPointer { initial in
+            ov_open_callbacks(
+                source.datasource, file, UnsafeRawPointer(initial.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                initial.count, source.callbacks)
+        }
         guard status == 0 else {
             descriptor.deallocate()
             file.deallocate()
@@ -46,6 +55,7 @@ extension VorbisDecoder {
             sourceFailure: source.failure)
     }
 
-    /// The current link's nominal bit rate (bits a second; 0 when unknown).
+    /// The current link's nominal bit rate from its identification header (bits a second; 0 when
+    /// unknown).
     public var nominalBitrate: Int { format.sampleRate > 0 ? currentNominalBitrate : 0 }
 }

@@ -7,35 +7,13 @@ extension VorbisDecoder {
     /// Opens `path`. Throws why (a `DecoderError`) when it is missing, unreadable, empty, a directory, not
     /// Ogg, Ogg but not Vorbis, or has damaged headers.
     public convenience init(path: String) throws(DecoderError) {
-        // O_NONBLOCK: opening a FIFO must not hang; it is cleared again for regular files.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw DecoderError.openFailed(errno: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let e = errno
-            close(fd)
-            throw DecoderError.openFailed(errno: e)
-        }
-        let kind = info.st_mode & S_IFMT
-        guard kind == S_IFREG else {
-            close(fd)
-            throw kind == S_IFDIR
-                ? DecoderError.isDirectory
-                : DecoderError.notRegularFile
-        }
-        guard info.st_size > 0 else {
-            close(fd)
-            throw DecoderError.empty
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        // Read access is checked by open(2); reading a directory-like object fails here instead.
-        var probe: UInt8 = 0
-        guard pread(fd, &probe, 1, 0) == 1 else {
-            let e = errno
-            close(fd)
-            throw DecoderError.unreadable(errno: e)
-        }
+        let file = try AudioFile.open(path)
+        try self.init(path: path, fd: file.descriptor, size: file.size)
+    }
 
+    /// Opens the file `path` whose open descriptor is `fd` (`AudioFile.open`), which it owns from
+    /// here on (closed on failure too).
+    convenience init(path: String, fd: Int32, size: Int64) throws(DecoderError) {
         let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         descriptor.initialize(to: fd)
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
@@ -68,7 +46,10 @@ extension VorbisDecoder {
             }
         }
 
-        let ending = OggFileInspection.ending(fd: fd, fileSize: Int64(info.st_size))
-        try self.init(path: path, file: file, descriptor: descriptor, owner: nil, ending: ending, playsAsStream: playsAsStream)
+        let ending = OggFileInspection.ending(fd: fd, fileSize: size)
+        // Read as a stream because a later link is not Vorbis: it may be Opus, said as such.
+        let chainsOpus = playsAsStream && OggFileInspection.chainsOpusLink(fd: fd, fileSize: size)
+        try self.init(
+            path: path, file: file, descriptor: descriptor, owner: nil, ending: ending, playsAsStream: playsAsStream, chainsOpus: chainsOpus)
     }
 }

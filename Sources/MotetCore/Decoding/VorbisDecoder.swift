@@ -11,7 +11,7 @@ import MotetSystem
 /// Decodes an Ogg Vorbis file, every link of a chained file included, to interleaved `Float` frames
 /// in WAV channel order. Not thread-safe: use it from one thread at a time (it may be handed from
 /// one thread to another, hence `@unchecked Sendable`).
-public final class VorbisDecoder: @unchecked Sendable {
+public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
     /// The file, as given to `init(path:)`.
     public let path: String
     /// The format of the current link.
@@ -30,10 +30,8 @@ public final class VorbisDecoder: @unchecked Sendable {
 
     /// What keeps a callback source (a network stream) alive as long as the decoder; nil for a file.
     private let owner: AnyObject?
-    /// Why the callback source failed, when it did (a network stream that gave up); nil for a file.
-    private let sourceFailure: (() -> NetworkError?)?
-    /// The source's failure was handed out (once, as `.failed`).
-    private var sourceFailureSaid = false
+    /// The source's failure (a network stream that gave up) or the file's truncation, said once.
+    private var endOfInput: DecodeEnding
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// The heap cell libvorbisfile's callbacks read the descriptor from (see `FileDescriptorSource`).
@@ -48,8 +46,6 @@ public final class VorbisDecoder: @unchecked Sendable {
     private var pending: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
     private var pendingOffset = 0
     private var pendingCount = 0
-    /// Set when the file's last page is cut off: reported once at the end.
-    private var truncation: DecoderError?
     private var finished = false
     /// The last page has no end-of-stream flag: libvorbis then hands out the last packet's padding,
     /// which `framesBeforeEnd` cuts off, counting frames in `nextFrame`.
@@ -61,6 +57,8 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// which the current link started and the frames handed out since.
     private var streamLinkStartMicros: Int64 = 0
     private var streamFramesInLink: Int64 = 0
+    /// A later link of the file is Ogg Opus: a link libvorbisfile finds "not Vorbis" is said to be that.
+    private let chainsOpus: Bool
     /// Damage reported since the last samples: past `maximumConsecutiveErrors`, decoding gives up.
     private var consecutiveErrors = 0
     /// The last `.hole` reported, to report the same damage once.
@@ -79,13 +77,14 @@ public final class VorbisDecoder: @unchecked Sendable {
     /// callback source, which `owner` keeps alive).
     init(
         path: String, file: UnsafeMutablePointer<OggVorbis_File>, descriptor: UnsafeMutablePointer<Int32>, owner: AnyObject?,
-        ending: OggFileInspection.Ending, playsAsStream: Bool, sourceFailure: (() -> NetworkError?)? = nil
+        ending: OggFileInspection.Ending, playsAsStream: Bool, chainsOpus: Bool = false, sourceFailure: (() -> NetworkError?)? = nil
     ) throws(DecoderError) {
+        self.chainsOpus = chainsOpus
         self.path = path
         self.file = file
         self.descriptor = descriptor
         self.owner = owner
-        self.sourceFailure = sourceFailure
+        endOfInput = DecodeEnding(sourceFailure: sourceFailure, truncation: ending == .cutShort ? .endsEarly : nil)
         seekable = ov_seekable(file) != 0
         linkCount = max(1, Int(ov_streams(file)))
         channelMap = .allocate(capacity: Self.maximumChannels + 1)
@@ -119,9 +118,6 @@ public final class VorbisDecoder: @unchecked Sendable {
         format = AudioFormat(sampleRate: 0, channels: 0)
         metadata = TrackMetadata()
         lacksEndOfStream = ending == .withoutEndOfStream
-        if ending == .cutShort {
-            truncation = .endsEarly
-        }
         // libvorbisfile 1.3.7 can leave a chained file positioned at its SECOND link after opening
         // it (its stream state still holds a serial number seen while mapping the links; oggdec
         // loses the whole first link of such files). A raw seek to byte 0 starts at the first
@@ -132,7 +128,10 @@ public final class VorbisDecoder: @unchecked Sendable {
         }
         loadLink(seekable ? 0 : -1)
         if playsAsStream {
-            metadata.warnings.append("the file is damaged: it plays from the start, without seeking or a known duration")
+            metadata.warnings.append(
+                chainsOpus
+                    ? "the file chains Ogg Vorbis and Ogg Opus links: it plays from the start, without seeking or a known duration"
+                    : "the file is damaged: it plays from the start, without seeking or a known duration")
         }
     }
 
@@ -203,7 +202,7 @@ public final class VorbisDecoder: @unchecked Sendable {
             if pendingOffset == pendingCount { clearPending() }
             return .frames(count)
         }
-        if finished { return end() }
+        if finished { return endOfInput.end() }
 
         var pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
         var link: Int32 = 0
@@ -212,15 +211,17 @@ public final class VorbisDecoder: @unchecked Sendable {
         let code = Int32(clamping: result)
         if code == 0 {
             finished = true
-            return end()
+            return endOfInput.end()
         }
         guard Self.recoverable.contains(code), consecutiveErrors < Self.maximumConsecutiveErrors else {
             finished = true
-            truncation = nil
-            return .failed(sourceFailed(code: code) ?? DecoderError.vorbis(code, atMicros: positionMicros))
+            endOfInput.truncation = nil
+            return .failed(endOfInput.sourceFailed(code: code) ?? DecoderError.vorbis(code, atMicros: positionMicros))
         }
         consecutiveErrors += 1
-        let skipped = DecoderError.skipped(code, atMicros: positionMicros)
+        let skipped =
+            chainsOpus && code == OV_ENOTVORBIS
+            ? DecoderError.opusLinkSkipped(atMicros: positionMicros) : DecoderError.skipped(code, atMicros: positionMicros)
         guard code == OV_HOLE, !seekable else { return hole(skipped, into: buffer, maxFrames: maxFrames) }
         // Read as a stream, libvorbisfile reports a hole at every link boundary: a hole followed
         // directly by a new link's samples is that boundary, not damage.
@@ -265,7 +266,7 @@ public final class VorbisDecoder: @unchecked Sendable {
         }
         let count = framesBeforeEnd(frames)
         if count < frames { finished = true }
-        if count == 0 { return end() }
+        if count == 0 { return endOfInput.end() }
         interleave(pcm, offset: 0, frames: count, into: buffer)
         nextFrame += Int64(count)
         streamFramesInLink += Int64(count)
@@ -292,37 +293,8 @@ public final class VorbisDecoder: @unchecked Sendable {
         pendingCount = frames
     }
 
-    /// The end of the stream: a truncated file's error once, then `.endOfStream`.
-    /// The callback source's failure, the first time it is asked after the source failed: the
-    /// network's cause, with libvorbisfile's `code` (or `motetCode` when libvorbisfile saw an end).
-    private func sourceFailed(code: Int32) -> DecoderError? {
-        guard !sourceFailureSaid, let cause = sourceFailure?() else { return nil }
-        sourceFailureSaid = true
-        return .network(cause, code: code)
-    }
-
-    private func end() -> DecodeStep {
-        // libvorbisfile reads a failed read as the end: a source that gave up says so here.
-        if let failed = sourceFailed(code: DecoderError.motetCode) { return .failed(failed) }
-        guard let truncation else { return .endOfStream }
-        self.truncation = nil
-        return .failed(truncation)
-    }
-
     /// Moves so that the next `read` returns the frame at `toMicros` from the start of the file
-    /// (clamped to the file). When the position is in another link, the next read returns
-    /// `.linkChanged` first.
-    /// Where `--start` puts a freshly opened file: a seek, except that a time at or past the end
-    /// is an error (``DecoderError/startPastEnd(startMicros:durationMicros:)``) instead of an
-    /// empty track that "finished". (The player never seeks past the end otherwise: such a seek
-    /// is a skip to the next track.)
-    public func start(atMicros start: Int64) throws(DecoderError) {
-        if let end = durationMicros, start >= end {
-            throw DecoderError.startPastEnd(startMicros: start, durationMicros: end)
-        }
-        try seek(toMicros: start)
-    }
-
+    /// (clamped to the file). The link sought into is current at once.
     public func seek(toMicros: Int64) throws(DecoderError) {
         guard seekable, !links.isEmpty else { throw DecoderError.vorbis(OV_ENOSEEK) }
         let target = max(0, toMicros)

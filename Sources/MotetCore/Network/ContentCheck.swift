@@ -1,9 +1,10 @@
 import MotetEvents
 
-/// Tells Ogg Vorbis from what else a server may send: by the declared content type (before any
+/// Tells Ogg (Vorbis or Opus: the decoder tells them apart by the first packet) from what else a
+/// server may send: by the declared content type (before any
 /// byte is read) and by the first bytes (when the type says nothing useful). Pure.
 public enum ContentCheck {
-    /// The error for a content type that is surely not Ogg Vorbis; nil when it may be.
+    /// The error for a content type that is surely not Ogg Vorbis or Ogg Opus; nil when it may be.
     public static func rejectType(_ contentType: String?) -> NetworkError? {
         guard let full = contentType?.lowercased() else { return nil }
         let type = full.split(separator: ";").first.map { $0.trimmingSpaces } ?? ""
@@ -13,13 +14,8 @@ public enum ContentCheck {
             return .otherFormat("an MP3 stream", contentType: type)
         case "audio/aac", "audio/aacp", "audio/x-aac", "audio/mp4", "audio/x-m4a", "audio/mp4a-latm":
             return .otherFormat("an AAC stream", contentType: type)
-        case "audio/opus", "audio/x-opus":
-            return .otherFormat("an Opus stream", contentType: type)
         case "audio/flac", "audio/x-flac":
             return .otherFormat("a FLAC stream", contentType: type)
-        case "audio/ogg", "application/ogg", "audio/x-ogg", "application/x-ogg":
-            return full.includes("codecs=opus") || full.includes("codecs=\"opus\"")
-                ? .otherFormat("an Opus stream", contentType: full) : nil
         case "text/html", "application/xhtml+xml", "text/plain", "application/json", "text/xml":
             return .webPage(contentType: type)
         default:
@@ -27,7 +23,7 @@ public enum ContentCheck {
         }
     }
 
-    /// What the first bytes of a body that libvorbisfile refused are: an Opus or another Ogg stream,
+    /// What the first bytes of a body the decoder refused are: a damaged Opus or another Ogg stream,
     /// MP3, AAC, a web page or unknown data.
     public static func describeRefused(_ first: [UInt8], contentType: String?) -> NetworkError {
         let type = contentType ?? "no content type"
@@ -39,7 +35,7 @@ public enum ContentCheck {
             return first.count >= offset + p.count && Array(first[offset..<offset + p.count]) == p
         }
         if starts("OggS") {
-            if first.count >= 36, first[28...35].elementsEqual("OpusHead".utf8) { return .otherFormat("an Opus stream", contentType: type) }
+            if first.count >= 36, first[28...35].elementsEqual("OpusHead".utf8) { return .otherFormat("a damaged Ogg Opus stream", contentType: type) }
             if first.count >= 33, first[28...32].elementsEqual("\u{7F}FLAC".utf8) { return .otherFormat("an Ogg FLAC stream", contentType: type) }
             if first.count >= 36, first[28...35].elementsEqual("Speex   ".utf8) { return .otherFormat("a Speex stream", contentType: type) }
             return .otherFormat("an Ogg stream that is not Vorbis (or is damaged)", contentType: type)

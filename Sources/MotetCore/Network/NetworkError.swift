@@ -76,11 +76,11 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
         case .headerTooLong:
             "the server's HTTP header is too long (over \(ResponseHead.maximumBytes / 1024) KiB) — this is not an audio stream; check the address"
         case .otherFormat(let name, let type):
-            "this is \(name) (\(type)); Motet plays Ogg Vorbis — pick the station's Ogg Vorbis stream"
+            "this is \(name) (\(type)); Motet plays Ogg Vorbis and Ogg Opus — pick the station's Ogg stream"
         case .webPage(let type):
             "this is a web page (\(type)), not an audio stream — give the stream's own address"
         case .notOgg:
-            "not an Ogg stream (unknown data) — Motet plays Ogg Vorbis; check the address"
+            "not an Ogg stream (unknown data) — Motet plays Ogg Vorbis and Ogg Opus; check the address"
         case .playlist(let format, let type):
             "this is \(format.name) playlist (\(type)), not a stream — save it as a file ending in \(format.suffix) "
                 + "(curl -o list\(format.suffix) URL) and play that, or play the stream address it lists"

@@ -149,7 +149,7 @@ final class DecodeWorker: @unchecked Sendable {
         let capacity = 4096 * 8
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
-        var decoder: VorbisDecoder?
+        var decoder: (any AudioDecoder)?
         /// The network stream `decoder` reads (nil for a local file): looked up once per open.
         var stream: NetworkStream?
         var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata)?
@@ -294,7 +294,7 @@ final class DecodeWorker: @unchecked Sendable {
     /// Opens a local file, or a URL over the network (interruptible by a park or quit); nil when
     /// the entry is a playlist (by its content type, or a name given while playing) and was
     /// replaced by its entries.
-    private func open(_ request: TrackRequest) throws(DecoderError) -> VorbisDecoder? {
+    private func open(_ request: TrackRequest) throws(DecoderError) -> (any AudioDecoder)? {
         ThreadRole.decoder.check()
         let path = request.path
         let cancelled: @Sendable () -> Bool = { [gate] in gate.mustStop }
@@ -305,10 +305,10 @@ final class DecodeWorker: @unchecked Sendable {
         }
         guard WebAddress.isRemote(path) else {
             blockingStream.withLock { $0 = nil }
-            return try VorbisDecoder(path: path)
+            return try OggDecoding.open(path: path)
         }
         let report = self.report
-        switch try VorbisDecoder.open(
+        switch try OggDecoding.open(
             url: path, options: network, notice: { report(.notice($0, url: path)) },
             opened: { [ring, dataReady] stream in
                 stream.whenCaughtUp { if ring.availableToRead > 0 { dataReady.post() } }
@@ -326,7 +326,7 @@ final class DecodeWorker: @unchecked Sendable {
 
     /// Decoder thread.
     /// Reports a new segment and marks where its samples start.
-    private func startSegment(_ d: VorbisDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
+    private func startSegment(_ d: any AudioDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
         ThreadRole.decoder.check()
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream

@@ -14,14 +14,14 @@ import Testing
         let root = try Paths.temporaryDirectory("motet-inputs")
         for name in [
             "a.ogg", "b/10.ogg", "b/2.ogg", "b/cover.jpg", "b/notes.txt", "b/Track.OGA", "b/x.ogg/inner.ogg",
-            "sub/deeper/1.ogg", ".hidden.ogg", "b/.partial.ogg", "c.mp3", "list.m3u",
+            "sub/deeper/1.ogg", ".hidden.ogg", "b/.partial.ogg", "c.mp3", "list.m3u", "b/3.opus", "d.OPUS",
         ] {
             try touch(root + "/" + name)
         }
         let result = InputExpander.expand([root])
         #expect(result.files == [
-            "\(root)/a.ogg", "\(root)/b/2.ogg", "\(root)/b/10.ogg", "\(root)/b/Track.OGA", "\(root)/b/x.ogg/inner.ogg",
-            "\(root)/sub/deeper/1.ogg",
+            "\(root)/a.ogg", "\(root)/b/2.ogg", "\(root)/b/3.opus", "\(root)/b/10.ogg", "\(root)/b/Track.OGA",
+            "\(root)/b/x.ogg/inner.ogg", "\(root)/d.OPUS", "\(root)/sub/deeper/1.ogg",
         ])
         #expect(result.warnings.isEmpty)
     }
@@ -31,10 +31,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: root + "/empty.ogg", withIntermediateDirectories: true)
         let result = InputExpander.expand([root])
         #expect(result.files.isEmpty)
-        #expect(result.warnings == ["motet: skipping '\(root)': no .ogg or .oga files in this directory."])
+        #expect(result.warnings == ["motet: skipping '\(root)': no .ogg, .oga or .opus files in this directory."])
         let direct = InputExpander.expand([root + "/empty.ogg"])
         #expect(direct.files.isEmpty)
-        #expect(direct.warnings == ["motet: skipping '\(root)/empty.ogg': no .ogg or .oga files in this directory."])
+        #expect(direct.warnings == ["motet: skipping '\(root)/empty.ogg': no .ogg, .oga or .opus files in this directory."])
     }
 
     @Test func aPlaylistThatListsNothingIsNamed() throws {

@@ -127,7 +127,7 @@ import Testing
         let result = expand(["https://h/live/radio.m3u8"], web)
         #expect(result.files.isEmpty)
         #expect(result.warnings == [
-            "motet: https://h/live/radio.m3u8:2: this is an HLS playlist (#EXT-X-VERSION), the pieces of one stream; Motet does not play HLS: pick the station's Ogg Vorbis stream."
+            "motet: https://h/live/radio.m3u8:2: this is an HLS playlist (#EXT-X-VERSION), the pieces of one stream; Motet does not play HLS: pick the station's Ogg Vorbis or Opus stream."
         ])
     }
 

@@ -6,23 +6,8 @@ import Testing
 /// Every bad input gives one clear line that names the file, says what is wrong and what to do.
 @Suite struct BadInputTests {
     /// The error `VorbisDecoder(path:)` throws, or a recorded issue when it opens.
-    func openError(_ path: String) -> DecoderError? {
-        do {
-            _ = try VorbisDecoder(path: path)
-            Issue.record("\(path) opened")
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    /// One line, naming the file, with advice after the dash.
-    func expectClearLine(_ error: DecoderError?, path: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        guard let error else { return }
-        #expect(error.line(path: path).hasPrefix(path + ": "), sourceLocation: sourceLocation)
-        #expect(error.line(path: path).contains(words), "\(error)", sourceLocation: sourceLocation)
-        #expect(error.line(path: path).contains(" — "), "\(error)", sourceLocation: sourceLocation)
-        #expect(!error.line(path: path).contains("\n"), sourceLocation: sourceLocation)
+    func openError(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) -> DecoderError? {
+        errorOpening(path, with: { (p: String) throws(DecoderError) in _ = try VorbisDecoder(path: p) }, sourceLocation: sourceLocation)
     }
 
     @Test func missingFile() throws {
@@ -82,9 +67,9 @@ import Testing
 
     @Test func oggButNotVorbis() throws {
         let dir = try Scratch()
-        let path = dir.file("voice.ogg")
-        try Fixtures.foreignOgg(path, payload: Fixtures.opusHead)
-        expectClearLine(openError(path), path: path, saying: "an Ogg Opus file, not Ogg Vorbis")
+        let path = dir.file("lossless.ogg")
+        try Fixtures.foreignOgg(path, payload: [0x7f] + Array("FLAC".utf8) + [1, 0, 0, 1])
+        expectClearLine(openError(path), path: path, saying: "an Ogg FLAC file, not Ogg Vorbis or Ogg Opus")
 
         let unknown = dir.file("unknown.ogg")
         try Fixtures.foreignOgg(unknown, payload: Array("SomethingElse".utf8))

@@ -3,7 +3,7 @@ import MotetDecoding
 import MotetEvents
 import MotetTestSupport
 
-/// Everything a `VorbisDecoder` produced from one file, read to the end.
+/// Everything a decoder (`VorbisDecoder`, `OpusDecoder`) produced from one file, read to the end.
 struct DecodedFile {
     /// One per link, in order: the format and tags announced before its samples, and the samples.
     struct Link {
@@ -23,7 +23,7 @@ struct DecodedFile {
     var allSamples: [Float] { links.flatMap(\.samples) }
 
     /// Reads `decoder` to the end, `chunk` frames at a time.
-    static func read(_ decoder: VorbisDecoder, chunk: Int = 4096) -> DecodedFile {
+    static func read(_ decoder: any AudioDecoder, chunk: Int = 4096) -> DecodedFile {
         var result = DecodedFile()
         result.links.append(Link(format: decoder.format, metadata: decoder.metadata))
         var capacity = chunk * max(1, decoder.format.channels)

@@ -1,3 +1,4 @@
+import COpusFile
 import CVorbisFile
 import Glibc
 import MotetDecoding
@@ -11,15 +12,21 @@ import Testing
         let cases: [(DecoderError, String, Int32)] = [
             (.openFailed(errno: ENOENT), "no such file — check the path", -1000),
             (.openFailed(errno: EACCES), "permission denied — check the file's permissions", -1000),
-            (.isDirectory, "is a directory, not an Ogg Vorbis file — name a file inside it instead", -1000),
-            (.notRegularFile, "is not a regular file — give an Ogg Vorbis file", -1000),
+            (.isDirectory, "is a directory, not an Ogg file — name a file inside it instead", -1000),
+            (.notRegularFile, "is not a regular file — give an Ogg Vorbis or Ogg Opus file", -1000),
             (.empty, "the file is empty (0 bytes) — re-copy or re-download it", -1000),
             (.unreadable(errno: EIO), "cannot be read (Input/output error) — check the disk and the file", -1000),
             (.vorbis(OV_EREAD, atMicros: 2_500_000), "read error at 0:02.500 — check the disk or network share the file is on", OV_EREAD),
             (.vorbis(OV_ENOSEEK), "cannot seek in this stream — play it from the start", OV_ENOSEEK),
             (.damagedHeaders(OV_EBADHEADER), "its Vorbis headers are damaged or cut short — re-copy or re-encode the file", OV_EBADHEADER),
-            (.notOgg(OV_ENOTVORBIS), "not an Ogg file — Motet plays only Ogg Vorbis files", OV_ENOTVORBIS),
-            (.notVorbis(OV_ENOTVORBIS, what: "an Ogg Opus file"), "an Ogg Opus file, not Ogg Vorbis — Motet plays only Ogg Vorbis files", OV_ENOTVORBIS),
+            (.notOgg(OV_ENOTVORBIS), "not an Ogg file — Motet plays Ogg Vorbis and Ogg Opus files", OV_ENOTVORBIS),
+            (.notVorbis(OV_ENOTVORBIS, what: "an Ogg FLAC file"), "an Ogg FLAC file, not Ogg Vorbis or Ogg Opus — Motet plays only those", OV_ENOTVORBIS),
+            (.opus(OP_EBADHEADER), "its Opus headers are damaged or cut short — re-copy or re-encode the file", OP_EBADHEADER),
+            (.opus(OP_ENOTFORMAT, atMicros: 1_000_000),
+             "a link (chained section) is not Ogg Opus at 0:01.000 — split the file or re-encode it as one codec", OP_ENOTFORMAT),
+            (.opusLinkSkipped(atMicros: 500_000),
+             "an Ogg Opus link (chained section) at 0:00.500 was skipped — Motet plays a chain of one codec at a time; split the file", OV_ENOTVORBIS),
+            (.opusChannels(12), "an Ogg Opus file with 12 channels — Motet plays Opus with 1 to 8 channels; re-encode it with at most 8", -1000),
             (.endsEarly,
              "the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again", -1000),
             (.startPastEnd(startMicros: 1_250_000, durationMicros: 500_000), "--start 1.25 is past the end (0.5 s)", -1000),

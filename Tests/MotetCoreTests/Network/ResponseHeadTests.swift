@@ -47,7 +47,9 @@ import Testing
     @Test func contentTypesAndFirstBytesSayWhatTheStreamIs() {
         #expect(ContentCheck.rejectType("audio/mpeg") == .otherFormat("an MP3 stream", contentType: "audio/mpeg"))
         #expect(ContentCheck.rejectType("audio/aacp") == .otherFormat("an AAC stream", contentType: "audio/aacp"))
-        #expect(ContentCheck.rejectType("audio/ogg; codecs=opus") == .otherFormat("an Opus stream", contentType: "audio/ogg; codecs=opus"))
+        // Ogg Opus is played: the decoder tells it from Vorbis by the first packet.
+        #expect(ContentCheck.rejectType("audio/ogg; codecs=opus") == nil)
+        #expect(ContentCheck.rejectType("audio/opus") == nil)
         #expect(ContentCheck.rejectType("text/html; charset=utf-8") == .webPage(contentType: "text/html"))
         #expect(ContentCheck.rejectType("audio/x-scpls") == .playlist(.pls, contentType: "audio/x-scpls"))
         #expect(ContentCheck.rejectType("Audio/X-MpegURL; charset=utf-8") == .playlist(.m3u, contentType: "audio/x-mpegurl"))
@@ -56,7 +58,7 @@ import Testing
             #expect(ContentCheck.rejectType(fine) == nil, "\(fine ?? "nil")")
         }
         let opus = Array("OggS".utf8) + [UInt8](repeating: 0, count: 24) + Array("OpusHead".utf8)
-        #expect(ContentCheck.describeRefused(opus, contentType: "audio/ogg") == .otherFormat("an Opus stream", contentType: "audio/ogg"))
+        #expect(ContentCheck.describeRefused(opus, contentType: "audio/ogg") == .otherFormat("a damaged Ogg Opus stream", contentType: "audio/ogg"))
         #expect(ContentCheck.describeRefused(Array("ID3\u{4}".utf8), contentType: nil) == .otherFormat("an MP3 stream", contentType: "no content type"))
         #expect(ContentCheck.describeRefused([0xFF, 0xF1, 0x50], contentType: nil) == .otherFormat("an AAC stream", contentType: "no content type"))
         // The bytes say what it is; the type is what the server calls it, not the page's type.
@@ -70,7 +72,7 @@ import Testing
     @Test func errorsAreOneLineNamingTheURLAndWhatToDo() {
         let url = "http://radio.example/live.mp3"
         #expect(NetworkError.otherFormat("an MP3 stream", contentType: "audio/mpeg").line(url: url)
-            == "http://radio.example/live.mp3: this is an MP3 stream (audio/mpeg); Motet plays Ogg Vorbis — pick the station's Ogg Vorbis stream")
+            == "http://radio.example/live.mp3: this is an MP3 stream (audio/mpeg); Motet plays Ogg Vorbis and Ogg Opus — pick the station's Ogg stream")
         #expect(NetworkError.httpStatus(404, "Not Found").line(url: url) == "\(url): the server answered 404 Not Found — check the address")
         for error: NetworkError in [.hostNotFound("radio.example"), .redirectLoop, .headerTooLong, .notOgg, .timedOut, .tls("expired"), .gaveUp(after: .seconds(60), cause: .transfer("reset"))] {
             let line = error.line(url: url)

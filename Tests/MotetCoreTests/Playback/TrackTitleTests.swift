@@ -11,6 +11,8 @@ import Testing
         #expect(TrackTitle.shown(tag: nil, filePath: "/music/bgm1.ogg") == "bgm1")
         #expect(TrackTitle.shown(tag: "", filePath: "/music/bgm1.ogg") == "bgm1", "an empty TITLE counts as none")
         #expect(TrackTitle.shown(tag: nil, filePath: "voice.OGA") == "voice")
+        #expect(TrackTitle.shown(tag: nil, filePath: "/talks/interview.opus") == "interview")
+        #expect(TrackTitle.shown(tag: nil, filePath: "Podcast.OPUS") == "Podcast")
         #expect(TrackTitle.shown(tag: nil, filePath: "/m/a.b.ogg") == "a.b")
     }
 

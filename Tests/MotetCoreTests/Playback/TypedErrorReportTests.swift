@@ -16,7 +16,7 @@ import MotetTestSupport
         let url = server.url("missing.ogg")
         var thrown: DecoderError?
         do {
-            _ = try VorbisDecoder.open(url: url, options: NetworkOptions(), notice: { _ in }, opened: { _ in })
+            _ = try OggDecoding.open(url: url, options: NetworkOptions(), notice: { _ in }, opened: { _ in })
         } catch {
             thrown = error
         }
@@ -50,7 +50,7 @@ import MotetTestSupport
                 .decoder(.decodeError(trackID: 7, path: "/music/a.ogg", error: .skipped(-3, atMicros: 61_250_000), positionMicros: 61_250_000, fatal: false)),
             ], output: [])
         let lines = [
-            "http://radio.example/song.ogg: not an Ogg stream (unknown data) — Motet plays Ogg Vorbis; check the address (listed in http://radio.example/list.m3u)",
+            "http://radio.example/song.ogg: not an Ogg stream (unknown data) — Motet plays Ogg Vorbis and Ogg Opus; check the address (listed in http://radio.example/list.m3u)",
             "/music/a.ogg: damaged or missing data at 1:01.250 was skipped — the file is corrupt; re-copy or re-encode it",
         ]
         #expect(rig.allMessages == lines.map { "motet: " + $0 })

@@ -4,9 +4,10 @@ import MotetSystem
 /// Turns the command line's `FILE|DIR|PLAYLIST|URL` inputs into the list of tracks to play: paths
 /// and `http(s)://` URLs.
 ///
-/// - A file is kept as given (whatever its name: the decoder says if it is not Ogg Vorbis), except
+/// - A file is kept as given (whatever its name: the decoder tells Ogg Vorbis from Ogg Opus by its
+///   first packet, and says if it is neither), except
 ///   playlists: `.m3u`/`.m3u8`, `.pls` and `.xspf` (any case).
-/// - A directory is searched recursively for `*.ogg`/`*.oga` regular files (any case), each
+/// - A directory is searched recursively for `*.ogg`/`*.oga`/`*.opus` regular files (any case), each
 ///   directory's entries in ``NaturalSort`` order with subdirectories in their place; hidden entries
 ///   (names starting with `.`) are skipped, and a directory reached twice (a link loop) is skipped
 ///   with a warning.
@@ -100,10 +101,10 @@ public enum InputExpander {
         try FileSystem.readFile("/dev/stdin", limit: playlistSizeLimit).get()
     }
 
-    /// True for `.ogg` and `.oga` (any case).
+    /// True for `.ogg`, `.oga` and `.opus` (any case).
     static func isOggName(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return lower.hasSuffix(".ogg") || lower.hasSuffix(".oga")
+        return lower.hasSuffix(".ogg") || lower.hasSuffix(".oga") || lower.hasSuffix(".opus")
     }
 
     /// The expansion in progress.
@@ -219,7 +220,7 @@ public enum InputExpander {
                 }
             }
             if files.count == before && named {
-                warn(path, "no .ogg or .oga files in this directory.", context)
+                warn(path, "no .ogg, .oga or .opus files in this directory.", context)
             }
         }
 

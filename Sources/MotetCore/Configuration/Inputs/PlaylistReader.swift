@@ -88,7 +88,7 @@ enum PlaylistReader {
         let all = lines(bytes)
         if let hls = all.first(where: { $0.text.hasPrefix("#EXT-X-") }) {
             let note = "this is an HLS playlist (\(hls.text.prefix { $0 != ":" }.prefix(40))), the pieces of one stream; "
-                + "Motet does not play HLS: pick the station's Ogg Vorbis stream."
+                + "Motet does not play HLS: pick the station's Ogg Vorbis or Opus stream."
             return ([], [Note(line: hls.line, text: note)])
         }
         var entries: [Entry] = []

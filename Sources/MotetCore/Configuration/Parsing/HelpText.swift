@@ -12,10 +12,10 @@ enum HelpText {
         var out = """
             Usage: motet [OPTIONS] FILE|DIR|PLAYLIST|URL...
 
-            Plays Ogg Vorbis files, directories (recursively, in natural order: 2 before 10),
-            http:// and https:// URLs (streams and files on a server) and playlists, and tells
-            delegate plugins what is playing. '-' reads a list of files from standard input, one
-            per line.
+            Plays Ogg Vorbis and Ogg Opus files, directories (recursively, in natural order: 2
+            before 10), http:// and https:// URLs (streams and files on a server) and playlists,
+            and tells delegate plugins what is playing. '-' reads a list of files from standard
+            input, one per line.
 
             Playlists: .m3u/.m3u8 (one entry a line), .pls (File1=...) and .xspf (<location>),
             local or remote: a URL whose name ends in .m3u, .m3u8, .pls or .xspf is fetched and

@@ -81,7 +81,7 @@ enum OptionTable {
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.start = try ValueParsers.time(required(value)) }),
         settingChoice(
             "replaygain", \.replayGain,
-            help: "Which ReplayGain tags set the loudness (default track); peaks prevent clipping."),
+            help: "Which ReplayGain tags (Opus: R128 gains, see LOUDNESS) set the loudness (default track); peaks prevent clipping."),
         OptionDefinition(
             name: "volume", short: nil,
             kind: .value(placeholder: "0-100", expected: ValueParsers.volumeExpected),

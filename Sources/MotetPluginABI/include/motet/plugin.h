@@ -425,11 +425,21 @@ typedef struct motet_seeked {
     int64_t position_us;
 } motet_seeked;
 
-/** MOTET_EVENT_DECODE_ERROR: audioPlayerDecodeErrorDidOccur(error:). */
+/** MOTET_EVENT_DECODE_ERROR: audioPlayerDecodeErrorDidOccur(error:).
+ *
+ *  `code` is the decoding library's own (negative) code: libvorbisfile's OV_* for Ogg Vorbis,
+ *  libopusfile's OP_* for Ogg Opus. The two libraries use the same numbers for the same problems:
+ *  -3 hole (damaged or missing data skipped), -128 read error, -129 internal fault, -130 a feature
+ *  not implemented (Opus: an unsupported channel mapping, such as more than 8 channels), -131
+ *  invalid request, -132 not Vorbis / not Opus (OV_ENOTVORBIS, OP_ENOTFORMAT), -133 bad header,
+ *  -134 unknown version, -135 not audio (Vorbis only), -136 bad packet, -137 bad link, -138
+ *  cannot seek; libopusfile adds -139 (OP_EBADTIMESTAMP: damaged granule positions). The message
+ *  names the codec. -1000 is a problem the host found itself (a missing file, not Ogg, a file cut
+ *  short, more channels than Motet places…). */
 typedef struct motet_decode_error {
     uint32_t struct_size;
     uint32_t type;                 /**< MOTET_EVENT_DECODE_ERROR */
-    int32_t code;                  /**< libvorbisfile's code (OV_*), or -1000 for a host-side error. */
+    int32_t code;                  /**< libvorbisfile's OV_* or libopusfile's OP_* code (see above), or -1000 for a host-side error. */
     uint32_t reserved0;
     const char *message;           /**< one human line, never NULL. */
     const char *file_path;

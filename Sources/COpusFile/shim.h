@@ -1,0 +1,2 @@
+/* libopusfile (Ogg Opus): the decoder's C API. */
+#include <opusfile.h>
