@@ -194,9 +194,12 @@ let package = Package(
             swiftSettings: lean,
             linkerSettings: pluginLinker(installedAs: "log")
         ),
+        // The now-playing state both the json and the web delegates show (one encoding of the
+        // state file's schema): a static target, linked into each of their shared objects.
+        .target(name: "NowPlayingJSON", dependencies: ["MotetPluginKit"], path: "Plugins/NowPlayingJSON", swiftSettings: lean),
         .target(
             name: "JSONFileDelegate",
-            dependencies: ["MotetPluginKit"],
+            dependencies: ["MotetPluginKit", "NowPlayingJSON"],
             path: "Plugins/JSONFile",
             exclude: ["schema", "README.md"],
             swiftSettings: lean,
