@@ -56,6 +56,7 @@ let package = Package(
         .library(name: "motet-json", type: .dynamic, targets: ["JSONFileDelegate"]),
         .library(name: "motet-notify", type: .dynamic, targets: ["NotifyDelegate"]),
         .library(name: "motet-mpris", type: .dynamic, targets: ["MPRISDelegate"]),
+        .library(name: "motet-web", type: .dynamic, targets: ["WebDelegate"]),
         // The Swift plugin author's kit: a third-party package depends on this product and builds
         // its own `.library(type: .dynamic)` delegate (PLUGINS.md, "Hello world in Swift").
         .library(name: "MotetPluginKit", targets: ["MotetPluginKit"]),
@@ -70,6 +71,10 @@ let package = Package(
         .systemLibrary(name: "CALSA"),
         .target(name: "CAudioLibraries", exclude: ["list-symbols.sh"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
+        // GNU libmicrohttpd (the web delegate's HTTP server) through a small shim: the calls
+        // Swift cannot make (variadic ones); and libqrencode for the URL as a QR code.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode"),
         // libcurl: Debian's headers only; CNetwork loads libcurl.so.4 when an input is a URL.
         .target(name: "CNetwork", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
@@ -231,6 +236,22 @@ let package = Package(
             exclude: ["README.md"],  // the MPRIS section of PLUGINS.md
             swiftSettings: lean,
             linkerSettings: pluginLinker(installedAs: "mpris")
+        ),
+        // The web delegate's page, embedded at build time (#embed) from the files beside it.
+        .target(name: "WebPage", path: "Plugins/WebPage", exclude: ["index.html", "style.css", "app.js"]),
+        .target(
+            name: "WebDelegate",
+            dependencies: [
+                "MotetPluginKit",
+                "NowPlayingJSON",
+                "CMicroHTTPD",
+                "CQREncode",
+                "WebPage",
+            ],
+            path: "Plugins/Web",
+            exclude: ["README.md"],
+            swiftSettings: lean,
+            linkerSettings: pluginLinker(installedAs: "web")
         ),
 
         // MARK: Tests (real components; see Tests/MotetTestSupport)
