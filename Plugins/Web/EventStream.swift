@@ -38,11 +38,26 @@ final class EventStream: Sendable {
     private let state = Locked(State())
     /// Told how many clients there are, after each change of that number.
     private let clientsChanged: @Sendable (Int) -> Void
+    /// Told (outside the lock) each time a client is dropped for not reading.
+    private let clientDropped: @Sendable () -> Void
 
-    init(clientsChanged: @escaping @Sendable (Int) -> Void) { self.clientsChanged = clientsChanged }
+    /// The kernel's send buffer for an event stream's socket: small, so that a client that does
+    /// not read is noticed after a few states rather than megabytes (Linux grows a loopback
+    /// socket's buffer to megabytes otherwise), and memory per client stays bounded.
+    static let socketSendBuffer: Int32 = 32 * 1024
+
+    init(clientsChanged: @escaping @Sendable (Int) -> Void, clientDropped: @escaping @Sendable () -> Void) {
+        self.clientsChanged = clientsChanged
+        self.clientDropped = clientDropped
+    }
 
     /// A response that streams events to `connection`, starting with `first` (the current state).
     func open(_ connection: OpaquePointer, first: [UInt8]) -> OpaquePointer? {
+        let fd = motet_mhd_connection_fd(connection)
+        if fd >= 0 {
+            var size = Self.socketSendBuffer
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let client = Client(connection: connection, stream: self, pending: first)
         let count: Int? = state.withLock { s in
             guard !s.stopping else { return nil }
@@ -91,7 +106,8 @@ final class EventStream: Sendable {
     /// Queues `frame` for every client and wakes those that were waiting. Never waits for one.
     func broadcast(_ frame: [UInt8]) {
         var resume: [OpaquePointer] = []
-        state.withLock { s in
+        let dropped = state.withLock { s in
+            let before = s.droppedCount
             for client in s.clients where !client.dropped {
                 if client.pending.count + frame.count > WebLimits.pendingEventBytes {
                     drop(client, &s, resume: &resume)
@@ -103,10 +119,12 @@ final class EventStream: Sendable {
                     resume.append(client.connection)
                 }
             }
+            return s.droppedCount - before
         }
         // A suspended connection stays until it is resumed (libmicrohttpd neither reads nor
         // closes it meanwhile), so resuming outside the lock cannot touch a closed one.
         for connection in resume { MHD_resume_connection(connection) }
+        for _ in 0..<dropped { clientDropped() }
     }
 
     /// Stops queueing for a client that does not read. A suspended one is resumed to be closed by

@@ -50,7 +50,11 @@ public final class WebDelegate: MotetDelegate {
         // the stream: the box breaks the circle at shutdown.
         let box = Locked<Broadcaster?>(nil)
         self.box = box
-        let stream = EventStream(clientsChanged: { count in box.withLock { $0 }?.clientsChanged(count) })
+        let stream = EventStream(
+            clientsChanged: { count in box.withLock { $0 }?.clientsChanged(count) },
+            clientDropped: {
+                host.log(.info, "dropped a client of /api/events that did not read (\(WebLimits.pendingEventBytes / 1024) KiB were waiting for it)")
+            })
         let frame: @Sendable () -> [UInt8] = { Self.event(state()) }
         broadcaster = Broadcaster(frame: frame, send: { stream.broadcast($0) })
         box.withLock { [broadcaster] in $0 = broadcaster }
