@@ -1,5 +1,10 @@
 import Foundation
 import MotetTestSupport
+import Testing
+
+/// The web delegate's suites (API, slow client, page), one at a time: their timings (200 ms for
+/// 50 clients, 1 s for the page) must not share two cores with another player or a browser.
+@Suite(.serialized) enum WebDelegateTests {}
 
 /// The real `motet` with the web delegate on a free port, and the json delegate beside it (its
 /// file is what a user's scripts would check). Stopped by PID.
