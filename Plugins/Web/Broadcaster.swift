@@ -89,6 +89,7 @@ final class Broadcaster: @unchecked Sendable {
     }
 
     private func run() {
+        Self.nameThisThread("web-broadcast")
         var lastSent = Self.now()
         pthread_mutex_lock(mutex)
         while !stopping {
@@ -114,6 +115,16 @@ final class Broadcaster: @unchecked Sendable {
             }
         }
         pthread_mutex_unlock(mutex)
+    }
+
+    /// So that /proc/PID/task/*/comm (and bench/web.sh) can tell this thread's wake-ups apart.
+    /// (`pthread_setname_np` is not in Swift's Glibc module; writing comm does the same.)
+    private static func nameThisThread(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 
     private static func now() -> timespec {

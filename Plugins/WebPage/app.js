@@ -7,6 +7,7 @@ const query = token ? "?token=" + encodeURIComponent(token) : "";
 const words = { playing: "Playing", paused: "Paused", stopped: "Stopped", loading: "Loading", stalled: "Stalled", interrupted: "Interrupted" };
 const stalledReasons = { "device-lost": "the sound device went away" };
 const answers = { 409: "Motet refused that just now.", 429: "Motet is busy; try again.", 501: "This Motet does not know that command." };
+const trackCommands = new Set(["like", "dislike", "unlike", "next", "previous", "seek"]);
 let state = null;
 let skew = 0;
 let timer = 0;
@@ -98,7 +99,9 @@ function show(s) {
 async function command(name, value) {
   const body = { command: name };
   if (value != null) body.value = value;
-  if (state && state.trackId != null) body.track = state.trackId;
+  // Naming the track: a like or a skip meant for a song that has just ended is refused, not
+  // applied to the next one. Play, pause and volume are for whatever plays.
+  if (state && state.trackId != null && trackCommands.has(name)) body.track = state.trackId;
   $("message").textContent = "";
   try {
     const r = await fetch("/api/command" + query, {
