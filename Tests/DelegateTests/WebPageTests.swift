@@ -36,7 +36,8 @@ extension WebDelegateTests {
             #expect(bar.count == 2 && bar[0] > 0 && bar[0] == bar[1], "the bar moved while paused: \(bar)")
             let moving = seen["progressWhilePlaying"] as? [Double] ?? []
             #expect(moving.count == 2 && moving[1] > moving[0], "the bar stood still while playing: \(moving)")
-            for name in ["phone-390x844.png", "desktop-1280x800.png"] {
+            #expect(seen["unnamedControls"] as? [String] == [], "controls without a name: \(seen["unnamedControls"] ?? "?")")
+            for name in ["phone-390x844.png", "desktop-1280x800.png", "phone-dark-390x844.png"] {
                 let size = (try? FileManager.default.attributesOfItem(atPath: shots + "/" + name)[.size] as? Int) ?? 0
                 #expect(size > 5000, "\(shots)/\(name): \(size) bytes")
             }
@@ -96,6 +97,7 @@ extension WebDelegateTests {
 
                 # Pause, from the keyboard (Space on the focused button): the state says so and the
                 # bar stops.
+                time.sleep(0.5)
                 el("toggle").send_keys(" ")
                 wait(lambda: el("state").get_attribute("textContent") == "Paused")
                 seen["pausedText"] = el("state").get_attribute("textContent")
@@ -104,9 +106,19 @@ extension WebDelegateTests {
                 a = float(el("progress").get_attribute("value")); time.sleep(1); b = float(el("progress").get_attribute("value"))
                 seen["progressWhilePaused"] = [a, b]
 
+                # Every control has a name a screen reader says (its label, text or aria-label).
+                seen["unnamedControls"] = d.execute_script(
+                    "return [...document.querySelectorAll('button, input, progress')].filter(e => !("
+                    "(e.getAttribute('aria-label') || '').trim() || e.textContent.trim() ||"
+                    " (e.labels && e.labels.length && e.labels[0].textContent.trim()))).map(e => e.id)")
+
                 viewport(1280, 800, False)
                 time.sleep(0.3)
                 d.save_screenshot(shots + "/desktop-1280x800.png")
+                viewport(390, 844, True)
+                d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+                time.sleep(0.3)
+                d.save_screenshot(shots + "/phone-dark-390x844.png")
             finally:
                 d.quit()
             print(json.dumps(seen))
