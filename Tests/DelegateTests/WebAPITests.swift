@@ -132,5 +132,39 @@ extension WebDelegateTests {
             #expect(latencies.count == 50, "\(latencies.count) of 50 clients saw the like: \(seen)")
             #expect((latencies.last ?? 1) < 0.2, "slowest \(latencies.last ?? -1) s (median \(latencies.isEmpty ? -1 : latencies[latencies.count / 2]) s)")
         }
+
+        @Test func aClientPastTheRateLimitGets429AndTheOthersDoNot() throws {
+            let box = try PlayerSandbox()
+            let rig = try WebRig(box, ["--output", "null"] + box.tracks(["First"], seconds: 30))
+            defer { rig.stop() }
+            // 100 at once, then 50 a second: 300 as fast as one connection goes is far past it.
+            let burst = try WebClients.run("burst", [String(rig.port), "300", "/api/now-playing"])
+            let codes = burst["codes"] as? [String: Int] ?? [:]
+            #expect((codes["200"] ?? 0) >= 100 && (codes["429"] ?? 0) > 0, "\(codes)")
+            #expect(Set(codes.keys).isSubset(of: ["200", "429"]), "\(codes)")
+            // Another address (127.0.0.3, another client) is not held back by it, nor is the music.
+            let other = try Shell.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: 127.0.0.1:\(rig.port)",
+                "http://127.0.0.1:\(rig.port)/api/now-playing", "--interface", "127.0.0.3"])
+            #expect(other.stdout == "200", "\(other.stdout) \(other.stderr)")
+            Thread.sleep(forTimeInterval: 1)
+            #expect(try rig.request("/api/now-playing").status == 200, "the bucket refills")
+            #expect(rig.process.isRunning && JSONDelegateFiles.state(rig.stateFile)?["state"] as? String == "playing")
+        }
+
+        @Test func onIPv6LoopbackNoTokenIsNeeded() throws {
+            let box = try PlayerSandbox()
+            let port = try WebRig.freePort("127.0.0.1")
+            let process = try SpawnedProcess(
+                box.motet(["--status", "quiet", "--output", "null", "--plugin", "web:listen=[::1]:\(port)"] + box.tracks(["First"], seconds: 8)),
+                environment: box.environment, stderr: box.path("v6.err"))
+            defer { process.stop() }
+            let answered = try Shell.waitUntil(timeout: 10) {
+                (try? Shell.run(["curl", "-s", "-g", "-o", "/dev/null", "-w", "%{http_code}", "http://[::1]:\(port)/api/now-playing"]))?.stdout == "200"
+            }
+            #expect(answered, "\((try? String(contentsOfFile: box.path("v6.err"), encoding: .utf8)) ?? "")")
+            let listing = (try? String(contentsOfFile: box.path("v6.err"), encoding: .utf8)) ?? ""
+            #expect(listing.contains("web: serving http://[::1]:\(port)/\n"), "\(listing)")
+            #expect(!FileManager.default.fileExists(atPath: box.path("state/motet/plugins/web/token")), "no token on loopback")
+        }
     }
 }

@@ -67,6 +67,18 @@ enum WebClients {
                     if any(s.get("liked") for s in got) and key.fileobj not in seen:
                         seen[key.fileobj] = time.monotonic() - start
             print(json.dumps({"connected": len(first), "status": status, "latencies": sorted(seen.values())}))
+        elif mode == "burst":
+            import http.client
+            n, path = int(sys.argv[3]), sys.argv[4]
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            codes = {}
+            for _ in range(n):
+                c.request("GET", path)
+                r = c.getresponse(); r.read()
+                codes[str(r.status)] = codes.get(str(r.status), 0) + 1
+                if r.getheader("Connection", "").lower() == "close":
+                    c.close(); c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            print(json.dumps({"codes": codes}))
         elif mode == "stalled":
             stalled = events_socket(port, rcvbuf=4096)
             readers = [events_socket(port) for _ in range(2)]
