@@ -36,6 +36,8 @@ extension WebDelegateTests {
             #expect(bar.count == 2 && bar[0] > 0 && bar[0] == bar[1], "the bar moved while paused: \(bar)")
             let moving = seen["progressWhilePlaying"] as? [Double] ?? []
             #expect(moving.count == 2 && moving[1] > moving[0], "the bar stood still while playing: \(moving)")
+            let skewed = seen["skewedClock"] as? [Double] ?? []
+            #expect(skewed.count == 3 && skewed[2] > 3000 && abs(skewed[0] - skewed[1]) < 1, "shown, expected, browser clock ahead by: \(skewed)")
             #expect(seen["unnamedControls"] as? [String] == [], "controls without a name: \(seen["unnamedControls"] ?? "?")")
             for name in ["phone-390x844.png", "desktop-1280x800.png", "phone-dark-390x844.png"] {
                 let size = (try? FileManager.default.attributesOfItem(atPath: shots + "/" + name)[.size] as? Int) ?? 0
@@ -119,6 +121,20 @@ extension WebDelegateTests {
                 d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
                 time.sleep(0.3)
                 d.save_screenshot(shots + "/phone-dark-390x844.png")
+
+                # A browser whose clock is an hour ahead (another machine) still shows the
+                # player's position: the page measures its clock against the event's updatedAt.
+                el("toggle").click()
+                wait(lambda: file_state().get("state") == "playing")
+                d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                  {"source": "{ const real = Date.now; Date.now = () => real() + 3600000; }"})
+                d.refresh()
+                wait(lambda: el("title").text == "Third")
+                time.sleep(1)
+                s = file_state()
+                expected = s["elapsed"] + (time.time() - s["elapsedAt"]) * s["rate"]
+                seen["skewedClock"] = [float(el("progress").get_attribute("value")), expected,
+                                       d.execute_script("return Date.now() / 1000") - time.time()]
             finally:
                 d.quit()
             print(json.dumps(seen))
