@@ -202,9 +202,12 @@ let package = Package(
         // The now-playing state both the json and the web delegates show (one encoding of the
         // state file's schema): a static target, linked into each of their shared objects.
         .target(name: "NowPlayingJSON", dependencies: ["MotetPluginKit"], path: "Plugins/NowPlayingJSON", swiftSettings: lean),
+        // A delegate's own thread that waits on a condition and is joined at destroy (the json
+        // delegate's refresh timer, the web delegate's broadcaster): static, linked into each.
+        .target(name: "WaitingThread", path: "Plugins/WaitingThread", swiftSettings: lean),
         .target(
             name: "JSONFileDelegate",
-            dependencies: ["MotetPluginKit", "NowPlayingJSON"],
+            dependencies: ["MotetPluginKit", "NowPlayingJSON", "WaitingThread"],
             path: "Plugins/JSONFile",
             exclude: ["schema", "README.md"],
             swiftSettings: lean,
@@ -244,6 +247,7 @@ let package = Package(
             dependencies: [
                 "MotetPluginKit",
                 "NowPlayingJSON",
+                "WaitingThread",
                 "CMicroHTTPD",
                 "CQREncode",
                 "WebPage",
