@@ -91,6 +91,10 @@ extension WebDelegateTests {
                 let expected = word == "larger" ? 413 : 400
                 #expect(r.status == expected && error.contains(word), "\(body.prefix(40)): \(r.status) \(r.body)")
             }
+            // Without a length (chunked), the body is counted as it comes.
+            let chunked = try rig.request(
+                "/api/command", method: "POST", headers: ["Transfer-Encoding: chunked"], body: String(repeating: " ", count: 6000))
+            #expect(chunked.status == 413, "\(chunked)")
             #expect(liked() == true && rig.process.isRunning, "nothing a client sent stopped the music")
             let answers = try Shell.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", rig.base + "/api/now-playing"])
             #expect(answers.stdout == "200")
