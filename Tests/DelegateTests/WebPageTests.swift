@@ -27,6 +27,7 @@ extension WebDelegateTests {
             #expect(seconds("firstShown") < 1, "the page showed the playing track after \(seen["firstShown"] ?? "never")")
             #expect(seconds("startFollowed") < 1, "the page showed the next track \(seen["startFollowed"] ?? "never") s after it started")
             #expect(seen["likePressed"] as? Bool == true && seen["likedInFile"] as? Bool == true, "\(seen)")
+            #expect(seen["volumeInFile"] as? Bool == true, "the volume slider did not reach the player: \(seen)")
             #expect(seconds("skipFollowed") < 1, "after Next the page showed the next track after \(seen["skipFollowed"] ?? "never") s")
             #expect(seen["nextDisabled"] as? Bool == true, "\(seen)")
             #expect((seen["nextReason"] as? String)?.contains("skip limit") == true, "\(seen)")
@@ -51,6 +52,7 @@ extension WebDelegateTests {
             from selenium import webdriver
             from selenium.webdriver.chrome.service import Service
             from selenium.webdriver.common.by import By
+            from selenium.webdriver.common.keys import Keys
 
             base, state_path, shots = sys.argv[1:4]
             options = webdriver.ChromeOptions()
@@ -91,6 +93,10 @@ extension WebDelegateTests {
                 seen["likePressed"] = wait(lambda: el("like").get_attribute("aria-pressed") == "true") is not None
                 seen["likedInFile"] = wait(lambda: file_state().get("liked") is True) is not None
                 d.save_screenshot(shots + "/phone-390x844.png")
+
+                # The volume slider from the keyboard: five steps down from 100.
+                el("volume").send_keys(Keys.ARROW_LEFT * 5)
+                seen["volumeInFile"] = wait(lambda: file_state().get("volume") == 95) is not None
 
                 el("next").click()
                 seen["skipFollowed"] = wait(lambda: el("title").text == "Third")
