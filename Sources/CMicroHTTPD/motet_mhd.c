@@ -4,6 +4,10 @@
 #include <string.h>
 
 struct MHD_Daemon *motet_mhd_start(const motet_mhd_settings *s) {
+    // No MHD_OPTION_LISTENING_ADDRESS_REUSE: its SO_REUSEPORT would let a second motet (or any
+    // process of the same user) bind the same port and take half the requests, where a port in
+    // use must be an error. libmicrohttpd sets SO_REUSEADDR by default, so a restart is not
+    // refused because of the last run's closed connections.
     // MHD_USE_INTERNAL_POLLING_THREAD with epoll: one thread that sleeps in epoll_wait until a
     // socket or the inter-thread channel (resume, stop) needs it, never on a fixed interval.
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
@@ -23,7 +27,6 @@ struct MHD_Daemon *motet_mhd_start(const motet_mhd_settings *s) {
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->memory_limit,
         MHD_OPTION_NOTIFY_COMPLETED, s->completed, s->handler_context,
         MHD_OPTION_NOTIFY_CONNECTION, s->connection_notify, s->notify_context,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
         MHD_OPTION_END);
 }
 

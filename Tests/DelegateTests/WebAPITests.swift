@@ -170,5 +170,18 @@ extension WebDelegateTests {
             #expect(listing.contains("web: serving http://[::1]:\(port)/\n"), "\(listing)")
             #expect(!FileManager.default.fileExists(atPath: box.path("state/motet/plugins/web/token")), "no token on loopback")
         }
+
+        @Test func aPortInUseIsOneClearErrorAndTheMusicPlays() throws {
+            let box = try PlayerSandbox()
+            let rig = try WebRig(box, ["--output", "null"] + box.tracks(["First"], seconds: 30))
+            defer { rig.stop() }
+            let second = try PlayerSandbox()
+            let r = try second.run(
+                ["--output", "null", "--untimed", "--status", "quiet", "--plugin", "web:listen=127.0.0.1:\(rig.port)"]
+                    + second.tracks(["Other"], seconds: 1))
+            #expect(r.stderr.contains("web: error: cannot listen on 127.0.0.1:\(rig.port): Address already in use"), "\(r.stderr)")
+            #expect(r.status == 0, "the second motet played its track: \(r.status) \(r.stderr)")
+            #expect(try rig.request("/api/now-playing").body.contains("\"title\":\"First\""), "the first one still answers alone")
+        }
     }
 }
