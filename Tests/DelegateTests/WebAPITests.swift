@@ -183,5 +183,18 @@ extension WebDelegateTests {
             #expect(r.status == 0, "the second motet played its track: \(r.status) \(r.stderr)")
             #expect(try rig.request("/api/now-playing").body.contains("\"title\":\"First\""), "the first one still answers alone")
         }
+
+        @Test func halfSentRequestsHoldUpNobody() throws {
+            let box = try PlayerSandbox()
+            let rig = try WebRig(box, ["--output", "null"] + box.tracks(["First"], seconds: 30))
+            defer { rig.stop() }
+            #expect(try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(rig.stateFile)?["title"] as? String == "First" })
+            // 60 connections that never finish their headers (they are closed after 30 s without
+            // progress), and meanwhile another request is answered at once.
+            let seen = try WebClients.run("partial", [String(rig.port), "60"])
+            #expect(seen["status"] as? Int == 200 && seen["title"] as? String == "First", "\(seen)")
+            #expect((seen["seconds"] as? Double ?? 9) < 0.5, "\(seen)")
+            #expect(rig.process.isRunning && JSONDelegateFiles.state(rig.stateFile)?["state"] as? String == "playing")
+        }
     }
 }

@@ -79,6 +79,19 @@ enum WebClients {
                 if r.getheader("Connection", "").lower() == "close":
                     c.close(); c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             print(json.dumps({"codes": codes}))
+        elif mode == "partial":
+            import http.client
+            n = int(sys.argv[3])
+            held = []
+            for _ in range(n):
+                s = socket.create_connection(("127.0.0.1", port))
+                s.sendall(f"GET /api/now-playing HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())
+                held.append(s)
+            start = time.monotonic()
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            c.request("GET", "/api/now-playing")
+            r = c.getresponse(); body = r.read()
+            print(json.dumps({"status": r.status, "seconds": time.monotonic() - start, "title": json.loads(body).get("title")}))
         elif mode == "stalled":
             stalled = events_socket(port, rcvbuf=4096)
             readers = [events_socket(port) for _ in range(2)]
