@@ -5,12 +5,16 @@ PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: what building needs, and what the tests' real components need on top.
-BUILD_PACKAGES := pkg-config libvorbis-dev libopusfile-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev
+BUILD_PACKAGES := pkg-config libvorbis-dev libopusfile-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev \
+	libmicrohttpd-dev libqrencode-dev
+# The web delegate's page is tested in headless Chromium driven by Selenium (chromium-driver,
+# python3-selenium; Tests/DelegateTests/WebPageTests.swift).
 # PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools opus-tools ffmpeg sox dbus dbus-bin \
 	dbus-daemon xvfb x11-utils dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
-	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl
+	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl \
+	chromium chromium-driver python3-selenium
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc valgrind
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools opus-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
@@ -147,7 +151,7 @@ test-repeat:
 # usual. BIN=DIR installs products already built in DIR instead of building a release (the tests
 # install their debug build that way).
 INSTALL_BIN = $(or $(BIN),$(RELEASE_BIN))
-BUNDLED_PLUGINS := log json notify mpris
+BUNDLED_PLUGINS := log json notify mpris web
 DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/motet
 # The docs as installed in share/doc/motet: README.md and PLUGINS.md with their links rewritten to
 # the installed names (each bundled plugin's README is plugins/NAME.md, beside the JSON schemas
@@ -157,7 +161,8 @@ DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/motet
 # installed ones name PREFIX. Tests/IntegrationTests/InstallTests.swift follows every link.
 DOC_LINKS := -e 's|](Examples/motet.conf)|](motet.conf)|g' -e 's|](Examples/c-plugin/)|](../motet-plugin-dev/examples/c-plugin/)|g' \
 	-e 's|](Plugins/Log/README.md)|](plugins/log.md)|g' -e 's|](Plugins/JSONFile/README.md)|](plugins/json.md)|g' \
-	-e 's|](Plugins/Notify/README.md)|](plugins/notify.md)|g' -e 's|](Plugins/MPRIS/README.md)|](plugins/mpris.md)|g'
+	-e 's|](Plugins/Notify/README.md)|](plugins/notify.md)|g' -e 's|](Plugins/MPRIS/README.md)|](plugins/mpris.md)|g' \
+	-e 's|](Plugins/Web/README.md)|](plugins/web.md)|g'
 MAN_PREFIX := -e 's|/usr/share/doc/motet|$(PREFIX)/share/doc/motet|g' -e 's|/usr/lib/motet/plugins|$(PREFIX)/lib/motet/plugins|g'
 install: install-player install-dev
 
@@ -190,6 +195,7 @@ install-player: $(if $(BIN),,release)
 	install -m 644 Plugins/JSONFile/README.md $(DOC_DIR)/plugins/json.md
 	install -m 644 Plugins/Notify/README.md $(DOC_DIR)/plugins/notify.md
 	install -m 644 Plugins/MPRIS/README.md $(DOC_DIR)/plugins/mpris.md
+	install -m 644 Plugins/Web/README.md $(DOC_DIR)/plugins/web.md
 	install -m 644 Plugins/JSONFile/schema/*.schema.json $(DOC_DIR)/plugins/schema/
 	install -m 644 Examples/systemd/motet-station.service $(DOC_DIR)/examples/systemd/
 

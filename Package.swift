@@ -56,6 +56,7 @@ let package = Package(
         .library(name: "motet-json", type: .dynamic, targets: ["JSONFileDelegate"]),
         .library(name: "motet-notify", type: .dynamic, targets: ["NotifyDelegate"]),
         .library(name: "motet-mpris", type: .dynamic, targets: ["MPRISDelegate"]),
+        .library(name: "motet-web", type: .dynamic, targets: ["WebDelegate"]),
         // The Swift plugin author's kit: a third-party package depends on this product and builds
         // its own `.library(type: .dynamic)` delegate (PLUGINS.md, "Hello world in Swift").
         .library(name: "MotetPluginKit", targets: ["MotetPluginKit"]),
@@ -71,6 +72,10 @@ let package = Package(
         .systemLibrary(name: "CALSA"),
         .target(name: "CAudioLibraries", exclude: ["list-symbols.sh"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
+        // GNU libmicrohttpd (the web delegate's HTTP server) through a small shim: the calls
+        // Swift cannot make (variadic ones); and libqrencode for the URL as a QR code.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode"),
         // libcurl: Debian's headers only; CNetwork loads libcurl.so.4 when an input is a URL.
         .target(name: "CNetwork", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
@@ -196,9 +201,15 @@ let package = Package(
             swiftSettings: lean,
             linkerSettings: pluginLinker(installedAs: "log")
         ),
+        // The now-playing state both the json and the web delegates show (one encoding of the
+        // state file's schema): a static target, linked into each of their shared objects.
+        .target(name: "NowPlayingJSON", dependencies: ["MotetPluginKit"], path: "Plugins/NowPlayingJSON", swiftSettings: lean),
+        // A delegate's own thread that waits on a condition and is joined at destroy (the json
+        // delegate's refresh timer, the web delegate's broadcaster): static, linked into each.
+        .target(name: "WaitingThread", path: "Plugins/WaitingThread", swiftSettings: lean),
         .target(
             name: "JSONFileDelegate",
-            dependencies: ["MotetPluginKit"],
+            dependencies: ["MotetPluginKit", "NowPlayingJSON", "WaitingThread"],
             path: "Plugins/JSONFile",
             exclude: ["schema", "README.md"],
             swiftSettings: lean,
@@ -230,6 +241,23 @@ let package = Package(
             exclude: ["README.md"],  // the MPRIS section of PLUGINS.md
             swiftSettings: lean,
             linkerSettings: pluginLinker(installedAs: "mpris")
+        ),
+        // The web delegate's page, embedded at build time (#embed) from the files beside it.
+        .target(name: "WebPage", path: "Plugins/WebPage", exclude: ["index.html", "style.css", "app.js"]),
+        .target(
+            name: "WebDelegate",
+            dependencies: [
+                "MotetPluginKit",
+                "NowPlayingJSON",
+                "WaitingThread",
+                "CMicroHTTPD",
+                "CQREncode",
+                "WebPage",
+            ],
+            path: "Plugins/Web",
+            exclude: ["README.md"],
+            swiftSettings: lean,
+            linkerSettings: pluginLinker(installedAs: "web")
         ),
 
         // MARK: Tests (real components; see Tests/MotetTestSupport)

@@ -121,6 +121,15 @@ printf 'HTTP/1.0 200 OK\r\nContent-Type: audio/ogg\r\nicy-name: Radio\x1b[1m\r\n
 printf 'ICY 200 OK\r\nicy-name:Old\r\ncontent-type:audio/mpeg\r\n\r\nID3\x04' >"$OUT/http/shoutcast"
 printf 'HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 10-19/20\r\nContent-Length: 10\r\nAccept-Ranges: bytes\r\n\r\n' >"$OUT/http/range"
 printf 'HTTP/1.1 302 Found\r\nLocation: /x\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<!DOCTYPE html>' >"$OUT/http/redirect"
+# --- The web delegate's requests (Tests/Fuzz/WebFuzz.swift): a method byte (0 GET, 1 POST; +0x80:
+# a token is needed), the path, headers, an empty line, the body.
+mkdir -p "$OUT/web"
+printf '\x00/\nHost: 127.0.0.1:6690\n\n' >"$OUT/web/page"
+printf '\x01/api/command\nHost: 127.0.0.1:6690\nOrigin: http://127.0.0.1:6690\n\n{"command":"like","track":12}' >"$OUT/web/like"
+printf '\x01/api/command\nHost: localhost:6690\n\n{"command":"volume","value":40.5}' >"$OUT/web/volume"
+printf '\x81/api/command\nHost: 192.0.2.1:6690\nx-motet-token: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n\n{"command":"seek","value":1e2,"x":[1,{"a":"\\ud83c\\udfb5"}]}' >"$OUT/web/token"
+printf '\x80/artwork/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\nHost: 192.0.2.1:6690\ntoken: x\n\n' >"$OUT/web/artwork"
+printf '\x00/api/events\nHost: 127.0.0.1:6690\n\n' >"$OUT/web/events"
 # --- The plugin host framing (plugin_wire.h): the first byte picks event (0), descriptor (1) or a
 # frame stream (2); the payloads are what the player and motet-plugin-host really send.
 mkdir -p "$OUT/wire"

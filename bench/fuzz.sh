@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses in Tests/Fuzz and runs each for SECONDS_PER_TARGET seconds.
 #
 #   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]     (default 60; targets: picture comments decode
-#                                                      opus config pluginspec playlist pls xspf http wire; default all)
+#                                                      opus config pluginspec playlist pls xspf http wire web; default all)
 #   bench/fuzz.sh --fixed [TARGET…]                  the landing gate (`make test`): each target a
 #                                                      fixed number of executions (RUNS below) with
 #                                                      seed 1, from the seeds only (a fresh corpus),
@@ -26,9 +26,9 @@ if [ "${1:-}" = --fixed ]; then FIXED=yes; shift; SECONDS_PER_TARGET=0; else SEC
 # Executions per target in --fixed mode: about 5 s each on a busy 2-core machine (decode is
 # ~3,000 files/s, the text parsers 2,000-20,000 inputs/s under ASan): a landing gate, not a
 # search (that is `make fuzz`).
-declare -A RUNS=([picture]=100000 [comments]=40000 [decode]=6000 [opus]=6000 [config]=10000 [pluginspec]=100000 [playlist]=100000 [pls]=25000 [xspf]=25000 [http]=70000 [wire]=60000)
+declare -A RUNS=([picture]=100000 [comments]=40000 [decode]=6000 [opus]=6000 [config]=10000 [pluginspec]=100000 [playlist]=100000 [pls]=25000 [xspf]=25000 [http]=70000 [wire]=60000 [web]=60000)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode opus config pluginspec playlist pls xspf http wire)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(picture comments decode opus config pluginspec playlist pls xspf http wire web)
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=$FUZZ_DIR/bin
@@ -79,6 +79,21 @@ build_config() {
         >"$FUZZ_DIR/logs/build-configuration.log" 2>&1 || { cat "$FUZZ_DIR/logs/build-configuration.log" >&2; return 2; }
 }
 
+# The web target's support: MotetPluginKit as a module (over the public header) and the embedded page.
+build_web_support() {
+    local dir=$BIN/web clang
+    clang=$(dirname "$(command -v "$SWIFTC")")/clang
+    mkdir -p "$dir/MotetPluginABI" "$dir/WebPage"
+    printf 'module MotetPluginABI {\n    header "%s/Sources/MotetPluginABI/include/motet/plugin.h"\n    export *\n}\n' "$ROOT" \
+        >"$dir/MotetPluginABI/module.modulemap"
+    printf 'module WebPage {\n    header "%s/Plugins/WebPage/include/web_page.h"\n    export *\n}\n' "$ROOT" >"$dir/WebPage/module.modulemap"
+    "$clang" -fsanitize=address -O1 -g -c -I Plugins/WebPage/include Plugins/WebPage/web_page.c -o "$dir/web_page.o" \
+        >"$FUZZ_DIR/logs/build-web-page.log" 2>&1 || { cat "$FUZZ_DIR/logs/build-web-page.log" >&2; exit 2; }
+    "$SWIFTC" "${FLAGS[@]}" -module-name MotetPluginKit -I "$dir/MotetPluginABI" -emit-module \
+        -emit-module-path "$dir/MotetPluginKit.swiftmodule" -wmo -c Sources/MotetPluginKit/*.swift -o "$dir/MotetPluginKit.o" \
+        >"$FUZZ_DIR/logs/build-web-kit.log" 2>&1 || { cat "$FUZZ_DIR/logs/build-web-kit.log" >&2; exit 2; }
+}
+
 build() {
     local target=$1 harness sources=() extra=() helpers=()
     if [ "$target" = wire ]; then
@@ -101,6 +116,7 @@ build() {
         pls) harness=PlsFuzz helpers=(Tests/Fuzz/PlaylistFuzzChecks.swift) ;;
         xspf) harness=XspfFuzz helpers=(Tests/Fuzz/PlaylistFuzzChecks.swift) ;;
         http) harness=HTTPHeaderFuzz ;;
+        web) harness=WebFuzz ;;
         *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
     case $target in
@@ -113,6 +129,11 @@ build() {
         http)  # the network layer's pure parts, compiled with the harness (the rest needs libcurl)
             sources=(Sources/MotetCore/Network/{ResponseHead,ContentCheck,NetworkError,NetworkOptions,WebAddress}.swift)
             extra=(-module-name MotetNetworkParts -I "$BIN" "${ENGINE_OBJECTS[@]}") ;;
+        web)  # the web delegate's pure parts, on the plugin kit (a module of its own here) and the page
+            build_web_support
+            sources=(Plugins/Web/{Router,JSONValue,RemoteCommand,AccessPolicy,ListenAddress,HTTPExchange,ArtworkHash,PageFiles}.swift)
+            extra=(-module-name WebFuzz -I "$BIN/web" -I "$BIN/web/MotetPluginABI" -I "$BIN/web/WebPage" "$BIN/web/MotetPluginKit.o"
+                "$BIN/web/web_page.o") ;;
         *)  # the configuration module, built beside the first targets
             while [ ! -e "$FUZZ_DIR/configuration.status" ]; do sleep 0.2; done
             [ "$(cat "$FUZZ_DIR/configuration.status")" = 0 ] || exit 2

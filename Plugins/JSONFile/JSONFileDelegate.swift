@@ -1,4 +1,5 @@
 import MotetPluginKit
+import NowPlayingJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -80,14 +81,7 @@ public final class JSONFileDelegate: MotetDelegate {
     deinit { timer?.stop() }
 
     public func nowPlayingChanged(_ info: NowPlayingInfo) {
-        // Keep what the file shows, not the picture itself (it can be megabytes).
-        var kept = info
-        kept.artwork?.bytes = []
-        let artworkSize = info.artwork?.bytes.count
-        files.update(event: "now-playing", fields: { _ in }) {
-            $0.nowPlaying = kept
-            $0.artworkSize = artworkSize
-        }
+        files.update(event: "now-playing", fields: { _ in }) { $0.apply(nowPlaying: info) }
     }
 
     public func playbackStateChanged(_ state: PlaybackStateInfo) {
@@ -95,14 +89,7 @@ public final class JSONFileDelegate: MotetDelegate {
         files.update(event: "playback-state", fields: { json in
             json.key("state"); json.string(fileState)
             json.key("playerState"); json.string(playerState)
-        }) { snapshot in
-            snapshot.setState(fileState, playerState: playerState)
-            snapshot.volume = state.volumePercent
-            if state.state != .interrupted {
-                snapshot.interruption = nil
-                snapshot.stateBeforeInterruption = nil
-            }
-        }
+        }) { $0.apply(playbackState: state) }
     }
 
     public func trackFinished(_ event: TrackFinishedInfo) {
@@ -120,45 +107,27 @@ public final class JSONFileDelegate: MotetDelegate {
         files.update(event: "decode-error", fields: { json in
             json.key("error"); PlayerSnapshot.writeError(event, at: at, to: &json)
             json.key("trackId"); json.integer(Int64(truncatingIfNeeded: event.trackID))
-        }) { snapshot in
-            snapshot.lastError = event
-            snapshot.lastErrorAt = at
-        }
+        }) { $0.apply(decodeError: event, at: at) }
     }
 
     public func interruptionBegan(_ reason: InterruptionKind) {
-        let word = reason.name
         files.update(event: "interruption-began", fields: { json in
-            json.key("reason"); json.string(word)
-        }) { snapshot in
-            if snapshot.interruption == nil { snapshot.stateBeforeInterruption = snapshot.state }
-            snapshot.interruption = word
-            snapshot.setState(reason == .deviceLost ? "stalled" : "interrupted")
-        }
+            json.key("reason"); json.string(reason.name)
+        }) { $0.applyInterruptionBegan(reason) }
     }
 
     public func interruptionEnded(_ reason: InterruptionKind) {
         files.update(event: "interruption-ended", fields: { json in
             json.key("reason"); json.string(reason.name)
-        }) { snapshot in
-            snapshot.setState(snapshot.stateBeforeInterruption ?? snapshot.state)
-            snapshot.interruption = nil
-            snapshot.stateBeforeInterruption = nil
-        }
+        }) { $0.applyInterruptionEnded() }
     }
 
     /// Stops the refresh thread, then leaves the file saying that nothing plays any more.
     public func shutdown() {
         timer?.stop()
-        files.update(event: "shutdown", fields: { _ in }) { snapshot in
-            snapshot.state = "stopped"
-            snapshot.playerState = "exited"
-            snapshot.nowPlaying = nil
-            snapshot.interruption = nil
-        }
+        files.update(event: "shutdown", fields: { _ in }) { $0.applyShutdown() }
         files.close()
     }
-
 }
 
 /// The exported entry point.

@@ -1,82 +1,38 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import WaitingThread
 
 /// A thread that calls `tick` every `intervalMicros` until stopped; `stop()` wakes it at once and
 /// joins it (the plugin contract: destroy joins every thread the plugin started).
-final class RefreshTimer: @unchecked Sendable {
-    // Unchecked: shared with its own thread; `stopping` is only touched under `mutex`, `tick` is
-    // immutable, and `thread` is touched only by the owner.
+final class RefreshTimer: Sendable {
     private let intervalMicros: Int64
     private let tick: @Sendable () -> Void
-    // Heap-allocated: pthread objects must not move, and `&property` gives no stable address.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var stopping = false
-    private var thread: pthread_t?
+    private let thread = WaitingThread()
 
     init(intervalMicros: Int64, tick: @escaping @Sendable () -> Void) {
         self.intervalMicros = intervalMicros
         self.tick = tick
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
     }
 
-    deinit {
-        stop()
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
+    deinit { stop() }
 
     /// Starts the thread; false when the system refuses one.
-    func start() -> Bool {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var t = pthread_t()
-        let status = pthread_create(&t, nil, { raw in
-            let timer = Unmanaged<RefreshTimer>.fromOpaque(raw!).takeRetainedValue()
-            timer.run()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<RefreshTimer>.fromOpaque(context).release()
-            return false
-        }
-        thread = t
-        return true
-    }
+    func start() -> Bool { thread.start(name: "json-refresh") { [self] in run() } }
 
     /// Stops and joins the thread. Safe to call twice, and before `start`.
-    func stop() {
-        pthread_mutex_lock(mutex)
-        stopping = true
-        pthread_cond_signal(condition)
-        pthread_mutex_unlock(mutex)
-        if let t = thread {
-            pthread_join(t, nil)
-            thread = nil
-        }
-    }
+    func stop() { thread.stop() }
 
     private func run() {
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        pthread_mutex_lock(mutex)
-        while !stopping {
+        var deadline = WaitingThread.now()
+        thread.lock()
+        while !thread.stopping {
             let next = Int64(deadline.tv_sec) * 1_000_000 + Int64(deadline.tv_nsec) / 1000 + intervalMicros
             deadline.tv_sec = Int(next / 1_000_000)
             deadline.tv_nsec = Int(next % 1_000_000) * 1000
-            while !stopping, pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT {}
-            if stopping { break }
-            pthread_mutex_unlock(mutex)
+            while !thread.stopping, !thread.wait(until: deadline) {}
+            if thread.stopping { break }
+            thread.unlock()
             tick()
-            pthread_mutex_lock(mutex)
+            thread.lock()
         }
-        pthread_mutex_unlock(mutex)
+        thread.unlock()
     }
 }

@@ -1,4 +1,5 @@
 import MotetPluginKit
+import NowPlayingJSON
 
 /// The snapshot and the two files, shared by the plugin queue and the refresh thread. One lock
 /// covers a change and its write, so the file on disk never goes back to an older state.

@@ -39,7 +39,7 @@ import Testing
         let docs = destdir + Self.prefix + "/share/doc/motet"
         for file in [
             "README.md", "PLUGINS.md", "motet.conf", "plugins/log.md", "plugins/json.md", "plugins/notify.md",
-            "plugins/mpris.md", "plugins/schema/now-playing.schema.json", "plugins/schema/events.schema.json",
+            "plugins/mpris.md", "plugins/web.md", "plugins/schema/now-playing.schema.json", "plugins/schema/events.schema.json",
             "../motet-plugin-dev/examples/c-plugin/plugin.c", "../motet-plugin-dev/examples/c-plugin/Makefile",
             "examples/systemd/motet-station.service",
         ] {
@@ -93,7 +93,7 @@ import Testing
             #expect(flat.contains(spelling), "motet-plugins(7) lacks \(spelling)")
             #expect(flat.contains(help.split(separator: " ").joined(separator: " ")), "motet-plugins(7) lacks the help of \(spelling): \(help)")
         }
-        for name in ["LOG", "JSON", "NOTIFY", "MPRIS"] {
+        for name in ["LOG", "JSON", "NOTIFY", "MPRIS", "WEB"] {
             #expect(page.stdout.contains("\n\(name)\n"), "no section for \(name)")
         }
         // The documents the pages name are installed there.
@@ -126,7 +126,7 @@ import Testing
         let destdir = try install()
         defer { try? FileManager.default.removeItem(atPath: destdir) }
         let root = destdir + Self.prefix
-        for name in ["log", "json", "notify", "mpris"] {
+        for name in ["log", "json", "notify", "mpris", "web"] {
             let file = root + "/lib/motet/plugins/\(name).so"
             let dynamic = try Shell.check(["readelf", "-d", file]).stdout
             #expect(dynamic.contains("Library soname: [\(name).so]"), "\(name).so: \(dynamic)")

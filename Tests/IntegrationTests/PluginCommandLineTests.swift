@@ -24,7 +24,7 @@ import Testing
         // The near name suggested and the bundled plugins listed, then where it looked.
         #expect(line.hasPrefix("motet: plugin jsn: not found (did you mean 'json'?); the plugins found are "), "\(line)")
         #expect(line.contains("; looked for jsn.so or libmotet-jsn.so in: "), "\(line)")
-        for bundled in ["json", "log", "mpris", "notify"] { #expect(line.contains(bundled), "\(line)") }
+        for bundled in ["json", "log", "mpris", "notify", "web"] { #expect(line.contains(bundled), "\(line)") }
         #expect(line.hasSuffix("(from --plugin)"))
         #expect(r.stdout.isEmpty, "nothing played: \(r.stdout)")
     }

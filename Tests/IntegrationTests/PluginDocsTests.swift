@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test func eachBundledPluginsReadmeNamesTheFileThatIsInstalled() throws {
-        for (readme, name) in [("Log", "log"), ("JSONFile", "json"), ("Notify", "notify"), ("MPRIS", "mpris")] {
+        for (readme, name) in [("Log", "log"), ("JSONFile", "json"), ("Notify", "notify"), ("MPRIS", "mpris"), ("Web", "web")] {
             let text = try read("Plugins/\(readme)/README.md")
             #expect(text.contains("installed as `\(name).so` in `/usr/lib/motet/plugins`"), "Plugins/\(readme)/README.md")
         }

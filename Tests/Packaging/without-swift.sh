@@ -158,7 +158,7 @@ unused=$(for lib in libogg.so.0 libvorbis.so.0 libopus.so.0 libswiftSynchronizat
 [ -z "$unused" ] && grep -q "\[libvorbisfile.so.3\]" <<<"$needed" && grep -q "\[libopusfile.so.0\]" <<<"$needed" && pass "motet needs only the libraries it calls" \
   || fail "motet needs libraries it does not call: $unused"
 shipped=0
-for p in log json notify mpris; do
+for p in log json notify mpris web; do
   so=$plugins/$p.so
   soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
   [ "$soname" = "$p.so" ] || fail "$p.so: SONAME '$soname', expected $p.so"
@@ -169,8 +169,8 @@ for p in log json notify mpris; do
     shipped=$((shipped + 1))
   fi
 done
-[ "$shipped" = 4 ] && pass "the bundled plugins have a SONAME and export only motet_plugin_entry" \
-  || fail "$((4 - shipped)) bundled plugin(s) lack a SONAME or export more than motet_plugin_entry"
+[ "$shipped" = 5 ] && pass "the bundled plugins have a SONAME and export only motet_plugin_entry" \
+  || fail "$((5 - shipped)) bundled plugin(s) lack a SONAME or export more than motet_plugin_entry"
 listing=$(hidden_run "$root/usr/bin/motet" --no-config --list-plugins 2>&1 || true)
 grep -q "build tree" <<<"$listing" && fail "the installed motet searches a build tree: $(grep 'build tree' <<<"$listing")" \
   || pass "the installed motet searches no build tree"
@@ -214,11 +214,11 @@ outputs=$(complete_words "$root/usr/bin/motet" --output w | sort | tr '\n' ' ')
 outputs=$(complete_words "$root/usr/bin/motet" --output = w | sort | tr '\n' ' ')
 [ "$outputs" = "wav-float: wav: " ] && pass "bash completes --output=values" || fail "bash --output=w offered: $outputs"
 names=$(complete_words "$root/usr/bin/motet" --plugin "" | sort | tr '\n' ' ')
-[ "$names" = "hello-installed hello-tree json log mpris notify tripwire " ] && pass "bash completes plugin names from the search path" \
+[ "$names" = "hello-installed hello-tree json log mpris notify tripwire web " ] && pass "bash completes plugin names from the search path" \
   || fail "bash --plugin offered: $names"
 [ ! -e "$work/tripped" ] && pass "completing loaded no plugin" || fail "completion loaded a plugin"
 fish_names=$(hidden_run fish -c "source $root/usr/share/fish/vendor_completions.d/motet.fish; complete -C '$root/usr/bin/motet --plugin '" | cut -f1 | sort | tr '\n' ' ')
-[ "$fish_names" = "hello-installed hello-tree json log mpris notify tripwire " ] && pass "fish completes plugin names" || fail "fish --plugin offered: $fish_names"
+[ "$fish_names" = "hello-installed hello-tree json log mpris notify tripwire web " ] && pass "fish completes plugin names" || fail "fish --plugin offered: $fish_names"
 [ ! -e "$work/tripped" ] && pass "completing loaded no plugin" || fail "completion loaded a plugin"
 rm -f "$plugins/tripwire.so"
 # TAB after `--plugin json:` offers json's keys with no --list-plugins run first (the first TAB

@@ -2,44 +2,44 @@ import MotetPluginKit
 
 /// Builds compact JSON text into bytes, without Foundation. The caller keeps the structure
 /// balanced; commas are inserted automatically.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     /// Whether the next value in the current container needs a comma first.
     private var needsComma = false
 
-    init() { bytes.reserveCapacity(1024) }
+    package init() { bytes.reserveCapacity(1024) }
 
-    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    package mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    package mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"name":`; the value written next belongs to it.
-    mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         JSONString.append(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    mutating func string(_ s: String?) {
+    package mutating func string(_ s: String?) {
         separate()
         if let s { JSONString.append(s, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
         needsComma = true
     }
 
-    mutating func bool(_ b: Bool?) { raw(b.map { $0 ? "true" : "false" } ?? "null") }
-    mutating func integer(_ i: Int64?) { raw(i.map { "\($0)" } ?? "null") }
-    mutating func null() { raw("null") }
+    package mutating func bool(_ b: Bool?) { raw(b.map { $0 ? "true" : "false" } ?? "null") }
+    package mutating func integer(_ i: Int64?) { raw(i.map { "\($0)" } ?? "null") }
+    package mutating func null() { raw("null") }
 
     /// A finite double as JSON (non-finite values become null: JSON has no NaN).
-    mutating func number(_ d: Double?) {
+    package mutating func number(_ d: Double?) {
         guard let d, d.isFinite else { return raw("null") }
         raw("\(d)")
     }
 
     /// Microseconds written as seconds with millisecond precision, e.g. `185.250`.
-    mutating func seconds(micros: Int64?) {
+    package mutating func seconds(micros: Int64?) {
         guard let us = micros else { return raw("null") }
         let negative = us < 0
         let ms = (negative ? 0 &- us : us) / 1000
@@ -48,7 +48,7 @@ struct JSONWriter {
         raw("\(negative ? "-" : "")\(ms / 1000).\(pad)\(frac)")
     }
 
-    mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+    package mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
     private mutating func raw(_ text: String) {
         separate()

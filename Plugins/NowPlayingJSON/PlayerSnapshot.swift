@@ -1,30 +1,85 @@
 import MotetPluginKit
 
-/// What the state file says: the player's state and what is playing, as last told by the host.
+/// What the json delegate's state file and the web delegate's `/api/now-playing` say: the player's
+/// state and what is playing, as last told by the host. Both delegates apply the host's events
+/// with the `apply` methods below and write it with `write(to:extrapolated:)`, so the two
+/// surfaces cannot drift apart (Plugins/JSONFile/schema/now-playing.schema.json).
 ///
 /// `state` is one of loading, playing, paused, stopped, stalled, interrupted: the host's own
 /// state, except that `complete` (the queue ended) is `stopped`; `playerState` keeps the host's own
 /// word for readers who care (and says `exited` after shutdown).
-struct PlayerSnapshot {
+package struct PlayerSnapshot: Sendable {
     /// The state file's format (schema/now-playing.schema.json): 2 added `loading`, `pid`,
     /// `pidStartTime` and `startedAt`; version 1 files have no `version` key.
-    static let formatVersion: Int64 = 2
+    package static let formatVersion: Int64 = 2
 
     /// The player that writes the file.
-    let process: PlayerProcess
-    var state = "stopped"
-    var playerState = "stopped"
+    package let process: PlayerProcess
+    package var state = "stopped"
+    package var playerState = "stopped"
     /// The state to go back to when an interruption ends without a new playback-state event.
-    var stateBeforeInterruption: String?
-    var interruption: String?
-    var volume: Int?
+    package var stateBeforeInterruption: String?
+    package var interruption: String?
+    package var volume: Int?
     /// The last now-playing event (nil before the first one, or after shutdown), without the
     /// artwork's bytes: their count is `artworkSize`.
-    var nowPlaying: NowPlayingInfo?
-    var artworkSize: Int?
-    var lastError: DecodeErrorInfo?
+    package var nowPlaying: NowPlayingInfo?
+    package var artworkSize: Int?
+    package var lastError: DecodeErrorInfo?
     /// Wall-clock time of the last error (microseconds).
-    var lastErrorAt: Int64 = 0
+    package var lastErrorAt: Int64 = 0
+
+    package init(process: PlayerProcess) { self.process = process }
+
+    // MARK: Applying the host's events
+
+    /// A now-playing event: kept without the artwork's bytes (they can be megabytes), whose
+    /// count is kept in `artworkSize`.
+    package mutating func apply(nowPlaying info: NowPlayingInfo) {
+        var kept = info
+        kept.artwork?.bytes = []
+        artworkSize = info.artwork?.bytes.count
+        nowPlaying = kept
+    }
+
+    /// A playback-state event; an interruption ends with any state but `interrupted`.
+    package mutating func apply(playbackState info: PlaybackStateInfo) {
+        let (fileState, playerState) = Self.fileState(info)
+        setState(fileState, playerState: playerState)
+        volume = info.volumePercent
+        if info.state != .interrupted {
+            interruption = nil
+            stateBeforeInterruption = nil
+        }
+    }
+
+    /// The sound server paused us (`interrupted`), or the device went away (`stalled`).
+    package mutating func applyInterruptionBegan(_ reason: InterruptionKind) {
+        if interruption == nil { stateBeforeInterruption = state }
+        interruption = reason.name
+        setState(reason == .deviceLost ? "stalled" : "interrupted")
+    }
+
+    /// Back to the state before the interruption (a playback-state event may follow).
+    package mutating func applyInterruptionEnded() {
+        setState(stateBeforeInterruption ?? state)
+        interruption = nil
+        stateBeforeInterruption = nil
+    }
+
+    /// A decode error, kept as `lastError` with its wall-clock time.
+    package mutating func apply(decodeError: DecodeErrorInfo, at wall: Int64) {
+        lastError = decodeError
+        lastErrorAt = wall
+    }
+
+    /// The player is going away: nothing plays any more.
+    package mutating func applyShutdown() {
+        state = "stopped"
+        playerState = "exited"
+        nowPlaying = nil
+        interruption = nil
+    }
 
     /// Sets the state, and makes the shown clock follow it at once: the host sends the state and
     /// then the now-playing with the new rate, and between the two writes the file must not say
@@ -32,7 +87,7 @@ struct PlayerSnapshot {
     /// clock that ran is extrapolated to now and stops; a stopped one starts from its value,
     /// except after a stall: what plays then may be another song (a station's next one after a
     /// reconnection), so the time is unknown (null) until its now-playing, which follows at once.
-    mutating func setState(_ newState: String, playerState newPlayerState: String? = nil) {
+    package mutating func setState(_ newState: String, playerState newPlayerState: String? = nil) {
         let rate: Double = newState == "playing" ? 1 : 0
         if var np = nowPlaying, np.hasTrack, np.rate != rate {
             let now = Clock.monotonicMicros()
@@ -47,7 +102,7 @@ struct PlayerSnapshot {
 
     /// The elapsed time now, extrapolated from the last sample while playing; with its
     /// wall-clock sampling time. nil when unknown.
-    func elapsed(extrapolated: Bool) -> (micros: Int64, atWall: Int64)? {
+    package func elapsed(extrapolated: Bool) -> (micros: Int64, atWall: Int64)? {
         guard let np = nowPlaying, np.hasTrack, let sampled = np.elapsedMicros else { return nil }
         guard extrapolated, state == "playing", np.rate > 0 else {
             return (sampled, Clock.wallMicros(ofMonotonic: np.elapsedAtMicros))
@@ -57,14 +112,14 @@ struct PlayerSnapshot {
 
     /// `np`'s elapsed time at monotonic `now`: running at its rate since it was sampled, never
     /// past the duration. nil when unknown.
-    static func elapsed(of np: NowPlayingInfo, at now: Int64) -> Int64? {
+    package static func elapsed(of np: NowPlayingInfo, at now: Int64) -> Int64? {
         guard let sampled = np.elapsedMicros else { return nil }
         let value = sampled + Int64(Double(max(0, now - np.elapsedAtMicros)) * np.rate)
         return np.durationMicros.map { min($0, value) } ?? value
     }
 
     /// Writes the state file's object (see schema/now-playing.schema.json).
-    func write(to json: inout JSONWriter, extrapolated: Bool) {
+    package func write(to json: inout JSONWriter, extrapolated: Bool) {
         let np = nowPlaying?.hasTrack == true ? nowPlaying : nil
         json.beginObject()
         json.key("version"); json.integer(Self.formatVersion)
@@ -121,7 +176,7 @@ struct PlayerSnapshot {
     }
 
     /// A stream's station (its icy-* headers) as an object, or null for a file or a silent station.
-    static func writeStation(_ np: NowPlayingInfo?, to json: inout JSONWriter) {
+    package static func writeStation(_ np: NowPlayingInfo?, to json: inout JSONWriter) {
         guard let np, np.station != nil || np.stationDescription != nil || np.stationGenre != nil || np.stationURL != nil
         else { return json.null() }
         json.beginObject()
@@ -132,7 +187,7 @@ struct PlayerSnapshot {
         json.endObject()
     }
 
-    static func writeError(_ e: DecodeErrorInfo, at wall: Int64, to json: inout JSONWriter) {
+    package static func writeError(_ e: DecodeErrorInfo, at wall: Int64, to json: inout JSONWriter) {
         json.beginObject()
         json.key("message"); json.string(e.message)
         json.key("code"); json.integer(Int64(e.code))
@@ -143,7 +198,7 @@ struct PlayerSnapshot {
     }
 
     /// The six states of the file for the host's state (see the type's documentation).
-    static func fileState(_ s: PlaybackStateInfo) -> (state: String, playerState: String) {
+    package static func fileState(_ s: PlaybackStateInfo) -> (state: String, playerState: String) {
         switch s.state {
         case .playing: ("playing", "playing")
         case .loading: ("loading", "loading")

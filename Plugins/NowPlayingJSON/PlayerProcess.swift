@@ -8,20 +8,20 @@ import Glibc
 /// `startTime` is field 22 of `/proc/PID/stat` (`starttime`: when the process started, in clock
 /// ticks after boot). The file is stale when `/proc/PID/stat` is missing or its field 22 differs;
 /// the README shows the check in shell.
-struct PlayerProcess {
-    let pid: Int64
+package struct PlayerProcess: Sendable {
+    package let pid: Int64
     /// Field 22 of /proc/self/stat; nil where /proc cannot be read.
-    let startTime: Int64?
+    package let startTime: Int64?
     /// Unix time (microseconds) when the delegate started, for people reading the file.
-    let startedAtMicros: Int64
+    package let startedAtMicros: Int64
 
-    static func current() -> PlayerProcess {
+    package static func current() -> PlayerProcess {
         PlayerProcess(pid: Int64(getpid()), startTime: statStartTime(), startedAtMicros: Clock.wallMicros())
     }
 
     /// `starttime` from /proc/self/stat. The second field (the command name) is in parentheses
     /// and may hold spaces or parentheses itself, so fields are counted after its last ')'.
-    static func statStartTime() -> Int64? {
+    package static func statStartTime() -> Int64? {
         let fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -37,7 +37,7 @@ struct PlayerProcess {
     }
 
     /// Field 22 of a /proc/PID/stat line, or nil when it has no such field.
-    static func parseStartTime(_ line: ArraySlice<UInt8>) -> Int64? {
+    package static func parseStartTime(_ line: ArraySlice<UInt8>) -> Int64? {
         guard let close = line.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         // After "pid (comm)" come fields 3, 4, …: field 22 is the 20th of them.
         let fields = line[(close + 1)...].split(separator: UInt8(ascii: " "))

@@ -4,12 +4,12 @@ import Glibc
 
 /// The two clocks the files relate: the host stamps samples with CLOCK_MONOTONIC, readers
 /// (scripts, bars) compare with the wall clock, so the files carry Unix time.
-enum Clock {
-    static func monotonicMicros() -> Int64 { micros(CLOCK_MONOTONIC) }
-    static func wallMicros() -> Int64 { micros(CLOCK_REALTIME) }
+package enum Clock {
+    package static func monotonicMicros() -> Int64 { micros(CLOCK_MONOTONIC) }
+    package static func wallMicros() -> Int64 { micros(CLOCK_REALTIME) }
 
     /// The wall-clock time of a CLOCK_MONOTONIC instant (microseconds).
-    static func wallMicros(ofMonotonic instant: Int64) -> Int64 {
+    package static func wallMicros(ofMonotonic instant: Int64) -> Int64 {
         wallMicros() - (monotonicMicros() - instant)
     }
 
