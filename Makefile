@@ -15,7 +15,7 @@ TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-t
 	dbus-daemon xvfb x11-utils dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
 	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl \
 	chromium chromium-driver python3-selenium
-BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc valgrind
+BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc valgrind libsoup-3.0-dev
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools opus-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the
 # man page and checks the zsh and fish completions, and runs the player in a D-Bus session.
