@@ -100,15 +100,18 @@ demo: release
 test: deps-test
 	@start=$$(date +%s); stage() { echo "make test: $$1 took $$(( $$(date +%s) - start )) s"; start=$$(date +%s); }; \
 	  $(MAKE) test-unit BUILD_BESIDE='$(SWIFT) build --build-tests $(TSAN_FLAGS)' || exit 1; stage test-unit; \
-	  $(MAKE) test-sanitizers || exit 1; stage test-sanitizers; \
-	  $(MAKE) test-fuzz || exit 1; stage test-fuzz; \
+	  $(MAKE) test-sanitizers ASAN_BESIDE='$(MAKE) test-fuzz' || exit 1; stage test-sanitizers+test-fuzz; \
 	  $(MAKE) test-deb || exit 1; stage test-deb
 
 # The TSan suite with the ASan variant and then the release build (which test-deb packages) built
-# beside it (BUILD_BESIDE), then the part of the suite that `make test` runs under ASan (ASAN_IN_TEST).
+# beside it (BUILD_BESIDE), then the part of the suite that `make test` runs under ASan (ASAN_IN_TEST)
+# with ASAN_BESIDE beside it: `make test` runs the fuzz gate there (its time is mostly building the
+# harnesses, 90-110 s on 2 cores, while the ASan suite leaves a core idle; its output is in
+# .build/test-logs/asan/beside.log, and its failure fails the run).
 test-sanitizers: deps-test
 	$(MAKE) test-tsan BUILD_BESIDE='$(SWIFT) build --build-tests $(ASAN_FLAGS) && $(MAKE) release'
-	$(MAKE) test-asan ASAN_SKIP='$(ASAN_IN_TEST)' ASAN_FIRST='IntegrationTests\.|MPRISTests\.|DelegateTests\.'
+	$(MAKE) test-asan ASAN_SKIP='$(ASAN_IN_TEST)' ASAN_FIRST='IntegrationTests\.|MPRISTests\.|DelegateTests\.' \
+	  BUILD_BESIDE='$(ASAN_BESIDE)'
 
 # Tests/run-suite.sh runs the suite in two processes side by side (most tests wait on real time),
 # then the suites that measure time alone; their logs are in .build/test-logs.
@@ -135,7 +138,7 @@ test-asan: deps-test
 	$(MAKE) plugin-host BIN=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)
 	MOTET_BUILD_DIR=$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path) MOTET_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp SKIP='$(ASAN_SKIP)' FIRST='$(ASAN_FIRST)' \
-	  SWIFT=$(SWIFT) Tests/run-suite.sh .build/test-logs/asan $(ASAN_FLAGS)
+	  SWIFT=$(SWIFT) BUILD_BESIDE='$(BUILD_BESIDE)' Tests/run-suite.sh .build/test-logs/asan $(ASAN_FLAGS)
 
 # Flake hunting: `make test` N times, each in a fresh clone of the current commit, the last BUSY of
 # them with one core kept busy; one line per run (time, result, failed tests) in

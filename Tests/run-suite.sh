@@ -34,7 +34,7 @@ mkdir -p "$LOG_DIR"
 # resume within 0.2 s of the real-time ALSA device's position).
 TIMING_SUITES='IntegrationTests\.(WakeupTests|ALSALatencyTests|PulseLatencyTests|ALSARecoveryTests)\b|MPRISTests\.PausedNavigationTests\b'
 # Integration suites that run beside the other modules (about half the suite's time each way).
-BESIDE_UNIT='RadioStationTests|NetworkLiveTests|PulseOutputTests'
+BESIDE_UNIT='RadioStationTests|NetworkLiveTests|PulseOutputTests|OpusNetworkTests|CaptureRigTests'
 
 # --ignore-lock: the two processes only read the build (--skip-build); without it SwiftPM runs
 # them one after the other.
