@@ -27,9 +27,7 @@ import Testing
         #expect(player.wait(timeout: 20), "paplay did not finish")
         var captured: [UInt8] = []
         _ = try Shell.waitUntil(timeout: 10) {
-            let bytes = rig.capturedBytes()
-            guard let r = PulseRig.nonSilentFrames(bytes, frameBytes: rig.frameBytes) else { return false }
-            captured = Array(bytes[(r.lowerBound * rig.frameBytes)..<(r.upperBound * rig.frameBytes)])
+            captured = PulseRig.nonSilent(rig.capturedBytes(), frameBytes: rig.frameBytes)
             return captured.count >= expected.count
         }
         let firstDifference = zip(captured, expected).enumerated().first { $0.element.0 != $0.element.1 }.map { $0.offset / rig.frameBytes }

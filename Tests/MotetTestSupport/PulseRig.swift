@@ -173,6 +173,13 @@ public final class PulseRig: SoundServerRig, @unchecked Sendable {
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }
 
+    /// The bytes of `bytes` from its first to its last non-silent frame (`nonSilentFrames`), or
+    /// none when all is silence: what was played, without the silence a capture starts and ends with.
+    public static func nonSilent(_ bytes: [UInt8], frameBytes: Int) -> [UInt8] {
+        guard let r = nonSilentFrames(bytes, frameBytes: frameBytes) else { return [] }
+        return Array(bytes[(r.lowerBound * frameBytes)..<(r.upperBound * frameBytes)])
+    }
+
     /// The frames (as a range of frame indices) from the first to the last frame with a non-zero
     /// byte, or nil when all is silence. Captures start and end with silence; align on this.
     public static func nonSilentFrames(_ bytes: [UInt8], frameBytes: Int) -> Range<Int>? {

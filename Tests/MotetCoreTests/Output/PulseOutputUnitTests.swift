@@ -17,9 +17,7 @@ import Testing
 
     /// The captured frames from the first to the last non-silent one.
     func nonSilent(_ bytes: [UInt8], channels: Int = 2) -> [UInt8] {
-        let frameBytes = 2 * channels
-        guard let r = PulseRig.nonSilentFrames(bytes, frameBytes: frameBytes) else { return [] }
-        return Array(bytes[(r.lowerBound * frameBytes)..<(r.upperBound * frameBytes)])
+        PulseRig.nonSilent(bytes, frameBytes: 2 * channels)
     }
 
     /// Frames of sound the capture holds so far: from its first non-silent frame to its end.
