@@ -49,7 +49,7 @@ final class Console: Sendable {
     func message(_ text: String) {
         state.withLock { s in
             let redraw = mode == .line && !s.lastLine.isEmpty && TerminalMode.isForeground(2)
-            Self.write(2, (redraw ? erase(s) : "") + text + "\n")
+            Self.write(2, (redraw ? reflowErase(s, columns: Self.terminalColumns()) ?? erase(s) : "") + text + "\n")
             if redraw {
                 s.lastLine = ""
                 draw(&s)
@@ -120,19 +120,13 @@ final class Console: Sendable {
         }
     }
 
-    /// After a resize (SIGWINCH). A terminal that reflows its lines (tmux, VTE, kitty…) has split
-    /// a status line wider than the new width over several rows: they are cleared before the line
-    /// is drawn again for the new width.
+    /// After a resize (SIGWINCH): the line is drawn again for the new width (`draw` clears what a
+    /// reflowing terminal made of the old one).
     func resize() {
         guard mode == .line else { return }
         state.withLock { s in
             guard !s.lastLine.isEmpty, TerminalMode.isForeground(2) else { return }
-            let columns = Self.terminalColumns()
-            var prefix = erase(s)
-            let extraRows = (s.lastLineColumns - 1) / columns
-            if !dumb, columns < s.terminalColumns, extraRows > 0 { prefix = "\r\u{1b}[\(extraRows)A\u{1b}[J" }
-            s.lastLine = ""
-            draw(&s, prefix: prefix)
+            draw(&s, .inPlace)
         }
     }
 
@@ -142,7 +136,7 @@ final class Console: Sendable {
         state.withLock { s in
             guard TerminalMode.isForeground(2) else { return }
             s.lastLine = ""
-            draw(&s, prefix: dumb ? "\n" : "\u{1b}[H\u{1b}[2J")
+            draw(&s, .clearScreen)
         }
     }
 
@@ -159,7 +153,7 @@ final class Console: Sendable {
     /// which is a fresh one after the shell's `fg`).
     func resume() {
         guard mode == .line else { return }
-        state.withLock { s in draw(&s, prefix: dumb ? "\r" : "\r\u{1b}[K") }
+        state.withLock { s in draw(&s, .inPlace) }
     }
 
     /// Leaves the terminal tidy at exit.
@@ -173,24 +167,43 @@ final class Console: Sendable {
         s.notice = (text, MonotonicInstant.now() + Self.noticeTime, track)
     }
 
-    /// Draws the status line when it changed (or after `prefix`, which must leave the cursor at
-    /// the start of an empty row).
-    private func draw(_ s: inout State, prefix: String? = nil) {
+    /// How `draw` starts: only if the line changed, over the row it is on, or on a cleared screen.
+    private enum Redraw { case ifChanged, inPlace, clearScreen }
+
+    /// Draws the status line (for `.ifChanged`, only when it changed).
+    private func draw(_ s: inout State, _ redraw: Redraw = .ifChanged) {
         guard let d = s.display, TerminalMode.isForeground(2) else { return }
         if let notice = s.notice, notice.until < MonotonicInstant.now() || (notice.trackID.map { $0 != d.nowPlaying.trackID } ?? false) {
             s.notice = nil
         }
         let columns = Self.terminalColumns()
         let line = StatusLine.text(d, columns: columns, notice: s.notice?.text)
-        guard line != s.lastLine || prefix != nil else { return }
+        let reflowed = reflowErase(s, columns: columns)
+        guard line != s.lastLine || redraw != .ifChanged || reflowed != nil else { return }
         let width = ColumnWidth.of(line)
-        var output = prefix ?? erase(s)
+        var output: String
+        switch redraw {
+        case .clearScreen: output = dumb ? "\n" : "\u{1b}[H\u{1b}[2J"
+        case .inPlace where s.lastLine.isEmpty: output = dumb ? "\r" : "\r\u{1b}[K"
+        case .inPlace, .ifChanged: output = reflowed ?? erase(s)
+        }
         output += line
-        if dumb, prefix == nil { output += String(repeating: " ", count: max(0, s.lastLineColumns - width)) }
+        if dumb, redraw == .ifChanged { output += String(repeating: " ", count: max(0, s.lastLineColumns - width)) }
         Self.write(2, output)
         s.lastLine = line
         s.lastLineColumns = width
         s.terminalColumns = columns
+    }
+
+    /// When the terminal has narrowed since the line was drawn, a terminal that reflows its lines
+    /// (tmux, VTE, kitty…) has split it over several rows, with the cursor on the last: returns
+    /// to the first and clears them all. Whoever draws first after a resize does this, the
+    /// SIGWINCH handler or a redraw that ran before it (or a `fg` after a stop, which takes
+    /// SIGCONT before SIGWINCH).
+    private func reflowErase(_ s: State, columns: Int) -> String? {
+        guard !dumb, !s.lastLine.isEmpty, columns < s.terminalColumns else { return nil }
+        let extraRows = (s.lastLineColumns - 1) / columns
+        return extraRows > 0 ? "\r\u{1b}[\(extraRows)A\u{1b}[J" : nil
     }
 
     /// Returns to the start of the status line's row, emptied.

@@ -80,6 +80,34 @@ import Testing
         #expect(try term.quit())
     }
 
+    /// A window narrowed while the player is stopped (SIGSTOP from outside, not Ctrl-Z): the
+    /// terminal splits the wide line over several rows, and on SIGCONT the player takes SIGCONT
+    /// before SIGWINCH. Whichever draws first must clear those rows (as must a redraw that runs
+    /// between a resize and its SIGWINCH, which a fresh-clone run under TSan once caught).
+    @Test func aWindowNarrowedWhileThePlayerIsStoppedLeavesOneStatusLine() throws {
+        let run = try MotetRun()
+        // Under a shell: tmux continues a pane's own process as soon as it stops.
+        let term = try PlayerTerminal(
+            command: ["sh", "-c", "\"$0\" \"$@\"; :", Paths.motet, "--output", "null", "--no-config", "--volume", "85", try cjkTrack(run)],
+            environment: run.environment, columns: 170, rows: 12)
+        defer { term.close() }
+        #expect(try Shell.waitUntil { term.statusLine().hasPrefix("▶") && term.statusLine().contains("vol 85%") }, "\(term.screen())")
+        let shell = try term.pid()
+        let pid = try #require(Int32(try Shell.run(["pgrep", "-P", "\(shell)"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        #expect(try Shell.waitUntil(timeout: 5) { (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") T ") ?? false })
+        try term.resize(columns: 40)
+        // tmux splits the line over three rows (the first scrolled out of sight).
+        #expect(try Shell.waitUntil(timeout: 5) { term.rows().count > 1 }, "the terminal did not reflow the line: \(term.screen())")
+        kill(pid, SIGCONT)
+        #expect(try Shell.waitUntil(timeout: 5) { term.cursor().row.hasPrefix("▶") && !term.cursor().row.contains("vol") }, "\(term.screen())")
+        // After a redraw or two, still the status line alone on the screen.
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(term.rows().count == 1 && statusRows(term).count == 1, "\(term.screen())")
+        #expect(try term.quit())
+    }
+
     @Test func aDumbTerminalGetsNoEscapeSequences() throws {
         let run = try MotetRun()
         let bytes = run.path("terminal.out")

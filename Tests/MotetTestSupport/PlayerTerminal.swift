@@ -26,6 +26,12 @@ public final class PlayerTerminal {
     /// The screen as tmux holds it.
     public func rawScreen() -> String { (try? Shell.run(["tmux", "-L", socket, "capture-pane", "-p"]).stdout) ?? "" }
     public func press(_ keys: String) throws { try Shell.check(["tmux", "-L", socket, "send-keys", "-l", keys]) }
+    /// The process in the pane (the command, which `env` became).
+    public func pid() throws -> Int32 {
+        let out = try Shell.run(["tmux", "-L", socket, "display-message", "-p", "#{pane_pid}"]).stdout
+        guard let pid = Int32(out.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw TestError.failed("no pane pid: \(out)") }
+        return pid
+    }
     public var isRunning: Bool { (try? Shell.run(["tmux", "-L", socket, "has-session"]).status) == 0 }
 
     /// The screen's non-empty rows, top to bottom.
