@@ -128,4 +128,41 @@ import Testing
         #expect(r.stdout.contains("Finished: Good (ok, completed)"), "\(r.stdout)")
         #expect(try wavData(out).data.count == 24000 * 4)
     }
+
+    /// Ogg Opus headers and no audio after them: one line that says so, not "damaged timestamps".
+    @Test func opusHeadersWithoutAudioAreSaidSo() throws {
+        let run = try MotetRun()
+        let empty = run.path("empty.opus"), good = run.path("good.opus")
+        var pages = OggPage.paginate([Fixtures.opusHead], serial: 77, firstSequence: 0, bos: true)
+        pages += OggPage.paginate([Fixtures.opusTagsPacket(comments: [])], serial: 77, firstSequence: 1, bos: false)
+        pages[pages.count - 1].headerType |= 4
+        try Data(pages.flatMap(\.bytes)).write(to: URL(fileURLWithPath: empty))
+        try Fixtures.opus(good, seconds: 0.5, tags: Fixtures.Tags(title: "Good"))
+        let r = try run.run(["--output", "null", "--untimed", "--no-config", "--status", "events", empty, good])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.split(separator: "\n").filter { $0.contains("empty.opus") }
+                == ["motet: \(empty): has Opus headers but no audio with a valid timestamp (granule position) — re-copy or re-encode the file"],
+            "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Good (ok, completed)"), "\(r.stdout)")
+    }
+
+    /// A huge OpusTags header over hundreds of pages (a 20 MiB picture, a 1 MiB comment): the
+    /// picture is refused in one line naming the file, the title shows, the sound is exact.
+    @Test func aHugeTagsHeaderIsOneLineAndTheSoundIsExact() throws {
+        let run = try MotetRun()
+        let f = run.path("huge.opus"), out = run.path("out.wav")
+        try Fixtures.opus(f, seconds: 1)
+        let picture = Fixtures.pictureBlock(mime: "image/jpeg", data: [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x55, count: 20 << 20))
+        try Fixtures.replaceComments(f, [
+            Array("TITLE=Huge Header".utf8), Array("DESCRIPTION=".utf8) + [UInt8](repeating: 0x78, count: 1 << 20),
+            Array("METADATA_BLOCK_PICTURE=".utf8) + Array(Data(picture).base64EncodedString().utf8),
+        ])
+        let r = try run.run(["--output", "wav:\(out)", "--untimed", "--no-config", "--status", "events", f])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Huge Header (ok, completed)"), "\(r.stdout)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("huge.opus") }
+        #expect(lines.count == 1 && lines.first?.contains("picture of 20 MiB ignored (limit 16 MiB)") == true, "\(r.stderr)")
+        #expect(try wavData(out).data == Fixtures.opusReferenceDecode(f).bytes)
+    }
 }

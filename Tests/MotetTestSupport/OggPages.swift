@@ -133,16 +133,26 @@ extension Fixtures {
         return packet
     }
 
-    /// Replaces the comment header of a single-link Ogg Vorbis file with `comments` (raw bytes), so
-    /// tests control every byte: NULs, invalid UTF-8, absurd picture blocks, huge values.
+    /// The same comments as an Opus comment header (RFC 7845 5.2: "OpusTags", no framing bit).
+    public static func opusTagsPacket(vendor: String = "Motet tests", comments: [[UInt8]]) -> [UInt8] {
+        var packet = vorbisCommentPacket(vendor: vendor, comments: comments)
+        packet.removeLast()
+        return Array("OpusTags".utf8) + packet.dropFirst(7)
+    }
+
+    /// Replaces the comment header of a single-link Ogg Vorbis or Ogg Opus file with `comments`
+    /// (raw bytes), so tests control every byte: NULs, invalid UTF-8, absurd picture blocks, huge
+    /// values.
     public static func replaceComments(_ path: String, _ comments: [[UInt8]]) throws {
         let pages = OggPage.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         guard let serial = pages.first?.serial else { throw TestError.failed("\(path): no Ogg pages") }
-        let (headers, audioStart) = OggPage.firstPackets(pages, count: 3)
-        guard headers.count == 3 else { throw TestError.failed("\(path): fewer than 3 Vorbis headers") }
+        let opus = pages[0].body.starts(with: Array("OpusHead".utf8))
+        let count = opus ? 2 : 3
+        let (headers, audioStart) = OggPage.firstPackets(pages, count: count)
+        guard headers.count == count else { throw TestError.failed("\(path): fewer than \(count) headers") }
         var out = OggPage.paginate([headers[0]], serial: serial, firstSequence: 0, bos: true)
-        out += OggPage.paginate(
-            [vorbisCommentPacket(comments: comments), headers[2]], serial: serial, firstSequence: UInt32(out.count), bos: false)
+        let rest = opus ? [opusTagsPacket(comments: comments)] : [vorbisCommentPacket(comments: comments), headers[2]]
+        out += OggPage.paginate(rest, serial: serial, firstSequence: UInt32(out.count), bos: false)
         let shift = Int64(out.count) - Int64(audioStart)
         for var page in pages[audioStart...] {
             page.sequence = UInt32(Int64(page.sequence) + shift)

@@ -73,16 +73,15 @@ enum VorbisCommentReader {
                 if gains.trackGain == nil { gains.trackGain = number(value, tag: "R128_TRACK_GAIN", ReplayGainTags.parseR128Gain, &warnings) }
             } else if gainTags == .r128, keyIs("R128_ALBUM_GAIN") {
                 if gains.albumGain == nil { gains.albumGain = number(value, tag: "R128_ALBUM_GAIN", ReplayGainTags.parseR128Gain, &warnings) }
-            } else if gainTags == .r128 {
-                // REPLAYGAIN_* in an Opus file: ignored (RFC 7845 5.2.1).
-            } else if keyIs("REPLAYGAIN_TRACK_GAIN") {
+            } else if gainTags == .replayGain, keyIs("REPLAYGAIN_TRACK_GAIN") {
                 if gains.trackGain == nil { gains.trackGain = number(value, tag: "REPLAYGAIN_TRACK_GAIN", ReplayGainTags.parseGain, &warnings) }
-            } else if keyIs("REPLAYGAIN_TRACK_PEAK") {
+            } else if gainTags == .replayGain, keyIs("REPLAYGAIN_TRACK_PEAK") {
                 if gains.trackPeak == nil { gains.trackPeak = number(value, tag: "REPLAYGAIN_TRACK_PEAK", ReplayGainTags.parsePeak, &warnings) }
-            } else if keyIs("REPLAYGAIN_ALBUM_GAIN") {
+            } else if gainTags == .replayGain, keyIs("REPLAYGAIN_ALBUM_GAIN") {
                 if gains.albumGain == nil { gains.albumGain = number(value, tag: "REPLAYGAIN_ALBUM_GAIN", ReplayGainTags.parseGain, &warnings) }
-            } else if keyIs("REPLAYGAIN_ALBUM_PEAK") {
+            } else if gainTags == .replayGain, keyIs("REPLAYGAIN_ALBUM_PEAK") {
                 if gains.albumPeak == nil { gains.albumPeak = number(value, tag: "REPLAYGAIN_ALBUM_PEAK", ReplayGainTags.parsePeak, &warnings) }
+            // REPLAYGAIN_* in an Opus file (`.r128`) falls through: ignored (RFC 7845 5.2.1).
             } else if keyIs("METADATA_BLOCK_PICTURE") {
                 if pictures.count < maximumPictureCandidates { pictures.append(value) }
             } else if keyIs("COVERART") {

@@ -155,6 +155,23 @@ import Testing
         #expect(m.replayGain.albumGain == 6.0)
         #expect(m.replayGain.scale(.track) == Float(pow(10, -1.0 / 20)))
     }
+
+    /// Art from OpusTags as from Vorbis comments: the front cover among METADATA_BLOCK_PICTURE
+    /// blocks (the R128 rules once swallowed every tag but the text and gain ones).
+    @Test func opusTagsGiveTheFrontCover() throws {
+        let dir = try Scratch()
+        let path = dir.file("art.opus")
+        try Fixtures.opus(path, seconds: 0.2)
+        let png: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + Array(repeating: 7, count: 40)
+        let block = { (type: UInt32, data: [UInt8]) in
+            Array("METADATA_BLOCK_PICTURE=".utf8) + Array(Data(Fixtures.pictureBlock(type: type, mime: "image/png", data: data)).base64EncodedString().utf8)
+        }
+        try Fixtures.replaceComments(path, [Array("TITLE=Art".utf8), block(4, png + [1]), block(3, png)])
+        let m = try OggDecoding.open(path: path).metadata
+        #expect(m.title == "Art")
+        #expect(m.picture?.bytes == png && m.picture?.mime == "image/png", "\(String(describing: m.picture))")
+        #expect(m.warnings.isEmpty, "\(m.warnings)")
+    }
 }
 
 extension DecodedFile {
