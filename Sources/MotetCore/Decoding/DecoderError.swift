@@ -143,7 +143,13 @@ public enum DecoderError: Error, Sendable, Equatable {
         case OP_EBADPACKET: return "contains a damaged packet\(at) — re-copy or re-encode the file"
         case OP_EBADLINK: return "a damaged link (chained section)\(at) stops decoding — re-copy or re-encode the file"
         case OP_ENOSEEK: return "cannot seek in this stream — play it from the start"
-        case OP_EBADTIMESTAMP: return "its Opus timestamps (granule positions) are damaged\(at) — re-copy or re-encode the file"
+        case OP_EBADTIMESTAMP:
+            // At open: not one audio page with a valid granule position (headers alone, or every
+            // timestamp damaged); while playing: a damaged one.
+            guard positionMicros != nil else {
+                return "has Opus headers but no audio with a valid timestamp (granule position) — re-copy or re-encode the file"
+            }
+            return "its Opus timestamps (granule positions) are damaged\(at) — re-copy or re-encode the file"
         default: return "the Opus decoder failed (code \(code))\(at) — re-copy or re-encode the file"
         }
     }
