@@ -22,6 +22,9 @@ import Testing
         // A comment packet of 5 MiB: past the 4 MiB the headers may take.
         try Fixtures.oggVorbis(dir + "/huge-comment.ogg", seconds: 0.5)
         try Fixtures.addComments(dir + "/huge-comment.ogg", ["DESCRIPTION=" + String(repeating: "x", count: 5 << 20)])
+        // The same in an Ogg Opus stream's OpusTags.
+        try Fixtures.opus(dir + "/huge-comment.opus", seconds: 0.5)
+        try Fixtures.replaceComments(dir + "/huge-comment.opus", [Array("DESCRIPTION=".utf8) + [UInt8](repeating: 0x78, count: 5 << 20)])
         let cases: [(String, String)] = [
             ("status/404", "the server answered 404 Not Found — check the address"),
             ("status/500", "the server answered 500 Internal Server Error — the server has a problem; try again later"),
@@ -35,6 +38,7 @@ import Testing
             ("longheader", "the server's HTTP header is too long"),
             ("garbage", "not an Ogg stream (unknown data)"),
             ("huge-comment.ogg", "the stream's headers (tags, pictures) exceed 4 MiB"),
+            ("huge-comment.opus", "the stream's headers (tags, pictures) exceed 4 MiB"),
         ]
         let refused = "http://127.0.0.1:1/radio.ogg"
         let urls = cases.map { server.url($0.0) } + [refused]

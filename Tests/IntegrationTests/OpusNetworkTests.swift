@@ -48,10 +48,12 @@ import Testing
         #expect(!errors.contains("corrupt") && !errors.contains("skipped"), "\(errors)")
     }
 
-    /// A real station: icecast2 fed by ffmpeg's libopus encoder. Motet plays it, shows its tags,
-    /// and when the server dies and comes back, reconnects and plays on.
-    @Test func anIcecastOpusStationPlaysAndReconnects() throws {
-        let station = try IcecastRig(songs: [IcecastRig.Song(title: "Opus On Air", artist: "Band", seconds: 2)], opus: true)
+    /// A real station: icecast2 sending songs that ffmpeg's libopus encoded, chained. Motet plays
+    /// it, follows its song changes (each link a track with its own tags, in the station's order,
+    /// none said to be damaged), and when the server dies and comes back, reconnects and plays on.
+    @Test func anIcecastOpusStationFollowsSongChangesAndReconnects() throws {
+        let songs = [IcecastRig.Song(title: "Opus One", artist: "Band", seconds: 2), IcecastRig.Song(title: "Opus Two", artist: "Other Band", seconds: 2)]
+        let station = try IcecastRig(songs: songs, opus: true)
         defer { station.stop() }
         let run = try MotetRun()
         let out = run.path("out.txt"), err = run.path("err.txt")
@@ -61,13 +63,20 @@ import Testing
         defer { p.stop() }
         let text = { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
         let errors = { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
-        #expect(try Shell.waitUntil(timeout: 30) { text().contains("Playing: Opus On Air — Band — Radio Fixtures") }, "\(text()) \(errors())")
+        // Three songs in a row, each after the other.
+        let titles = { text().split(separator: "\n").filter { $0.hasPrefix("Playing: ") }.map { String($0.dropFirst(9)) } }
+        let one = "Opus One — Band — Radio Fixtures", two = "Opus Two — Other Band — Radio Fixtures"
+        #expect(try Shell.waitUntil(timeout: 30) { titles().count >= 3 }, "\(text()) \(errors())")
+        let seen = titles().prefix(3).map { $0.hasPrefix(one) ? 1 : $0.hasPrefix(two) ? 2 : 0 }
+        #expect(seen == [1, 2, 1] || seen == [2, 1, 2], "\(titles())")
+        #expect(text().contains("Finished: Opus One") && text().contains("Finished: Opus Two"), "\(text())")
+        #expect(!errors().contains("corrupt") && !errors().contains("damaged"), "\(errors())")
         station.stopServer()
         #expect(try Shell.waitUntil(timeout: 30) { errors().contains("the stream was lost") }, "\(errors())")
         try station.startServer()
         #expect(
             try Shell.waitUntil(timeout: 30) { station.isOnAir },
-            "\(station.log("error.log")) \((try? String(contentsOfFile: station.directory + "/ffmpeg.stderr", encoding: .utf8)) ?? "")")
+            "\(station.log("error.log")) \((try? String(contentsOfFile: station.directory + "/source.stderr", encoding: .utf8)) ?? "")")
         #expect(try Shell.waitUntil(timeout: 40) { errors().contains("the stream is back; playing on") }, "\(errors())")
         #expect(p.isRunning, "\(errors())")
         #expect(!errors().contains("corrupt") && !errors().contains("Motet plays"), "\(errors())")

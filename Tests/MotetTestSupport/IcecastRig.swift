@@ -46,10 +46,13 @@ public final class IcecastRig: @unchecked Sendable {
     /// default, a listener starts that much behind the station's live edge.
     public let burstSize: Int
 
-    /// An Ogg Opus station: ffmpeg's libopus encoder is the source instead of ices2 (which sends
-    /// only Vorbis). It sends the songs as one endless Ogg Opus stream (one link, tagged with the
-    /// first song), in real time; `files` are the songs' WAV files.
+    /// An Ogg Opus station (ices2 sends only Vorbis): each song encoded by ffmpeg's libopus
+    /// encoder with its tags (`files`), chained, the chain repeated for `opusSeconds` of sound,
+    /// and sent to icecast2 as a source (an HTTP PUT) by curl, paced a little faster than real
+    /// time. So every song reaches a listener as a new chained link, through icecast2's own Ogg
+    /// handling, as from ices2.
     public let opus: Bool
+    public static let opusSeconds = 150.0
 
     /// Makes the fixture songs and starts the station; returns once the mount is on air.
     public init(songs: [Song], quality: Int = 3, burstSize: Int = 65535, opus: Bool = false) throws {
@@ -61,8 +64,12 @@ public final class IcecastRig: @unchecked Sendable {
         for (i, song) in songs.enumerated() {
             let synth = song.synth ?? ["sine", "\(330 + 110 * i)"]
             if opus {
-                let path = directory + "/song\(i + 1).wav"
-                try Fixtures.wav(path, seconds: song.seconds, rate: 48000, synth: synth)
+                let wav = directory + "/song\(i + 1).wav", path = directory + "/song\(i + 1).opus"
+                try Fixtures.wav(wav, seconds: song.seconds, rate: 48000, synth: synth)
+                try Shell.check([
+                    "ffmpeg", "-nostdin", "-loglevel", "error", "-i", wav, "-c:a", "libopus", "-b:a", "64k",
+                    "-metadata", "title=\(song.title)", "-metadata", "artist=\(song.artist)", "-metadata", "album=Radio Fixtures", path,
+                ])
                 made.append(path)
                 continue
             }
@@ -75,6 +82,7 @@ public final class IcecastRig: @unchecked Sendable {
         files = made
         port = try Self.freePort()
         try writeConfigs()
+        if opus { opusRate = try Self.chain(made, seconds: songs.map(\.seconds).reduce(0, +), into: directory + "/station.opus") }
         do {
             try startServer()
             guard try Shell.waitUntil(timeout: 20, { self.isOnAir }) else {
@@ -124,26 +132,41 @@ public final class IcecastRig: @unchecked Sendable {
             let r = try? Shell.run(["curl", "-s", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}", status], timeout: 10)
             return r?.stdout == "200"
         }
-        // ices2 (and ffmpeg) give up when their server goes away: the source starts again with it.
+        // ices2 (and curl) give up when their server goes away: the source starts again with it.
         try lock.withLock {
-            // ffmpeg may not notice for a long while that its server died: a new one goes with the new server.
+            // The Opus source may not notice for a long while that its server died: a new one goes with the new server.
             if opus, let source = ices, source.isRunning, startsBefore > 0 { source.stop() }
             if ices?.isRunning != true {
-                ices = try SpawnedProcess(sourceCommand, stderr: directory + (opus ? "/ffmpeg.stderr" : "/ices2.stderr"))
+                ices = try SpawnedProcess(sourceCommand, stderr: directory + (opus ? "/source.stderr" : "/ices2.stderr"))
             }
         }
     }
 
-    /// The station's source client: ices2, or ffmpeg encoding the songs with libopus, in a loop.
+    /// The station's source client: ices2, or curl sending the chained Opus songs.
     private var sourceCommand: [String] {
-        guard opus, let first = songs.first else { return ["ices2", directory + "/ices.xml"] }
+        guard opus else { return ["ices2", directory + "/ices.xml"] }
         return [
-            "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-f", "concat", "-safe", "0",
-            "-i", directory + "/playlist.ffconcat", "-c:a", "libopus", "-b:a", "64k",
-            "-metadata", "title=\(first.title)", "-metadata", "artist=\(first.artist)", "-metadata", "album=Radio Fixtures",
-            "-ice_name", Self.stationName, "-ice_genre", Self.stationGenre, "-ice_description", Self.stationDescription,
-            "-content_type", "audio/ogg", "-f", "ogg", "icecast://source:motet-source@127.0.0.1:\(port)/radio.ogg",
+            "curl", "-sS", "-T", directory + "/station.opus", "--limit-rate", "\(opusRate)", "-u", "source:motet-source",
+            "-H", "Content-Type: audio/ogg", "-H", "Expect:", "-H", "Ice-Name: \(Self.stationName)",
+            "-H", "Ice-Genre: \(Self.stationGenre)", "-H", "Ice-Description: \(Self.stationDescription)",
+            "-H", "Ice-URL: \(Self.stationHomepage)", url,
         ]
+    }
+
+    /// The Opus source's pace (bytes a second): 10 % over the songs' own, so the station never
+    /// starves its listeners.
+    private var opusRate = 0
+
+    /// Writes `files` (Ogg streams, `seconds` long together) one after another, as often as
+    /// `opusSeconds` takes, into `path`; returns the pace to send it at.
+    private static func chain(_ files: [String], seconds: Double, into path: String) throws -> Int {
+        var one = Data()
+        for f in files { one.append(try Data(contentsOf: URL(fileURLWithPath: f))) }
+        let repeats = max(1, Int((opusSeconds / max(seconds, 0.1)).rounded(.up)))
+        var all = Data()
+        for _ in 0..<repeats { all.append(one) }
+        try all.write(to: URL(fileURLWithPath: path))
+        return Int(Double(one.count) / max(seconds, 0.1) * 1.1)
     }
 
     /// Kills icecast2 (SIGKILL: the listeners' connections drop at once, as when a server dies).
@@ -206,8 +229,6 @@ public final class IcecastRig: @unchecked Sendable {
             """
         try icecast.write(toFile: directory + "/icecast.xml", atomically: true, encoding: .utf8)
         try (files.joined(separator: "\n") + "\n").write(toFile: directory + "/playlist.txt", atomically: true, encoding: .utf8)
-        try ("ffconcat version 1.0\n" + files.map { "file '\($0)'\n" }.joined())
-            .write(toFile: directory + "/playlist.ffconcat", atomically: true, encoding: .utf8)
         let ices = """
             <ices>
               <background>0</background>
