@@ -67,14 +67,14 @@ wait_for_pulse_server() {
     return 1
 }
 
-# start_private_pulse: PulseAudio under $work/pulse, a 44.1 kHz stereo null sink and the native
-# protocol only; its log is $work/pulse/pa.log.
+# start_private_pulse [RATE]: PulseAudio under $work/pulse, a stereo null sink at RATE Hz (44100
+# unless said) and the native protocol only; its log is $work/pulse/pa.log.
 start_private_pulse() {
-    local dir=$work/pulse
+    local dir=$work/pulse rate=${1:-44100}
     mkdir -p "$dir/run" "$dir/state"
     PULSE_RUNTIME_PATH=$dir/run PULSE_STATE_PATH=$dir/state \
         pulseaudio -n --daemonize=no --exit-idle-time=-1 --use-pid-file=no --log-target="file:$dir/pa.log" \
-        -L "module-null-sink sink_name=nullsink rate=44100 channels=2" -L module-native-protocol-unix &
+        -L "module-null-sink sink_name=nullsink rate=$rate channels=2" -L module-native-protocol-unix &
     pulse_pid=$!
     pulse_server=unix:$dir/run/native
     wait_for_pulse_server "$pulse_server" || bench_lib_die "PulseAudio did not start (see $dir/pa.log)"

@@ -4,6 +4,7 @@
 #   bench/out/one-minute.ogg    60 s, same encoding
 #   bench/out/one-minute.opus   the same sound at 48 kHz, opusenc --bitrate 128 (made only when
 #                               opusenc is there: bench/instructions.sh with INSTR_CODEC=opus)
+#   bench/out/ten-minutes.opus  600 s of it, with BENCH_CODEC=opus (bench/run.sh)
 # The sound is generated (no copyrighted material): two sweeps with a tremolo over independent pink
 # noise in each channel, enough content that the encoder really spends the bitrate (a tone alone
 # gives ~100 kb/s whatever -b asks for, and would make decoding look cheaper than music).
@@ -44,3 +45,6 @@ make_opus_track() { # NAME SECONDS
 }
 
 make_opus_track one-minute 60
+# The ten-minute Opus file only for BENCH_CODEC=opus (bench/run.sh): encoding it takes a while.
+[ "${BENCH_CODEC:-}" = opus ] && make_opus_track ten-minutes 600
+exit 0

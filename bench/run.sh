@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Motet benchmark: Motet side by side with libvorbisfile's own limit and with peer players, in one run.
+# Motet benchmark: Motet side by side with the codec library's own limit and with peer players, in one run.
 #
 #   make bench                      # installs the tools (deps-bench), builds a release, runs this
 #   bench/run.sh                    # the same, when the tools and the release build are already there
+#   BENCH_CODEC=opus bench/run.sh   # the same for Ogg Opus (make bench-opus)
 #
 # Installs nothing. Needs (make deps-bench): gcc pkg-config libvorbis-dev sox vorbis-tools mpv time
 # pulseaudio pulseaudio-utils dbus-daemon, and a release build (make release).
@@ -12,11 +13,14 @@
 #   BENCH_RUNS       repetitions of each untimed (10-minute) measurement (default 5)
 #   BENCH_RT_RUNS    repetitions of each real-time (60 s of audio) measurement (default 3)
 #   BENCH_ONLY       untimed | realtime | all (default all)
+#   BENCH_CODEC      vorbis (default): the C loop over ov_read_float, oggdec, ogg123 and mpv beside
+#                    Motet, on a 44.1 kHz sink; opus: the C loop over op_read_float, opusdec and mpv,
+#                    on a 48 kHz sink (the codec's rate: neither player resamples)
 #   MOTET_ALT        another motet binary (e.g. a build with a proposed change) measured in the same
 #                    run, interleaved, as the rows "motet (alt) ..."
 #
 # Writes bench/out/raw.tsv (one line per run) and bench/out/summary.md (medians, ratios, the machine,
-# goals met or missed), and prints the summary. bench/RESULTS.md keeps the latest round's figures;
+# goals met or missed), and prints the summary; raw-opus.tsv and summary-opus.md for Opus. bench/RESULTS.md keeps the latest round's figures;
 # bench/history/speed-cpu-rss.md every round in full.
 set -euo pipefail
 
@@ -26,11 +30,20 @@ out=$here/out
 runs=${BENCH_RUNS:-5}
 rt_runs=${BENCH_RT_RUNS:-3}
 only=${BENCH_ONLY:-all}
+codec=${BENCH_CODEC:-vorbis}
 
 die() { echo "bench: $*" >&2; exit 1; }
 . "$here/lib.sh"
 
-require_tools gcc pkg-config sox oggenc oggdec ogg123 mpv /usr/bin/time pulseaudio pactl dbus-daemon
+common_tools=(gcc pkg-config sox oggenc mpv /usr/bin/time pulseaudio pactl dbus-daemon)
+case $codec in
+vorbis) require_tools "${common_tools[@]}" oggdec ogg123 ;;
+opus)
+    require_tools "${common_tools[@]}" opusenc opusdec
+    pkg-config --exists opusfile || die "missing: libopusfile-dev (run 'make deps-bench')"
+    ;;
+*) die "BENCH_CODEC=$codec: vorbis or opus" ;;
+esac
 find_motet "$root"
 have_delegates=yes
 for p in log json notify mpris; do
@@ -39,12 +52,18 @@ done
 
 mkdir -p "$out"
 "$here/make_input.sh" "$out"
-long=$out/ten-minutes.ogg
-minute=$out/one-minute.ogg
 long_seconds=600
 minute_seconds=60
-
-build_vorbis_loop "$out"
+if [ "$codec" = opus ]; then
+    long=$out/ten-minutes.opus minute=$out/one-minute.opus suffix=-opus sink_rate=48000
+    build_opus_loop "$out"
+    c_loop=$out/opus_loop
+else
+    long=$out/ten-minutes.ogg minute=$out/one-minute.ogg suffix= sink_rate=44100
+    build_vorbis_loop "$out"
+    c_loop=$out/vorbis_loop
+fi
+[ -s "$long" ] && [ -s "$minute" ] || die "bench/make_input.sh made no $long or $minute"
 
 work=$(mktemp -d /tmp/motet-bench.XXXXXX)
 cleanup() {
@@ -61,8 +80,8 @@ process_cpu() {
     awk -v t="$ticks" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / t }' "/proc/$1/stat"
 }
 
-raw=$out/raw.tsv
-failures=$out/failures.md
+raw=$out/raw$suffix.tsv
+failures=$out/failures$suffix.md
 : > "$failures"
 printf 'case\trun\twall_s\tuser_s\tsys_s\tmaxrss_kib\tvoluntary_cs\tinvoluntary_cs\tserver_cpu_s\n' > "$raw"
 
@@ -104,17 +123,21 @@ mpv_flags=(--no-config --really-quiet --no-video --no-terminal)
 if [ "$only" != realtime ]; then
     echo "Untimed: ${long_seconds} s of audio, $runs runs each (interleaved)"
     for run in $(seq "$runs"); do
-        measure c-loop "$run" 0 "$out/vorbis_loop" "$long"
+        measure c-loop "$run" 0 "$c_loop" "$long"
         measure motet-untimed "$run" 0 "${quiet_motet[@]}" --output null --untimed "$long"
         [ -n "$alt" ] && measure alt-untimed "$run" 0 "${alt_motet[@]}" --output null --untimed "$long"
-        measure oggdec "$run" 0 oggdec -Q -o /dev/null "$long"
-        measure ogg123-null "$run" 0 ogg123 -q -d null "$long"
+        if [ "$codec" = opus ]; then
+            measure opusdec "$run" 0 opusdec --quiet --rate 48000 "$long" /dev/null
+        else
+            measure oggdec "$run" 0 oggdec -Q -o /dev/null "$long"
+            measure ogg123-null "$run" 0 ogg123 -q -d null "$long"
+        fi
         measure mpv-untimed "$run" 0 mpv "${mpv_flags[@]}" --ao=null --ao-null-untimed "$long"
     done
 fi
 
 if [ "$only" != untimed ]; then
-    start_private_pulse
+    start_private_pulse "$sink_rate"
     export PULSE_SERVER=$pulse_server
     start_private_bus
     echo "Real time: ${minute_seconds} s of audio, $rt_runs runs each (interleaved; PulseAudio null sink at $PULSE_SERVER)"
@@ -130,13 +153,16 @@ if [ "$only" != untimed ]; then
         [ -n "$have_delegates" ] && measure motet-pulse+4-bus "$run" $min env DBUS_SESSION_BUS_ADDRESS="$bus_address" \
             "${quiet_motet[@]}" --output pulse "${delegates[@]}" "$minute"
         [ -n "$alt" ] && measure alt-pulse "$run" $min "${alt_motet[@]}" --output pulse "$minute"
-        measure ogg123-pulse "$run" $min ogg123 -q -d pulse "$minute"
+        [ "$codec" = vorbis ] && measure ogg123-pulse "$run" $min ogg123 -q -d pulse "$minute"
         measure mpv-pulse "$run" $min mpv "${mpv_flags[@]}" --ao=pulse "$minute"
     done
 fi
 
-"$here/summarize.sh" "$raw" "$long_seconds" "$minute_seconds" "$motet" "$alt" > "$out/summary.md"
+summary=$out/summary$suffix.md
+BENCH_CODEC=$codec "$here/summarize.sh" "$raw" "$long_seconds" "$minute_seconds" "$motet" "$alt" > "$summary"
 if [ -s "$failures" ]; then
-    { echo; echo "## Runs that failed (not in the medians)"; echo; cat "$failures"; } >> "$out/summary.md"
+    { echo; echo "## Runs that failed (not in the medians)"; echo; cat "$failures"; } >> "$summary"
 fi
-cat "$out/summary.md"
+cat "$summary"
+# A benchmark whose run failed must fail, not print a number.
+[ ! -s "$failures" ] || die "$(wc -l < "$failures") run(s) failed: see $failures"
