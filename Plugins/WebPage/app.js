@@ -46,7 +46,12 @@ function tick() {
 
 function stateText(s) {
   const word = words[s.state] || s.state;
-  if (s.state === "stalled") return word + ": " + (stalledReasons[s.interruption] || "waiting for the stream");
+  if (s.state === "stalled") {
+    // The player's reason (stalledReason; a lost device is also an interruption): none is made up.
+    const reason = s.stalledReason || s.interruption;
+    if (reason === "buffering") return word + ": waiting for " + (s.url ? "the stream" : "data");
+    return stalledReasons[reason] ? word + ": " + stalledReasons[reason] : word;
+  }
   if (s.state === "interrupted") return word + " by the sound server";
   return word;
 }
@@ -83,7 +88,9 @@ function show(s) {
   $("previous").disabled = !s.previousTrackEnabled;
   const next = $("next");
   next.disabled = !s.nextTrackEnabled;
-  const reason = has && !s.nextTrackEnabled ? "No skip now: the skip limit is reached, or no track follows." : "";
+  // The player's own words for why (plugin ABI 1.3); an older player does not say.
+  const why = s.nextTrackDisabledReason;
+  const reason = has && !s.nextTrackEnabled ? "Next is off: " + (why || "not possible now") + "." : "";
   $("next-reason").textContent = reason;
   next.title = reason;
   for (const [id, on] of [["like", s.liked], ["dislike", s.disliked]]) {
