@@ -12,6 +12,10 @@ let state = null;
 let skew = 0;
 let timer = 0;
 let volumeHeld = false;
+// The volume last asked for, until the player says it (or 2 s pass: it may have refused): the
+// player's answers to the steps before it must not move the slider back under the user's keys.
+let volumeWanted = null;
+let volumeWantedAt = 0;
 
 function clock(seconds) {
   if (seconds == null || !isFinite(seconds)) return "\u2013:\u2013\u2013";
@@ -97,7 +101,13 @@ function show(s) {
     $(id).setAttribute("aria-pressed", on ? "true" : "false");
     $(id).disabled = !has;
   }
-  if (!volumeHeld && s.volume != null) $("volume").value = s.volume;
+  if (!volumeHeld && s.volume != null) {
+    const behind = volumeWanted != null && s.volume !== volumeWanted && Date.now() - volumeWantedAt < 2000;
+    if (!behind) {
+      volumeWanted = null;
+      $("volume").value = s.volume;
+    }
+  }
   clearInterval(timer);
   timer = playing ? setInterval(tick, 250) : 0;
   tick();
@@ -130,7 +140,12 @@ $("like").addEventListener("click", () => command(state && state.liked ? "unlike
 $("dislike").addEventListener("click", () => command(state && state.disliked ? "unlike" : "dislike"));
 const volume = $("volume");
 volume.addEventListener("input", () => { volumeHeld = true; });
-volume.addEventListener("change", () => { volumeHeld = false; command("volume", Number(volume.value)); });
+volume.addEventListener("change", () => {
+  volumeHeld = false;
+  volumeWanted = Number(volume.value);
+  volumeWantedAt = Date.now();
+  command("volume", volumeWanted);
+});
 
 const events = new EventSource("/api/events" + query);
 events.addEventListener("now-playing", (e) => show(JSON.parse(e.data)));
