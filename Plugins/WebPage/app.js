@@ -140,11 +140,24 @@ $("like").addEventListener("click", () => command(state && state.liked ? "unlike
 $("dislike").addEventListener("click", () => command(state && state.disliked ? "unlike" : "dislike"));
 const volume = $("volume");
 volume.addEventListener("input", () => { volumeHeld = true; });
+// One volume command at a time, the latest value next: fetches sent at once may reach the player
+// in another order (each on a connection of its own), and a key held down sends one per step.
+let volumeSending = false;
+async function sendVolume() {
+  if (volumeSending) return;
+  volumeSending = true;
+  let sent = null;
+  while (volumeWanted != null && volumeWanted !== sent) {
+    sent = volumeWanted;
+    await command("volume", sent);
+  }
+  volumeSending = false;
+}
 volume.addEventListener("change", () => {
   volumeHeld = false;
   volumeWanted = Number(volume.value);
   volumeWantedAt = Date.now();
-  command("volume", volumeWanted);
+  sendVolume();
 });
 
 const events = new EventSource("/api/events" + query);
