@@ -4,8 +4,8 @@ import Testing
 
 extension WebDelegateTests {
     /// The page's state line when playback cannot go on by itself, in a real browser against the
-    /// real player: a stream whose server stops sending (stalled, with why), and the sound server
-    /// pausing Motet for a call (interrupted).
+    /// real player: a stream whose server stops sending (stalled, with why), the sound server
+    /// pausing Motet for a call (interrupted), and the sound server dying (stalled, with why).
     @Suite struct WebPageStateTests {
         @Test func aStreamWhoseServerStopsSendingShowsStalledWithItsReason() throws {
             let box = try PlayerSandbox()
@@ -36,7 +36,7 @@ extension WebDelegateTests {
             #expect(rig.process.isRunning, "\(rig.stderr)")
         }
 
-        @Test func aCallThatCorksMotetShowsInterruptedThenPlayingAgain() throws {
+        @Test func aCallShowsInterruptedThenPlayingAndALostSoundServerShowsStalledWithItsReason() throws {
             let pulse = try PulseRig(roleCork: true)
             defer { pulse.stop() }
             let box = try PlayerSandbox()
@@ -59,8 +59,16 @@ extension WebDelegateTests {
                     seen["toggle"] = el("toggle").get_attribute("aria-label")
                     call.wait(20)
                     seen["playingAgain"] = wait(lambda: state_text() == "Playing", 10)
+                    # The sound server dies (SIGKILL, a crash as a client sees it).
+                    os.kill(int(args[2]), signal.SIGKILL)
+                    seen["lost"] = wait(lambda: state_text().startswith("Stalled"), 10)
+                    seen["lostText"] = state_text()
+                    seen["lostInFile"] = [file_state().get("state"), file_state().get("stalledReason")]
                 """, base: rig.base, stateFile: rig.stateFile,
-                arguments: [String(decoding: try JSONSerialization.data(withJSONObject: phone), as: UTF8.self), pulse.serverAddress])
+                arguments: [
+                    String(decoding: try JSONSerialization.data(withJSONObject: phone), as: UTF8.self), pulse.serverAddress,
+                    String(try #require(pulse.serverPID)),
+                ])
             #expect(seen["playing"] is Double, "the page never showed the track playing: \(seen) \(rig.stderr)")
             #expect(seen["interrupted"] is Double, "the page never showed the interruption: \(seen)")
             #expect(seen["text"] as? String == "Interrupted by the sound server", "\(seen)")
@@ -68,6 +76,9 @@ extension WebDelegateTests {
             // Interrupted is not playing: the button offers Play.
             #expect(seen["toggle"] as? String == "Play", "\(seen)")
             #expect(seen["playingAgain"] is Double, "the page did not show playing after the call: \(seen)")
+            #expect(seen["lost"] is Double, "the page never showed the lost server: \(seen)")
+            #expect(seen["lostText"] as? String == "Stalled: the sound device went away", "\(seen)")
+            #expect(seen["lostInFile"] as? [String] == ["stalled", "device-lost"], "\(seen)")
             #expect(rig.process.isRunning, "\(rig.stderr)")
         }
     }

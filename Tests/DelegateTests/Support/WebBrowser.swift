@@ -24,7 +24,7 @@ enum WebBrowser {
     }
 
     static let prelude = """
-        import json, subprocess, sys, time
+        import json, os, signal, subprocess, sys, time
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         from selenium.webdriver.common.by import By
