@@ -20,15 +20,17 @@ extension WebDelegateTests {
             let rig = try WebRig(
                 box, ["--output", "null", "--prebuffer", "0.5", "--network-timeout", "60", server.url("song.ogg?stall=\(size / 5)")])
             defer { rig.stop() }
+            let shots = Paths.buildDirectory + "/web-screenshots"
+            try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
             let seen = try WebBrowser.run(
                 """
                     d.get(base + "/")
                     seen["playing"] = wait(lambda: el("title").text == "On Air" and state_text() == "Playing", 10)
                     seen["stalled"] = wait(lambda: state_text().startswith("Stalled"), 20)
                     seen["text"] = state_text()
-                    seen["inFile"] = [file_state().get("state"), file_state().get("stalledReason")]
+                    seen["inFile"] = file_values(["state", "stalledReason"], ["stalled", "buffering"])
                     d.save_screenshot(args[0])
-                """, base: rig.base, stateFile: rig.stateFile, arguments: [Paths.buildDirectory + "/web-screenshots-stalled.png"])
+                """, base: rig.base, stateFile: rig.stateFile, arguments: [shots + "/phone-stalled-390x844.png"])
             #expect(seen["playing"] is Double, "the page never showed the stream playing: \(seen)")
             #expect(seen["stalled"] is Double, "the page never showed the stall: \(seen)")
             #expect(seen["text"] as? String == "Stalled: waiting for the stream", "\(seen)")
@@ -55,7 +57,7 @@ extension WebDelegateTests {
                     call = subprocess.Popen(json.loads(args[0]), env={"PULSE_SERVER": args[1]})
                     seen["interrupted"] = wait(lambda: state_text().startswith("Interrupted"), 5)
                     seen["text"] = state_text()
-                    seen["inFile"] = [file_state().get("state"), file_state().get("interruption")]
+                    seen["inFile"] = file_values(["state", "interruption"], ["interrupted", "corked"])
                     seen["toggle"] = el("toggle").get_attribute("aria-label")
                     call.wait(20)
                     seen["playingAgain"] = wait(lambda: state_text() == "Playing", 10)
@@ -63,7 +65,7 @@ extension WebDelegateTests {
                     os.kill(int(args[2]), signal.SIGKILL)
                     seen["lost"] = wait(lambda: state_text().startswith("Stalled"), 10)
                     seen["lostText"] = state_text()
-                    seen["lostInFile"] = [file_state().get("state"), file_state().get("stalledReason")]
+                    seen["lostInFile"] = file_values(["state", "stalledReason"], ["stalled", "device-lost"])
                 """, base: rig.base, stateFile: rig.stateFile,
                 arguments: [
                     String(decoding: try JSONSerialization.data(withJSONObject: phone), as: UTF8.self), pulse.serverAddress,

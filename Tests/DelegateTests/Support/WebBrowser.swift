@@ -52,6 +52,12 @@ enum WebBrowser {
                 return json.load(open(state_path))
             except Exception:
                 return {}
+        def file_values(keys, want, timeout=5):
+            # The json delegate's values of keys, once they are want (or after timeout): it writes
+            # its file on its own, a moment before or after the page changes.
+            values = lambda: [file_state().get(k) for k in keys]
+            wait(lambda: values() == want, timeout)
+            return values()
 
         try:
 
