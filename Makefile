@@ -8,13 +8,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := pkg-config libvorbis-dev libopusfile-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev \
 	libmicrohttpd-dev libqrencode-dev
 # The web delegate's page is tested in headless Chromium driven by Selenium (chromium-driver,
-# python3-selenium; Tests/DelegateTests/WebPageTests.swift).
+# python3-selenium; Tests/DelegateTests/WebPageTests.swift), and the QR code it prints on a
+# terminal is read back with zbarimg (zbar-tools; WebQRCodeTests.swift).
 # PipeWire (pipewire, wireplumber, pipewire-pulse; pw-dump from pipewire-bin): Debian 12's desktop
 # sound server, which the tests start privately beside PulseAudio (Tests/MotetTestSupport/PipeWireRig.swift).
 TEST_PACKAGES := $(BUILD_PACKAGES) gcc make pulseaudio pulseaudio-utils vorbis-tools opus-tools ffmpeg sox dbus dbus-bin \
 	dbus-daemon xvfb x11-utils dunst xfce4-notifyd xdotool playerctl alsa-utils python3-jsonschema jq man-db groff-base libglib2.0-bin tmux systemd \
 	pipewire pipewire-bin pipewire-pulse wireplumber icecast2 ices2 curl \
-	chromium chromium-driver python3-selenium
+	chromium chromium-driver python3-selenium zbar-tools
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv time mpd mpc valgrind libsoup-3.0-dev
 FUZZ_PACKAGES := $(BUILD_PACKAGES) sox vorbis-tools opus-tools python3
 # make deb: debhelper's tools, patchelf for the RUNPATHs, lintian; the package test also renders the

@@ -20,6 +20,8 @@ package struct PlayerSnapshot: Sendable {
     /// The state to go back to when an interruption ends without a new playback-state event.
     package var stateBeforeInterruption: String?
     package var interruption: String?
+    /// Why the host says it is stalled (`buffering`, `device-lost`), from its last playback state.
+    package var stalledReason: String?
     package var volume: Int?
     /// The last now-playing event (nil before the first one, or after shutdown), without the
     /// artwork's bytes: their count is `artworkSize`.
@@ -47,6 +49,7 @@ package struct PlayerSnapshot: Sendable {
         let (fileState, playerState) = Self.fileState(info)
         setState(fileState, playerState: playerState)
         volume = info.volumePercent
+        stalledReason = info.state == .stalled ? info.stalledReason.flatMap(Self.stalledReasonName) : nil
         if info.state != .interrupted {
             interruption = nil
             stateBeforeInterruption = nil
@@ -100,6 +103,22 @@ package struct PlayerSnapshot: Sendable {
         if let newPlayerState { playerState = newPlayerState }
     }
 
+    /// The state file's word for a stall's reason; nil for none or one this kit does not know.
+    package static func stalledReasonName(_ reason: PlaybackStateInfo.StalledReason) -> String? {
+        switch reason {
+        case .none: nil
+        case .buffering: "buffering"
+        case .deviceLost: "device-lost"
+        }
+    }
+
+    /// Why the state is stalled, while it is: the host's reason, else the interruption's (a
+    /// device lost); nil when not stalled or not said.
+    package var shownStalledReason: String? {
+        guard state == "stalled" else { return nil }
+        return stalledReason ?? (interruption == "device-lost" ? "device-lost" : nil)
+    }
+
     /// The elapsed time now, extrapolated from the last sample while playing; with its
     /// wall-clock sampling time. nil when unknown.
     package func elapsed(extrapolated: Bool) -> (micros: Int64, atWall: Int64)? {
@@ -126,6 +145,7 @@ package struct PlayerSnapshot: Sendable {
         json.key("state"); json.string(state)
         json.key("playerState"); json.string(playerState)
         json.key("interruption"); json.string(interruption)
+        json.key("stalledReason"); json.string(shownStalledReason)
         json.key("title"); json.string(np?.title)
         json.key("artist"); json.string(np?.artist)
         json.key("artists")
@@ -145,6 +165,7 @@ package struct PlayerSnapshot: Sendable {
         json.key("liked"); json.bool(nowPlaying?.likeActive ?? false)
         json.key("disliked"); json.bool(nowPlaying?.dislikeActive ?? false)
         json.key("nextTrackEnabled"); json.bool(nowPlaying?.nextEnabled ?? false)
+        json.key("nextTrackDisabledReason"); json.string(np?.nextEnabled == false ? np?.nextDisabledReason : nil)
         json.key("previousTrackEnabled"); json.bool(nowPlaying?.previousEnabled ?? false)
         json.key("artwork")
         if let art = np?.artwork {

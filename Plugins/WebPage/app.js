@@ -12,6 +12,10 @@ let state = null;
 let skew = 0;
 let timer = 0;
 let volumeHeld = false;
+// The volume last asked for, until the player says it (or 2 s pass: it may have refused): the
+// player's answers to the steps before it must not move the slider back under the user's keys.
+let volumeWanted = null;
+let volumeWantedAt = 0;
 
 function clock(seconds) {
   if (seconds == null || !isFinite(seconds)) return "\u2013:\u2013\u2013";
@@ -46,7 +50,12 @@ function tick() {
 
 function stateText(s) {
   const word = words[s.state] || s.state;
-  if (s.state === "stalled") return word + ": " + (stalledReasons[s.interruption] || "waiting for the stream");
+  if (s.state === "stalled") {
+    // The player's reason (stalledReason; a lost device is also an interruption): none is made up.
+    const reason = s.stalledReason || s.interruption;
+    if (reason === "buffering") return word + ": waiting for " + (s.url ? "the stream" : "data");
+    return stalledReasons[reason] ? word + ": " + stalledReasons[reason] : word;
+  }
   if (s.state === "interrupted") return word + " by the sound server";
   return word;
 }
@@ -83,14 +92,22 @@ function show(s) {
   $("previous").disabled = !s.previousTrackEnabled;
   const next = $("next");
   next.disabled = !s.nextTrackEnabled;
-  const reason = has && !s.nextTrackEnabled ? "No skip now: the skip limit is reached, or no track follows." : "";
+  // The player's own words for why (plugin ABI 1.3); an older player does not say.
+  const why = s.nextTrackDisabledReason;
+  const reason = has && !s.nextTrackEnabled ? "Next is off: " + (why || "not possible now") + "." : "";
   $("next-reason").textContent = reason;
   next.title = reason;
   for (const [id, on] of [["like", s.liked], ["dislike", s.disliked]]) {
     $(id).setAttribute("aria-pressed", on ? "true" : "false");
     $(id).disabled = !has;
   }
-  if (!volumeHeld && s.volume != null) $("volume").value = s.volume;
+  if (!volumeHeld && s.volume != null) {
+    const behind = volumeWanted != null && s.volume !== volumeWanted && Date.now() - volumeWantedAt < 2000;
+    if (!behind) {
+      volumeWanted = null;
+      $("volume").value = s.volume;
+    }
+  }
   clearInterval(timer);
   timer = playing ? setInterval(tick, 250) : 0;
   tick();
@@ -123,7 +140,25 @@ $("like").addEventListener("click", () => command(state && state.liked ? "unlike
 $("dislike").addEventListener("click", () => command(state && state.disliked ? "unlike" : "dislike"));
 const volume = $("volume");
 volume.addEventListener("input", () => { volumeHeld = true; });
-volume.addEventListener("change", () => { volumeHeld = false; command("volume", Number(volume.value)); });
+// One volume command at a time, the latest value next: fetches sent at once may reach the player
+// in another order (each on a connection of its own), and a key held down sends one per step.
+let volumeSending = false;
+async function sendVolume() {
+  if (volumeSending) return;
+  volumeSending = true;
+  let sent = null;
+  while (volumeWanted != null && volumeWanted !== sent) {
+    sent = volumeWanted;
+    await command("volume", sent);
+  }
+  volumeSending = false;
+}
+volume.addEventListener("change", () => {
+  volumeHeld = false;
+  volumeWanted = Number(volume.value);
+  volumeWantedAt = Date.now();
+  sendVolume();
+});
 
 const events = new EventSource("/api/events" + query);
 events.addEventListener("now-playing", (e) => show(JSON.parse(e.data)));

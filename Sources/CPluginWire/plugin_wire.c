@@ -296,6 +296,7 @@ void motet_wire_encode_event(motet_wire_buffer *b, const motet_event *event) {
         motet_wire_put_string(b, COVERS(e, station_description) ? e->station_description : NULL);
         motet_wire_put_string(b, COVERS(e, station_genre) ? e->station_genre : NULL);
         motet_wire_put_string(b, COVERS(e, station_url) ? e->station_url : NULL);
+        motet_wire_put_string(b, COVERS(e, next_disabled_reason) ? e->next_disabled_reason : NULL);
         break;
     }
     case MOTET_EVENT_PLAYBACK_STATE: {
@@ -387,6 +388,7 @@ int motet_wire_decode_event(motet_wire_reader *r, motet_wire_event *out) {
         e->station_description = motet_wire_get_string(r);
         e->station_genre = motet_wire_get_string(r);
         e->station_url = motet_wire_get_string(r);
+        e->next_disabled_reason = motet_wire_get_string(r);
         /* The header's promises: artwork bytes only with HAS_ARTWORK, nothing without HAS_TRACK. */
         if ((e->present & MOTET_NP_HAS_ARTWORK) && !e->artwork_data) r->failed = 1;
         if (!(e->present & MOTET_NP_HAS_ARTWORK) && e->artwork_data) r->failed = 1;

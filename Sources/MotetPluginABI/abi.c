@@ -7,7 +7,9 @@ _Static_assert(offsetof(motet_host, send_track_command) == MOTET_HOST_SIZE_1_0, 
 _Static_assert(offsetof(motet_host, state_dir) == MOTET_HOST_SIZE_1_1, "motet_host 1.1 layout changed");
 _Static_assert(sizeof(motet_host) == MOTET_HOST_SIZE_1_2, "motet_host 1.2 layout changed");
 _Static_assert(offsetof(motet_now_playing, url) == MOTET_NOW_PLAYING_SIZE_1_0, "motet_now_playing 1.0 layout changed");
-_Static_assert(sizeof(motet_now_playing) == MOTET_NOW_PLAYING_SIZE_1_1, "motet_now_playing 1.1 layout changed");
+_Static_assert(offsetof(motet_now_playing, next_disabled_reason) == MOTET_NOW_PLAYING_SIZE_1_1,
+               "motet_now_playing 1.1 layout changed");
+_Static_assert(sizeof(motet_now_playing) == MOTET_NOW_PLAYING_SIZE_1_3, "motet_now_playing 1.3 layout changed");
 _Static_assert(offsetof(motet_now_playing, track_id) == 136, "motet_now_playing.track_id moved");
 _Static_assert(offsetof(motet_playback_state, stalled_reason) == MOTET_PLAYBACK_STATE_SIZE_1_0,
                "motet_playback_state 1.0 layout changed");

@@ -47,6 +47,9 @@ public struct NowPlayingInfo: Sendable, Equatable {
     public var nextEnabled: Bool
     /// A previous command would be taken now.
     public var previousEnabled: Bool
+    /// Why `nextEnabled` is false, as one human line to show beside a disabled next button ("no
+    /// skip left (--skip-limit)"); nil while next is enabled, and from hosts before ABI 1.3.
+    public var nextDisabledReason: String?
 
     /// Copies the C event. Everything is copied: the event's pointers are only borrowed.
     public init(_ e: UnsafePointer<motet_now_playing>) {
@@ -81,6 +84,7 @@ public struct NowPlayingInfo: Sendable, Equatable {
         dislikeActive = p.flags & MOTET_NP_DISLIKE_ACTIVE != 0
         nextEnabled = p.flags & MOTET_NP_NEXT_ENABLED != 0
         previousEnabled = p.flags & MOTET_NP_PREVIOUS_ENABLED != 0
+        nextDisabledReason = p.struct_size >= MOTET_NOW_PLAYING_SIZE_1_3 ? MotetHost.string(p.next_disabled_reason) : nil
     }
 }
 

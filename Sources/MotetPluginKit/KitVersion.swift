@@ -6,9 +6,9 @@ public enum KitVersion {
     /// had a version).
     public static let major = 1
     /// Additions only.
-    public static let minor = 2
+    public static let minor = 3
     /// Fixes only.
     public static let patch = 0
-    /// "1.2.0".
+    /// "1.3.0".
     public static var string: String { "\(major).\(minor).\(patch)" }
 }

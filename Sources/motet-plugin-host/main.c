@@ -2,7 +2,7 @@
  * motet-plugin-host: runs one delegate plugin in a process of its own, for motet
  * (docs/ISOLATION.md). The player starts it with posix_spawn, one process per plugin instance:
  *
- *   motet-plugin-host --motet-wire=1 FILE INSTANCE HOST_VERSION ARTWORK_DIR MEMORY_LIMIT_BYTES
+ *   motet-plugin-host --motet-wire=2 FILE INSTANCE HOST_VERSION ARTWORK_DIR MEMORY_LIMIT_BYTES
  *                     STATE_DIR on|off [WRITABLE...]
  *
  * with one end of a socketpair on descriptor 3 and a pipe's write end on descriptor 4 (NOTE_FD). STATE_DIR is the instance's `state_dir` ("" for

@@ -79,9 +79,9 @@ enum StatusLine {
         if display.shuffle { parts.append((2, "shuffle")) }
         if display.loop { parts.append((3, "loop")) }
         if let left = display.skipsLeft { parts.append((4, "skips left: \(left)")) }
-        // Next is off: at the skip limit "skips left: 0" says why; otherwise nothing follows
-        // (not said of a live stream, which has no tracks of its own to count).
-        if !np.nextEnabled && display.skipsLeft != 0 && np.track?.durationMicros != nil { parts.append((5, "last track")) }
+        // Next is off (NextDisabledReason): at the skip limit "skips left: 0" says why; otherwise
+        // nothing follows (not said of a live stream, which has no tracks of its own to count).
+        if np.nextDisabledReason == .lastTrack && np.track?.durationMicros != nil { parts.append((5, "last track")) }
         parts.append((6, keyHint))
         if let duration = np.track?.durationMicros, duration > 0 {
             let width = 20

@@ -45,6 +45,7 @@ import Testing
         #expect(abs((playing["duration"] as? Double ?? 0) - 8) < 0.05)
         #expect(playing["rate"] as? Double == 1)
         #expect(playing["nextTrackEnabled"] as? Bool == true)
+        #expect(playing["nextTrackDisabledReason"] is NSNull && playing["stalledReason"] is NSNull, "\(playing)")
         #expect(playing["liked"] as? Bool == false && playing["disliked"] as? Bool == false)
         #expect(playing["file"] as? String == files[0])
         #expect(playing["elapsed"] is NSNumber && playing["elapsedAt"] is NSNumber)
@@ -67,6 +68,8 @@ import Testing
         let second = try waitForState(state) { $0["title"] as? String == "Second" }
         #expect(second?["liked"] as? Bool == false, "feedback belongs to the track")
         #expect(second?["nextTrackEnabled"] as? Bool == false, "the last track has no next")
+        // The player's own reason, as it would say it to a refused next (plugin ABI 1.3).
+        #expect(second?["nextTrackDisabledReason"] as? String == "there is no next track", "\(second ?? [:])")
         try expectValidState(state, "skip", box)
 
         #expect(try term.quit(), "motet quits on q")

@@ -39,7 +39,7 @@ import Testing
         let nowPlaying = fastLines.filter { $0.text.hasPrefix("np ") }.map(\.text)
         #expect(nowPlaying.contains { $0.contains("present=0x7") && $0.contains("title=First") })
         #expect(nowPlaying.contains { $0.contains("title=Second") })
-        #expect(nowPlaying.last?.hasPrefix("np size=184 present=0x0 flags=0x0 title=(null)") == true)
+        #expect(nowPlaying.last?.hasPrefix("np size=192 present=0x0 flags=0x0 title=(null)") == true)
         #expect(Array(fastLines.suffix(2).map(\.text)) == ["shutdown", "destroy"])
 
         // ...on time: it learns of "Second" when it is heard, 1.3 s after "First" (the slow plugin

@@ -36,7 +36,7 @@ import Testing
 
         // ABI 1.0: a now-playing for each track (at least the first), and every finish.
         let oldLines = ProbePlugin.lines(oldOut)
-        #expect(oldLines.first?.hasPrefix("create abi=1.2") == true)  // the host's ABI; the plugin's is 1.0
+        #expect(oldLines.first?.hasPrefix("create abi=1.3") == true)  // the host's ABI; the plugin's is 1.0
         for n in 1...20 {
             #expect(oldLines.contains { $0.hasPrefix("np ") && $0.contains("title=Song \(n) artist=Ada, Bo") }, "no now-playing of Song \(n)")
         }

@@ -20,10 +20,10 @@ import Testing
         harness.host.publish(.interruptionEnded(.deviceLost))
         #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         #expect(ProbePlugin.lines(harness.output("probe")) == [
-            "create abi=1.2 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
+            "create abi=1.3 host=motet version=0.0.0-test cache=/tmp/motet-test-artwork options=2",
             "option out=\(harness.output("probe"))",
             "option color=blue",
-            "np size=184 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
+            "np size=192 present=0xf flags=0x5 title=Song artist=Ada, Bo artists=2:Ada|Bo album=The Album duration=180000000 "
                 + "elapsed=1500000 at=42 rate=1.00 art=100:image/png:c0ffee:/cache/c0ffee.png file=/music/Song.ogg track=17",
             "art-bytes 7 9",
             "state state=3 volume=100 shuffle=0 loop=1 seek=1 remote=1",
@@ -48,7 +48,7 @@ import Testing
         harness.host.publish(.nowPlaying(.nothing(at: 99)))
         #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         let last = try #require(ProbePlugin.lines(harness.output("probe")).last { $0.hasPrefix("np ") })
-        #expect(last == "np size=184 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
+        #expect(last == "np size=192 present=0x0 flags=0x0 title=(null) artist=(null) artists=0: album=(null) duration=0 "
             + "elapsed=0 at=99 rate=0.00 art=0:(null):(null):(null) file=(null) track=0")
     }
 
@@ -64,7 +64,7 @@ import Testing
         harness.host.publish(.nowPlaying(bare))
         #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
         #expect(ProbePlugin.lines(harness.output("probe")).contains(
-            "np size=184 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
+            "np size=192 present=0x1 flags=0xa title=(null) artist=(null) artists=0: album=(null) duration=0 "
                 + "elapsed=0 at=5 rate=1.00 art=0:(null):(null):(null) file=(null) track=3"))
     }
 
@@ -87,7 +87,7 @@ import Testing
         let lines = ProbePlugin.lines(harness.output("probe"))
         #expect(lines.contains(
             "np-stream url=\(url) station=Radio Ada desc=All Ada, all day genre=Baroque home=https://ada.example/"), "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("np size=184 present=0x5 ") && $0.contains(" file=(null) ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("np size=192 present=0x5 ") && $0.contains(" file=(null) ") }, "\(lines)")
         #expect(lines.contains(
             "started reason=0 at=1 id=4 title=Song artist=Ada artists=Ada album=(null) duration=-1 file=(null) "
                 + "url=\(url) station=Radio Ada art=(null) desc=All Ada, all day genre=Baroque home=https://ada.example/"),
@@ -135,5 +135,29 @@ import Testing
             "finished ok=1 reason=1 track=9 file=/music/Song.ogg title=Song",
             "shutdown", "destroy",
         ])
+    }
+
+    /// ABI 1.3: a disabled next comes with the host's reason; an enabled one with none, and a
+    /// plugin built against 1.0 gets the same event and reads its own fields as before.
+    @Test func aDisabledNextCarriesItsReasonToABI13PluginsOnly() throws {
+        let harness = try HostHarness()
+        defer { harness.cleanUp() }
+        try ProbePlugin.build(in: harness.directory, fileName: "new.so")
+        try ProbePlugin.build(in: harness.directory, fileName: "old.so", abi1_0: true)
+        #expect(harness.load([harness.probeRequest("new"), harness.probeRequest("old")]) == 2)
+        let track = TrackInfo(title: "Song", artists: [], album: nil, durationMicros: 1_000_000, artwork: nil, filePath: "/m/Song.ogg")
+        for (id, reason) in [(1, NextDisabledReason.skipLimit), (2, .lastTrack)] {
+            harness.host.publish(.nowPlaying(NowPlaying(
+                track: track, trackID: UInt64(id), elapsedMicros: 0, elapsedAtMicros: 5, rate: 1, liked: false, disliked: false,
+                nextEnabled: false, previousEnabled: false, nextDisabledReason: reason)))
+        }
+        harness.host.publish(SampleEvents.track("Enabled", trackID: 3))
+        #expect(harness.host.shutdown(timeout: .seconds(5)) == [])
+        let new = ProbePlugin.lines(harness.output("new"))
+        #expect(new.filter { $0.hasPrefix("np-next-disabled ") } == [
+            "np-next-disabled no skip left (--skip-limit)", "np-next-disabled there is no next track",
+        ], "\(new)")
+        let old = ProbePlugin.lines(harness.output("old"))
+        #expect(old.filter { $0.hasPrefix("np ") }.count == 3 && !old.contains { $0.hasPrefix("np-next-disabled") }, "\(old)")
     }
 }

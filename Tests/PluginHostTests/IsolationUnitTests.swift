@@ -134,9 +134,25 @@ import Testing
             ]
         })
         #expect(fields == [
-            String(MOTET_NOW_PLAYING_SIZE_1_1), "Song", "Ada|Bo", "The Album", "180000000", "1500000", "42", "1.0",
+            String(MOTET_NOW_PLAYING_SIZE_1_3), "Song", "Ada|Bo", "The Album", "180000000", "1500000", "42", "1.0",
             "[1, 2, 3, 0, 5]", "c0ffee", "/cache/c0ffee.png", "17", "15", "5", "no url",
         ])
+    }
+
+    /// ABI 1.3's reason for a disabled next crosses to the plugin's process; an enabled next has none.
+    @Test func theReasonForADisabledNextCrosses() throws {
+        let track = TrackInfo(title: "Last", artists: [], album: nil, durationMicros: 1_000_000, artwork: nil, filePath: "/m/Last.ogg")
+        let disabled = NowPlaying(
+            track: track, trackID: 4, elapsedMicros: 0, elapsedAtMicros: 1, rate: 1, liked: false, disliked: false,
+            nextEnabled: false, previousEnabled: true, nextDisabledReason: .skipLimit)
+        let reason = try #require(decoded(encoded(.player(.nowPlaying(disabled)))) { e in
+            e.pointee.event.now_playing.next_disabled_reason.map { String(cString: $0) } ?? "NULL"
+        })
+        #expect(reason == "no skip left (--skip-limit)")
+        let enabled = decoded(encoded(.player(SampleEvents.track("Song")))) { e in
+            e.pointee.event.now_playing.next_disabled_reason == nil
+        }
+        #expect(enabled == true)
     }
 
     @Test func everyTruncationOfAnEventIsRefusedAndNothingIsReadPastIt() {

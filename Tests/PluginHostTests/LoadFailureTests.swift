@@ -87,7 +87,7 @@ import Testing
         defer { harness.cleanUp() }
         let file = try ProbePlugin.build(in: harness.directory, fileName: "shy.so", defines: ["PROBE_DECLINE"])
         let lines = try failure(harness, harness.probeRequest("shy"))
-        #expect(lines == ["motet: plugin shy: \(file): declined to load (its motet_plugin_entry returned NULL for host ABI 1.2) (from test.conf:7)"])
+        #expect(lines == ["motet: plugin shy: \(file): declined to load (its motet_plugin_entry returned NULL for host ABI 1.3) (from test.conf:7)"])
     }
 
     @Test func aPluginWhoseCreateFailsIsReportedAfterItsOwnMessage() throws {

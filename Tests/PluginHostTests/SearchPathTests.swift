@@ -109,7 +109,7 @@ import Testing
         for dir in [a, b] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false) }
         try ProbePlugin.build(in: a, fileName: "probe.so")
         try ProbePlugin.build(in: b, fileName: "probe.so")
-        try ProbePlugin.build(in: a, fileName: "future.so", defines: ["PROBE_MIN_HOST_MINOR=3u"])
+        try ProbePlugin.build(in: a, fileName: "future.so", defines: ["PROBE_MIN_HOST_MINOR=4u"])
         try "text".write(toFile: a + "/broken.so", atomically: true, encoding: .utf8)
         try "not a plugin".write(toFile: a + "/README", atomically: true, encoding: .utf8)
         let path = PluginSearchPath(
@@ -119,11 +119,11 @@ import Testing
         #expect(text.contains("/nonexistent/lib/motet/plugins  (installed with motet, does not exist)"))
         #expect(text.contains("ignored: rel (from $MOTET_PLUGIN_PATH"))
         #expect(text.contains(
-            "  probe  9.8.7  Probe (org.motet.test.probe), ABI 1.2, needs host ABI 1.0+\n"
+            "  probe  9.8.7  Probe (org.motet.test.probe), ABI 1.3, needs host ABI 1.0+\n"
                 + "      Writes every call it receives to a file, for the host's tests\n"
                 + "      \(a)/probe.so\n"))
         #expect(text.contains("  broken  cannot load: \(a)/broken.so: not a shared object (no ELF header)\n"))
-        #expect(text.contains("  future  cannot load: \(a)/future.so: needs host ABI 1.3 or newer, but this host has ABI 1.2"))
+        #expect(text.contains("  future  cannot load: \(a)/future.so: needs host ABI 1.4 or newer, but this host has ABI 1.3"))
         #expect(text.contains("  probe  shadowed by \(a)/probe.so: \(b)/probe.so\n"))
         #expect(!text.contains("README"))
     }

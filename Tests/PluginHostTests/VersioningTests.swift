@@ -11,7 +11,7 @@ import Testing
         try ProbePlugin.build(
             in: harness.directory, fileName: "old.so", defines: ["PROBE_ABI_MINOR=0u", "PROBE_MIN_HOST_MINOR=0u"])
         #expect(harness.load([harness.probeRequest("old")]) == 1)
-        #expect(try ProbePlugin.waitForLine(harness.output("old")) { $0.hasPrefix("create abi=1.2 host=motet version=0.0.0-test") })
+        #expect(try ProbePlugin.waitForLine(harness.output("old")) { $0.hasPrefix("create abi=1.3 host=motet version=0.0.0-test") })
         #expect(harness.log.isEmpty)
     }
 
@@ -31,7 +31,7 @@ import Testing
             in: harness.directory, fileName: "future.so", defines: ["PROBE_ABI_MINOR=5u", "PROBE_MIN_HOST_MINOR=5u"])
         #expect(harness.load([harness.probeRequest("future")]) == 0)
         #expect(harness.log == [
-            "motet: plugin future: \(file): needs host ABI 1.5 or newer, but this host has ABI 1.2 (update motet) (from test.conf:7)"
+            "motet: plugin future: \(file): needs host ABI 1.5 or newer, but this host has ABI 1.3 (update motet) (from test.conf:7)"
         ])
         #expect(!FileManager.default.fileExists(atPath: harness.output("future")))  // never created
     }
@@ -45,7 +45,7 @@ import Testing
         #expect(harness.load([harness.probeRequest("two")]) == 0)
         #expect(harness.log.count == 1)
         #expect(harness.log.first?.hasPrefix(
-            "motet: plugin two: \(file): built for plugin ABI 2.1, but this host has ABI 1.2 (the major versions differ") == true)
+            "motet: plugin two: \(file): built for plugin ABI 2.1, but this host has ABI 1.3 (the major versions differ") == true)
     }
 
     @Test func aSwiftPluginBuiltByAnotherSwiftCompilerIsRefusedInOneLine() throws {

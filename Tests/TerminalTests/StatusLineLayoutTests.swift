@@ -81,10 +81,12 @@ extension StatusLineLayoutTests {
         // skip limit; at the skip limit "skips left: 0" says it.
         var last = Self.display(skipsLeft: nil)
         last.nowPlaying.nextEnabled = false
+        last.nowPlaying.nextDisabledReason = .lastTrack
         let lastLine = StatusLine.text(last, columns: 200)
         #expect(lastLine.contains("last track") && !lastLine.contains("skip"), "\(lastLine)")
         var limited = Self.display(skipsLeft: 0)
         limited.nowPlaying.nextEnabled = false
+        limited.nowPlaying.nextDisabledReason = .skipLimit
         let limitedLine = StatusLine.text(limited, columns: 200)
         #expect(limitedLine.contains("skips left: 0") && !limitedLine.contains("last track"), "\(limitedLine)")
     }

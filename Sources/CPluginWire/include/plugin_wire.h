@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define MOTET_WIRE_VERSION_ARGUMENT "--motet-wire=1"
+#define MOTET_WIRE_VERSION_ARGUMENT "--motet-wire=2" /* 2: ABI 1.3's next_disabled_reason */
 /** Largest payload either side accepts (artwork is the largest thing that crosses). */
 #define MOTET_WIRE_MAX_FRAME (32u * 1024u * 1024u)
 /** Most artists a track carries across, and most options a descriptor or a create carries. */

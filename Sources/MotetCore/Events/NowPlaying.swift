@@ -17,10 +17,12 @@ public struct NowPlaying: Sendable, Equatable {
     /// False while no skip is left or there is no next track.
     public var nextEnabled: Bool
     public var previousEnabled: Bool
+    /// Why next is not enabled (nil while it is, and when nothing plays).
+    public var nextDisabledReason: NextDisabledReason?
 
     public init(
         track: TrackInfo?, trackID: UInt64, elapsedMicros: Int64?, elapsedAtMicros: Int64, rate: Double,
-        liked: Bool, disliked: Bool, nextEnabled: Bool, previousEnabled: Bool
+        liked: Bool, disliked: Bool, nextEnabled: Bool, previousEnabled: Bool, nextDisabledReason: NextDisabledReason? = nil
     ) {
         self.track = track
         self.trackID = trackID
@@ -31,6 +33,7 @@ public struct NowPlaying: Sendable, Equatable {
         self.disliked = disliked
         self.nextEnabled = nextEnabled
         self.previousEnabled = previousEnabled
+        self.nextDisabledReason = nextEnabled ? nil : nextDisabledReason
     }
 
     /// The "nothing playing" snapshot.
@@ -38,6 +41,24 @@ public struct NowPlaying: Sendable, Equatable {
         NowPlaying(
             track: nil, trackID: 0, elapsedMicros: nil, elapsedAtMicros: now, rate: 0,
             liked: false, disliked: false, nextEnabled: false, previousEnabled: false)
+    }
+}
+
+/// Why next is not enabled now. The one home of its wording: a refused next says it, the plugins
+/// get it (`motet_now_playing.next_disabled_reason`, ABI 1.3), and the status line's "last track"
+/// and "skips left: 0" stand for it.
+public enum NextDisabledReason: UInt8, Sendable, Equatable {
+    /// `--skip-limit`: no skip is left now (said first when both hold).
+    case skipLimit = 1
+    /// Nothing follows in the queue.
+    case lastTrack = 2
+
+    /// One human line, as plugins show it beside a disabled next.
+    public var text: String {
+        switch self {
+        case .skipLimit: "no skip left (--skip-limit)"
+        case .lastTrack: "there is no next track"
+        }
     }
 }
 

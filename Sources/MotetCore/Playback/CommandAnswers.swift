@@ -1,10 +1,11 @@
+import MotetEvents
 import Synchronization
 
 /// What `Player.send` needs to answer a command at once, on any thread, without asking the control
 /// thread: written by the state machine, read lock-free.
 final class CommandAnswers: Sendable {
-    private let nextEnabled = Atomic<Bool>(false)
-    private let skipsExhausted = Atomic<Bool>(false)
+    /// `NextDisabledReason`'s raw value, 0 while next is enabled; no next track before the first.
+    private let nextDisabled = Atomic<UInt8>(NextDisabledReason.lastTrack.rawValue)
     private let currentTrack = Atomic<UInt64>(0)
     /// The highest id that has been current: plugins learn ids only from the events of a current
     /// track, and ids only grow, so a larger one never named a track.
@@ -25,14 +26,12 @@ final class CommandAnswers: Sendable {
     }
 
     /// The state machine's view after each change.
-    func update(nextEnabled enabled: Bool, skipsExhausted exhausted: Bool) {
-        skipsExhausted.store(exhausted, ordering: .releasing)
-        nextEnabled.store(enabled, ordering: .releasing)
+    func update(nextDisabled reason: NextDisabledReason?) {
+        nextDisabled.store(reason?.rawValue ?? 0, ordering: .releasing)
     }
 
     /// Why a next would be refused now, or nil when it would be taken.
     func nextRefusal() -> String? {
-        if nextEnabled.load(ordering: .acquiring) { return nil }
-        return skipsExhausted.load(ordering: .acquiring) ? "no skip left (--skip-limit)" : "there is no next track"
+        NextDisabledReason(rawValue: nextDisabled.load(ordering: .acquiring))?.text
     }
 }

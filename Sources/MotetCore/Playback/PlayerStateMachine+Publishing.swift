@@ -13,8 +13,8 @@ extension PlayerStateMachine {
                 durationMicros: c.info.publishedDuration, artwork: c.info.artwork, filePath: c.info.filePath,
                 url: c.info.url, station: c.info.publishedStation),
             trackID: c.info.trackID, elapsedMicros: elapsed()?.microseconds, elapsedAtMicros: t.microseconds,
-            rate: status == .playing ? 1 : 0, liked: c.liked, disliked: c.disliked, nextEnabled: nextEnabled,
-            previousEnabled: queue.position(before: c.info.orderPosition) != nil)
+            rate: status == .playing ? 1 : 0, liked: c.liked, disliked: c.disliked, nextEnabled: nextDisabledReason == nil,
+            previousEnabled: queue.position(before: c.info.orderPosition) != nil, nextDisabledReason: nextDisabledReason)
     }
 
     func publishNowPlaying() {
@@ -62,14 +62,14 @@ extension PlayerStateMachine {
             station: info.publishedStation, artworkID: info.artwork?.id)
     }
 
-    /// Recomputes whether next is possible now; a change is published with the track.
+    /// Recomputes whether next is possible now, and why not; a change is published with the track.
     func refreshNextEnabled(publishing: Bool = true) {
         let left = skipsLeft() ?? Int.max
         let hasNext = current.map { queue.position(after: $0.info.orderPosition) != nil } ?? false
-        let enabled = hasNext && left > 0
-        answers.update(nextEnabled: enabled, skipsExhausted: left == 0)
-        guard enabled != nextEnabled else { return }
-        nextEnabled = enabled
+        let reason: NextDisabledReason? = left <= 0 ? .skipLimit : hasNext ? nil : .lastTrack
+        answers.update(nextDisabled: reason)
+        guard reason != nextDisabledReason else { return }
+        nextDisabledReason = reason
         if publishing, current != nil { publishNowPlaying() }
     }
 }

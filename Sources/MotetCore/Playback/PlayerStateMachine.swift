@@ -92,7 +92,9 @@ final class PlayerStateMachine {
     var said = Said()
     /// A screen shows the status line (see `Player.setDisplayShown`).
     var displayShown = true
-    var nextEnabled = false
+    /// Why next is not enabled now (nil: it is); see `refreshNextEnabled`.
+    var nextDisabledReason: NextDisabledReason? = .lastTrack
+    var nextEnabled: Bool { nextDisabledReason == nil }
     /// Why the next track to become current does: set by what repositions.
     var startReason: StartReason = .natural
 

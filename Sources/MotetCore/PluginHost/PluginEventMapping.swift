@@ -167,6 +167,7 @@ enum PluginEventMapping {
         e.station_description = strings.copy(track.station?.description)
         e.station_genre = strings.copy(track.station?.genre)
         e.station_url = strings.copy(track.station?.homepage)
+        e.next_disabled_reason = strings.copy(now.nextEnabled ? nil : now.nextDisabledReason?.text)
         e.track_id = now.trackID
         if let duration = track.durationMicros {
             e.present |= MOTET_NP_HAS_DURATION

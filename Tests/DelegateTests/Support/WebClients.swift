@@ -92,6 +92,64 @@ enum WebClients {
             c.request("GET", "/api/now-playing")
             r = c.getresponse(); body = r.read()
             print(json.dumps({"status": r.status, "seconds": time.monotonic() - start, "title": json.loads(body).get("title")}))
+        elif mode == "limits":
+            # More connections than the limits: `per` from 127.0.0.1 and 127.0.0.2 each (one of
+            # them a request whose headers never end), then one more from each of 127.0.0.1 and
+            # 127.0.0.3; then a request on a held one, and on a new one once they are closed.
+            per, total = int(sys.argv[3]), int(sys.argv[4])
+            request = f"GET /api/now-playing HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+            def connect(source):
+                s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                s.bind((source, 0))
+                s.connect(("127.0.0.1", port))
+                return s
+            def answer(s, timeout):
+                """What the server sent before it closed s: b"" for a close without an answer,
+                None when it neither answered nor closed within timeout."""
+                s.settimeout(timeout)
+                data = b""
+                try:
+                    while True:
+                        chunk = s.recv(65536)
+                        if not chunk: return data
+                        data += chunk
+                except ConnectionResetError:
+                    return data
+                except socket.timeout:
+                    return None
+            def status(data):
+                return int(data.split(b" ", 2)[1]) if data and data.startswith(b"HTTP/") else None
+            out = {}
+            half = connect("127.0.0.1")
+            half.sendall(f"GET /api/now-playing HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+            started = time.monotonic()
+            held = [connect("127.0.0.1") for _ in range(per - 1)]
+            time.sleep(0.5)
+            extra = connect("127.0.0.1")
+            extra.sendall(request)
+            out["pastPerAddress"] = answer(extra, 3) == b""
+            held += [connect("127.0.0.2") for _ in range(total - per)]
+            time.sleep(0.5)
+            extra = connect("127.0.0.3")
+            extra.sendall(request)
+            got = answer(extra, 3)
+            out["pastTotal"] = "no answer" if got is None else "closed" if got == b"" else "answered %s" % status(got)
+            held[0].sendall(request)
+            got = answer(held[0], 5)
+            out["heldServed"] = status(got)
+            out["heldTitle"] = json.loads(got.split(b"\r\n\r\n", 1)[1]).get("title") if status(got) == 200 else None
+            for s in held: s.close()
+            # The one past the total waits for a place, which it gets once others leave.
+            got = answer(extra, 5)
+            out["pastTotalLater"] = status(got)
+            fresh = connect("127.0.0.1")
+            fresh.sendall(request)
+            out["freshServed"] = status(answer(fresh, 5))
+            # The half-sent request is closed once it has made no progress for the timeout.
+            got = answer(half, 60)
+            out["halfClosedAfter"] = None if got is None else time.monotonic() - started
+            out["halfAnswer"] = None if got is None else got.decode(errors="replace")[:40]
+            print(json.dumps(out))
         elif mode == "stalled":
             stalled = events_socket(port, rcvbuf=4096)
             readers = [events_socket(port) for _ in range(2)]

@@ -18,16 +18,24 @@ struct WebRig {
 
     var base: String { "http://\(address):\(port)" }
 
-    /// Starts motet with `arguments` (output and inputs) and waits until the server answers.
-    init(_ box: PlayerSandbox, address: String = "127.0.0.1", _ arguments: [String]) throws {
+    /// Starts motet with `arguments` (output and inputs) and waits until the server answers;
+    /// `environment` is added to the sandbox's (a sound server's address). `isolated` runs the
+    /// delegates each in a plugin process of its own (`--plugin-isolation always`: what the host
+    /// tells them crosses the wire), as third-party plugins run; bundled ones run in motet's.
+    init(
+        _ box: PlayerSandbox, address: String = "127.0.0.1", environment: [String: String] = [:], isolated: Bool = false,
+        _ arguments: [String]
+    ) throws {
         self.box = box
         self.address = address
         port = try Self.freePort(address)
         stateFile = box.path("now-playing.json")
         log = box.path("motet-\(port).err")
         process = try SpawnedProcess(
-            box.motet(["--status", "quiet", "--plugin", "web:listen=\(address):\(port)", "--plugin", "json:path=\(stateFile)"] + arguments),
-            environment: box.environment, stderr: log)
+            box.motet(
+                ["--status", "quiet", "--plugin", "web:listen=\(address):\(port)", "--plugin", "json:path=\(stateFile)"]
+                    + (isolated ? ["--plugin-isolation", "always"] : []) + arguments),
+            environment: box.environment.merging(environment) { $1 }, stderr: log)
         let serving = try Shell.waitUntil(timeout: 20) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("web: serving") == true }
         guard serving else { throw TestError.failed("the web delegate did not start: \(stderr)") }
     }

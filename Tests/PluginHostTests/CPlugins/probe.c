@@ -305,6 +305,10 @@ static void probe_event(void *instance, const motet_event *event) {
         if (e->struct_size >= MOTET_NOW_PLAYING_SIZE_1_1 && (e->url || e->station))
             out(p, "np-stream url=%s station=%s desc=%s genre=%s home=%s", s(e->url), s(e->station),
                 s(e->station_description), s(e->station_genre), s(e->station_url));
+#if MOTET_ABI_MINOR >= 3
+        if (e->struct_size >= MOTET_NOW_PLAYING_SIZE_1_3 && e->next_disabled_reason)
+            out(p, "np-next-disabled %s", e->next_disabled_reason);
+#endif
         if (e->track_id != 0 && p->host->struct_size >= MOTET_HOST_SIZE_1_1) {
             if (p->like_stale && p->last_track != 0 && e->track_id != p->last_track)
                 out(p, "stale-like track=%llu answer=%d", (unsigned long long)p->last_track,

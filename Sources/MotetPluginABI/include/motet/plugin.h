@@ -73,7 +73,7 @@ extern "C" {
 #endif
 
 #define MOTET_ABI_MAJOR 1u
-#define MOTET_ABI_MINOR 2u
+#define MOTET_ABI_MINOR 3u
 
 /** How long, in milliseconds, the host waits at most at exit for all plugins to take what is
  *  still queued for them, the shutdown event and destroy (hosts before isolation: 5000). */
@@ -299,6 +299,11 @@ typedef struct motet_now_playing {
     const char *station_description; /**< the station's icy-description, or NULL. */
     const char *station_genre;     /**< the station's icy-genre, or NULL. */
     const char *station_url;       /**< the station's home page (icy-url; not the stream), or NULL. */
+    /* ABI 1.3 (check struct_size >= MOTET_NOW_PLAYING_SIZE_1_3): */
+    /** Why MOTET_NP_NEXT_ENABLED is clear, as one human line to show beside a disabled next button
+     *  ("no skip left (--skip-limit)", "there is no next track"); NULL while next is enabled and
+     *  when nothing plays. The host's wording: show it as it is, do not match on it. */
+    const char *next_disabled_reason;
 } motet_now_playing;
 
 /* Values of motet_playback_state.state. */
@@ -573,6 +578,8 @@ typedef const motet_plugin_descriptor *(*motet_plugin_entry_fn)(uint32_t host_ab
 #define MOTET_OPTION_DESCRIPTION_SIZE_1_1 32u
 /* ... and of ABI 1.2. */
 #define MOTET_HOST_SIZE_1_2 88u
+/* ... and of ABI 1.3. */
+#define MOTET_NOW_PLAYING_SIZE_1_3 192u
 
 #ifdef __cplusplus
 }
