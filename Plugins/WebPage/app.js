@@ -85,9 +85,12 @@ function show(s) {
     art.removeAttribute("src");
     $("noart").hidden = false;
   }
+  // Sound is wanted while loading or stalled too: there the player's toggle pauses, so the button
+  // offers Pause (interrupted, paused and stopped offer Play).
+  const wanted = playing || s.state === "loading" || s.state === "stalled";
   const toggle = $("toggle");
-  toggle.classList.toggle("playing", playing);
-  toggle.setAttribute("aria-label", playing ? "Pause" : "Play");
+  toggle.classList.toggle("playing", wanted);
+  toggle.setAttribute("aria-label", wanted ? "Pause" : "Play");
   toggle.disabled = !has;
   $("previous").disabled = !s.previousTrackEnabled;
   const next = $("next");

@@ -28,12 +28,15 @@ extension WebDelegateTests {
                     seen["playing"] = wait(lambda: el("title").text == "On Air" and state_text() == "Playing", 10)
                     seen["stalled"] = wait(lambda: state_text().startswith("Stalled"), 20)
                     seen["text"] = state_text()
+                    seen["toggle"] = el("toggle").get_attribute("aria-label")
                     seen["inFile"] = file_values(["state", "stalledReason"], ["stalled", "buffering"])
                     d.save_screenshot(args[0])
                 """, base: rig.base, stateFile: rig.stateFile, arguments: [shots + "/phone-stalled-390x844.png"])
             #expect(seen["playing"] is Double, "the page never showed the stream playing: \(seen)")
             #expect(seen["stalled"] is Double, "the page never showed the stall: \(seen)")
             #expect(seen["text"] as? String == "Stalled: waiting for the stream", "\(seen)")
+            // Sound is still wanted: the player's toggle would pause, and the button says so.
+            #expect(seen["toggle"] as? String == "Pause", "\(seen)")
             #expect(seen["inFile"] as? [String] == ["stalled", "buffering"], "\(seen)")
             #expect(rig.process.isRunning, "\(rig.stderr)")
         }

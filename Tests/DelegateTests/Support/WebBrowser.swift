@@ -36,6 +36,8 @@ enum WebBrowser {
         for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"]:
             options.add_argument(a)
         d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        # A phone held upright: headless Chromium's window is at least 500 wide, so the viewport is set.
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         seen = {}
 
         def wait(condition, timeout=5):
