@@ -25,8 +25,7 @@ extension WebDelegateTests {
             let shots = Paths.buildDirectory + "/web-screenshots"
             try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
 
-            let r = try Shell.run(["/usr/bin/python3", "-c", Self.script, rig.base, rig.stateFile, shots], timeout: 90)
-            let seen = try #require(WebRig.object(r.stdout.split(separator: "\n").last.map(String.init) ?? ""), "\(r.stdout) \(r.stderr)")
+            let seen = try WebBrowser.run(Self.script, base: rig.base, stateFile: rig.stateFile, arguments: [shots])
             func seconds(_ key: String) -> Double { seen[key] as? Double ?? 99 }
             #expect(seconds("firstShown") < 1, "the page showed the playing track after \(seen["firstShown"] ?? "never")")
             #expect(seconds("startFollowed") < 1, "the page showed the next track \(seen["startFollowed"] ?? "never") s after it started")
@@ -53,39 +52,8 @@ extension WebDelegateTests {
             #expect(rig.process.isRunning, "\(rig.stderr)")
         }
 
+        /// The page's walk (WebBrowser.run's body): `args[0]` is the screenshots' directory.
         static let script = #"""
-            import json, sys, time
-            from selenium import webdriver
-            from selenium.webdriver.chrome.service import Service
-            from selenium.webdriver.common.by import By
-            from selenium.webdriver.common.keys import Keys
-
-            base, state_path, shots = sys.argv[1:4]
-            options = webdriver.ChromeOptions()
-            options.binary_location = "/usr/bin/chromium"
-            for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"]:
-                options.add_argument(a)
-            d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-            seen = {}
-
-            def viewport(w, h, mobile):
-                d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": mobile})
-
-            def wait(condition, timeout=5):
-                start = time.monotonic()
-                while time.monotonic() - start < timeout:
-                    if condition(): return time.monotonic() - start
-                    time.sleep(0.02)
-                return None
-
-            def el(i): return d.find_element(By.ID, i)
-            def file_state():
-                try:
-                    return json.load(open(state_path))
-                except Exception:
-                    return {}
-
-            try:
                 viewport(390, 844, True)
                 d.get(base + "/")
                 # What the player plays (First, unless the browser took 8 s to start: hunt 19 saw a
@@ -100,7 +68,7 @@ extension WebDelegateTests {
                 el("like").click()
                 seen["likePressed"] = wait(lambda: el("like").get_attribute("aria-pressed") == "true") is not None
                 seen["likedInFile"] = wait(lambda: file_state().get("liked") is True) is not None
-                d.save_screenshot(shots + "/phone-390x844.png")
+                d.save_screenshot(args[0] + "/phone-390x844.png")
 
                 # The volume slider from the keyboard: five steps down from 100.
                 el("volume").send_keys(Keys.ARROW_LEFT * 5)
@@ -131,11 +99,11 @@ extension WebDelegateTests {
 
                 viewport(1280, 800, False)
                 time.sleep(0.3)
-                d.save_screenshot(shots + "/desktop-1280x800.png")
+                d.save_screenshot(args[0] + "/desktop-1280x800.png")
                 viewport(390, 844, True)
                 d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
                 time.sleep(0.3)
-                d.save_screenshot(shots + "/phone-dark-390x844.png")
+                d.save_screenshot(args[0] + "/phone-dark-390x844.png")
 
                 # A browser whose clock is an hour ahead (another machine) still shows the
                 # player's position: the page measures its clock against the event's updatedAt.
@@ -150,9 +118,6 @@ extension WebDelegateTests {
                 expected = s["elapsed"] + (time.time() - s["elapsedAt"]) * s["rate"]
                 seen["skewedClock"] = [float(el("progress").get_attribute("value")), expected,
                                        d.execute_script("return Date.now() / 1000") - time.time()]
-            finally:
-                d.quit()
-            print(json.dumps(seen))
             """#
     }
 }

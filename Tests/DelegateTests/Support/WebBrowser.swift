@@ -2,8 +2,8 @@ import Foundation
 import MotetTestSupport
 
 /// Headless Chromium driven by Selenium (Debian's chromium, chromium-driver, python3-selenium),
-/// for the page's suites: `run` wraps a Python body in the common part (the driver at 390×844,
-/// `wait`, `el`, `file_state`) and returns what the body put in `seen`.
+/// for the page's suites: `run` wraps a Python body in the common part (the driver with a 390×844
+/// viewport, `viewport`, `wait`, `el`, `file_state`, `Keys`) and returns what the body put in `seen`.
 enum WebBrowser {
     /// Runs `body` (Python, indented by 4 spaces, inside a try whose finally quits the browser)
     /// with `sys.argv[1:]` = `base`, `stateFile`, then `arguments`; the body fills `seen`.
@@ -28,17 +28,22 @@ enum WebBrowser {
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.common.keys import Keys
 
         base, state_path = sys.argv[1:3]
         args = sys.argv[3:]
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
-        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"]:
+        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"]:
             options.add_argument(a)
         d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        # A phone held upright: headless Chromium's window is at least 500 wide, so the viewport is set.
-        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         seen = {}
+
+        def viewport(w, h, mobile):
+            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": mobile})
+
+        # A phone held upright (headless Chromium's window is at least 500 wide: the viewport is set).
+        viewport(390, 844, True)
 
         def wait(condition, timeout=5):
             start = time.monotonic()
