@@ -64,7 +64,7 @@ extension WebDelegateTests {
             let rig = try WebRig(box, ["--output", "null"] + box.tracks(["First", "Second"], seconds: 8))
             defer { rig.stop() }
             func liked() -> Bool? { JSONDelegateFiles.state(rig.stateFile)?["liked"] as? Bool }
-            #expect(try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(rig.stateFile)?["title"] as? String == "First" })
+            #expect(try rig.playing("First"))
             let track = try #require(JSONDelegateFiles.state(rig.stateFile)?["trackId"] as? Int)
 
             // A foreign page's command (another Origin) is refused and changes nothing.
@@ -128,7 +128,7 @@ extension WebDelegateTests {
             let box = try PlayerSandbox()
             let rig = try WebRig(box, ["--output", "null"] + box.tracks(["First"], seconds: 30))
             defer { rig.stop() }
-            #expect(try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(rig.stateFile)?["title"] as? String == "First" })
+            #expect(try rig.playing("First"))
             let seen = try WebClients.run("fanout", [String(rig.port), "50"])
             #expect(seen["connected"] as? Int == 50, "\(seen)")
             #expect(seen["status"] as? Int == 202, "\(seen)")
@@ -188,7 +188,7 @@ extension WebDelegateTests {
             let box = try PlayerSandbox()
             let rig = try WebRig(box, ["--output", "null"] + box.tracks(["First"], seconds: 30))
             defer { rig.stop() }
-            #expect(try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(rig.stateFile)?["title"] as? String == "First" })
+            #expect(try rig.playing("First"))
             // 60 connections that never finish their headers (they are closed after 30 s without
             // progress), and meanwhile another request is answered at once.
             let seen = try WebClients.run("partial", [String(rig.port), "60"])

@@ -16,7 +16,7 @@ extension WebDelegateTests {
             let box = try PlayerSandbox()
             let rig = try WebRig(box, ["--output", "null"] + box.tracks(["First"], seconds: 60))
             defer { rig.stop() }
-            #expect(try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(rig.stateFile)?["title"] as? String == "First" })
+            #expect(try rig.playing("First"))
             let seen = try WebClients.run("limits", [String(rig.port), "128", "256"], timeout: 90)
             // Past 128 from one address: closed at once, without an answer.
             #expect(seen["pastPerAddress"] as? Bool == true, "\(seen)")

@@ -44,6 +44,11 @@ struct WebRig {
 
     func stop() { process.stop() }
 
+    /// True once the json delegate's file says `title` plays (10 s at most).
+    func playing(_ title: String) throws -> Bool {
+        try Shell.waitUntil(timeout: 10) { JSONDelegateFiles.state(stateFile)?["title"] as? String == title }
+    }
+
     /// One request with curl (a real client): the status and the body.
     func request(
         _ path: String, method: String = "GET", headers: [String] = [], body: String? = nil, host: String? = nil
