@@ -66,10 +66,9 @@ public final class IcecastRig: @unchecked Sendable {
             if opus {
                 let wav = directory + "/song\(i + 1).wav", path = directory + "/song\(i + 1).opus"
                 try Fixtures.wav(wav, seconds: song.seconds, rate: 48000, synth: synth)
-                try Shell.check([
-                    "ffmpeg", "-nostdin", "-loglevel", "error", "-i", wav, "-c:a", "libopus", "-b:a", "64k",
-                    "-metadata", "title=\(song.title)", "-metadata", "artist=\(song.artist)", "-metadata", "album=Radio Fixtures", path,
-                ])
+                try Fixtures.opus(
+                    path, from: wav, bitrate: 64, encoder: .ffmpeg,
+                    tags: Fixtures.Tags(title: song.title, artists: [song.artist], album: "Radio Fixtures"))
                 made.append(path)
                 continue
             }
@@ -157,16 +156,13 @@ public final class IcecastRig: @unchecked Sendable {
     /// starves its listeners.
     private var opusRate = 0
 
-    /// Writes `files` (Ogg streams, `seconds` long together) one after another, as often as
-    /// `opusSeconds` takes, into `path`; returns the pace to send it at.
+    /// Chains `files` (Ogg streams, `seconds` long together) as often as `opusSeconds` takes into
+    /// `path`; returns the pace to send it at.
     private static func chain(_ files: [String], seconds: Double, into path: String) throws -> Int {
-        var one = Data()
-        for f in files { one.append(try Data(contentsOf: URL(fileURLWithPath: f))) }
         let repeats = max(1, Int((opusSeconds / max(seconds, 0.1)).rounded(.up)))
-        var all = Data()
-        for _ in 0..<repeats { all.append(one) }
-        try all.write(to: URL(fileURLWithPath: path))
-        return Int(Double(one.count) / max(seconds, 0.1) * 1.1)
+        try Fixtures.chain(Array(Array(repeating: files, count: repeats).joined()), into: path)
+        let bytes = try files.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0) }
+        return Int(Double(bytes) / max(seconds, 0.1) * 1.1)
     }
 
     /// Kills icecast2 (SIGKILL: the listeners' connections drop at once, as when a server dies).
