@@ -162,10 +162,8 @@ import Testing
         let dir = try Scratch()
         let path = dir.file("art.opus")
         try Fixtures.opus(path, seconds: 0.2)
-        let png: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + Array(repeating: 7, count: 40)
-        let block = { (type: UInt32, data: [UInt8]) in
-            Array("METADATA_BLOCK_PICTURE=".utf8) + Array(Data(Fixtures.pictureBlock(type: type, mime: "image/png", data: data)).base64EncodedString().utf8)
-        }
+        let png = MetadataTests.png
+        let block = { (type: UInt32, data: [UInt8]) in Array(MetadataTests.pictureComment(type: type, mime: "image/png", data: data).utf8) }
         try Fixtures.replaceComments(path, [Array("TITLE=Art".utf8), block(4, png + [1]), block(3, png)])
         let m = try OggDecoding.open(path: path).metadata
         #expect(m.title == "Art")
