@@ -35,6 +35,12 @@ public struct PlayerConfiguration: Sendable {
     public var outputName = "null"
     /// How URLs are fetched: user agent, timeouts, pre-buffer, reconnection.
     public var network = NetworkOptions()
+    /// `--crossfade TIME`: how long consecutive tracks overlap (zero: off). README, "Crossfade".
+    public var crossfade: Duration = .zero
+    /// `--crossfade-albums yes`: crossfade inside a gapless album too.
+    public var crossfadeAlbums = false
+    /// `--output-rate HZ`: every track resampled to this rate (libsoxr); nil: none is.
+    public var outputRate: Int? = nil
 
     public init(files: [String], artworkCacheDirectory: String) {
         self.files = files
