@@ -31,6 +31,8 @@ final class SinkWorker: @unchecked Sendable {
     private let events = OutputEventQueues()
     private let position = HeardPosition()
     private let pauseRequested = Atomic<Bool>(false)
+    /// The requested pause waits for the next pause point in the ring (a fade-out is before it).
+    private let pauseAtPoint = Atomic<Bool>(false)
     /// Volume (without ReplayGain) as Float bits.
     private let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
     private var thread: PosixThread?
@@ -39,8 +41,11 @@ final class SinkWorker: @unchecked Sendable {
     /// Frames written to the device in this epoch.
     private var written: Int64 = 0
     private var format: AudioFormat?
-    /// The pause the device has been told about.
+    /// The pause the device has been told about, or the one taken at a pause point.
     private var paused = false
+    /// Paused at a pause point: nothing more is written, but the device was not told: it plays out
+    /// the fade it holds and falls silent.
+    private var pausedAtPoint = false
     /// An error that ends playback came: nothing more is read or written.
     private var outputEnded = false
     /// The end marker was drained in this epoch: an empty ring is no starvation.
@@ -140,11 +145,23 @@ final class SinkWorker: @unchecked Sendable {
     /// Control thread.
     /// Pauses or plays on. Applied on the sink thread soon (it is woken); while paused nothing is
     /// written and the heard position stands still.
-    func setPaused(_ paused: Bool) {
+    /// `atPausePoint`: the pause takes effect when the sink reaches the next pause point in the
+    /// ring (`SegmentMarker.pausePoint`), after the fade-out before it.
+    func setPaused(_ paused: Bool, atPausePoint: Bool = false) {
         ThreadRole.control.check()
+        pauseAtPoint.store(paused && atPausePoint, ordering: .releasing)
         pauseRequested.store(paused, ordering: .releasing)
         device.wakeup()
         dataReady.post()
+    }
+
+    /// Control thread, while the sink thread is parked.
+    /// Where the sound stops when the device is reset now: what was written to a file, or what a
+    /// device has played (its buffered audio is dropped).
+    func cutWhileParked() -> OutputCut {
+        ThreadRole.control.check()
+        guard format != nil, !device.keepsWrittenAudio else { return OutputCut(epoch: epoch, frame: written) }
+        return OutputCut(epoch: epoch, frame: max(0, written - device.state().delayFrames))
     }
 
     /// Control thread.
@@ -191,6 +208,14 @@ final class SinkWorker: @unchecked Sendable {
             }
             if let marker = markers.peek(), marker.sampleIndex <= ring.readIndex {
                 _ = markers.pop()
+                if marker.pausePoint {
+                    if pauseAtPoint.exchange(false, ordering: .acquiringAndReleasing), pauseRequested.load(ordering: .acquiring) {
+                        paused = true
+                        pausedAtPoint = true
+                        publishHeard(format != nil ? device.state() : nil)
+                    }
+                    continue
+                }
                 if marker.isEnd {
                     if drain() {
                         ended = true
@@ -206,7 +231,7 @@ final class SinkWorker: @unchecked Sendable {
                 }
                 channels = marker.channels
                 gain = marker.gain
-                emit(.segmentWritten(SegmentBoundary(segmentID: marker.segmentID, epoch: epoch, frame: written)))
+                if marker.segmentID != 0 { emit(.segmentWritten(SegmentBoundary(segmentID: marker.segmentID, epoch: epoch, frame: written))) }
                 continue
             }
             var limit = ring.availableToRead
@@ -327,9 +352,13 @@ final class SinkWorker: @unchecked Sendable {
     private func applyPause() {
         ThreadRole.sink.check()
         let requested = pauseRequested.load(ordering: .acquiring)
-        guard requested != paused else { return }
+        guard requested != paused, !(requested && pauseAtPoint.load(ordering: .acquiring)) else { return }
         paused = requested
-        device.setPaused(requested)
+        if pausedAtPoint {
+            pausedAtPoint = false  // the device was never paused: it plays on as it is written to
+        } else {
+            device.setPaused(requested)
+        }
         publishHeard(format != nil ? device.state() : nil)
     }
 
