@@ -45,6 +45,8 @@ public enum DecoderError: Error, Sendable, Equatable {
     /// The stream over the network failed: why (`NetworkError`), and libvorbisfile's `code` when it
     /// was libvorbisfile that met the failure (`motetCode` when the network said so first).
     case network(NetworkError, code: Int32 = -1000)
+    /// `--output-rate`: libsoxr could not make a resampler for the track (its message).
+    case resampler(String)
 
     /// The code of errors found by Motet rather than by libvorbisfile.
     public static let motetCode: Int32 = -1000
@@ -54,7 +56,8 @@ public enum DecoderError: Error, Sendable, Equatable {
     /// (missing file, not Ogg, truncated…). Plugins get it in the decode-error event.
     public var code: Int32 {
         switch self {
-        case .openFailed, .isDirectory, .notRegularFile, .empty, .unreadable, .endsEarly, .startPastEnd, .opusChannels: Self.motetCode
+        case .openFailed, .isDirectory, .notRegularFile, .empty, .unreadable, .endsEarly, .startPastEnd, .opusChannels, .resampler:
+            Self.motetCode
         case .opusLinkSkipped: OV_ENOTVORBIS
         case .vorbis(let code, _), .opus(let code, _), .damagedHeaders(let code), .notOgg(let code), .notVorbis(let code, _), .skipped(let code, _):
             code
@@ -101,6 +104,7 @@ public enum DecoderError: Error, Sendable, Equatable {
         case .opusLinkSkipped(let positionMicros):
             "an Ogg Opus link (chained section) at \(Self.formatTime(positionMicros)) was skipped — Motet plays a chain of one codec at a time; split the file"
         case .network(let error, _): error.problem
+        case .resampler(let message): "cannot be resampled to --output-rate (\(message)) — play it without --output-rate"
         }
     }
 

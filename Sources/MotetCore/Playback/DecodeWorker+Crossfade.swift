@@ -244,7 +244,7 @@ extension DecodeWorker {
             return
         }
         do throws(DecoderError) {
-            let d = try OggDecoding.open(path: r.path)
+            let d = try openFile(r.path)
             if passOver(r, d.metadata) { return }
             if r.start > .zero { try d.start(atMicros: r.start.microseconds) }
             func side(_ d: any AudioDecoder, frame: Int64) -> CrossfadePlan.Side {
@@ -279,7 +279,7 @@ extension DecodeWorker {
         let place = cut.place
         guard !WebAddress.isRemote(place.path) else { return nil }
         do throws(DecoderError) {
-            let d = try OggDecoding.open(path: place.path)
+            let d = try openFile(place.path)
             try d.seek(toMicros: place.position.microseconds)
             let gain = d.metadata.replayGain.scale(replayGain)
             let request = TrackRequest(

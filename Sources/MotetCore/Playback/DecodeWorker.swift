@@ -26,9 +26,9 @@ final class DecodeWorker: @unchecked Sendable {
     let ring: SampleRing
     let markers: SPSCQueue<SegmentMarker>
     let spaceReady: CountingSemaphore
-    private let dataReady: CountingSemaphore
+    let dataReady: CountingSemaphore
     let nextTrack: NextTrack
-    private let expandEntry: ExpandEntry
+    let expandEntry: ExpandEntry
     /// Asked right after a track is opened: true passes it over (see `DislikedTracks`).
     let passOver: @Sendable (TrackRequest, TrackMetadata) -> Bool
     /// The entry at the second position is listed right after the one at the first (`PlayQueue.isListed`).
@@ -39,12 +39,14 @@ final class DecodeWorker: @unchecked Sendable {
     private let artworkStore: ArtworkStore
     private let defaultArtwork: String?
     let replayGain: ReplayGainMode
-    private let network: NetworkOptions
+    let network: NetworkOptions
+    /// `--output-rate`: every file and stream opened is resampled to it (nil: none is).
+    let outputRate: Int?
     /// The sink's heard position (for how long what is decoded lasts the listener).
     private let heard: @Sendable () -> HeardNow
     /// The network stream being opened or read, if any: a park or quit interrupts its blocked read.
     /// `Locked`, not `Mutex`: ThreadSanitizer cannot see the latter (false races, see Locked).
-    private let blockingStream = Locked<NetworkStream?>(nil)
+    let blockingStream = Locked<NetworkStream?>(nil)
 
     let gate = WorkerGate()
     /// Set by the control thread while parked: close the open file before going on.
@@ -73,6 +75,7 @@ final class DecodeWorker: @unchecked Sendable {
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
         replayGain: ReplayGainMode, crossfade: CrossfadeSettings = CrossfadeSettings(), network: NetworkOptions = NetworkOptions(),
+        outputRate: Int? = nil,
         heard: @escaping @Sendable () -> HeardNow = { HeardNow(epoch: 0, frames: 0, framesPerSecond: 0, at: MonotonicInstant(nanoseconds: 0), limitFrames: 0) },
         nextTrack: @escaping NextTrack, expandEntry: @escaping ExpandEntry, report: @escaping @Sendable (DecoderReport) -> Void,
         passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false },
@@ -84,6 +87,7 @@ final class DecodeWorker: @unchecked Sendable {
         self.fade = FadeState(settings: crossfade)
         self.follows = follows
         self.network = network
+        self.outputRate = outputRate
         self.heard = heard
         self.passOver = passOver
         self.ring = ring
@@ -227,7 +231,7 @@ final class DecodeWorker: @unchecked Sendable {
                 }
                 do throws(DecoderError) {
                     // A playlist: its entries took its place in the queue, the first is next.
-                    guard let d = try open(request) else { continue }
+                    guard let d = try openRequest(request) else { continue }
                     // --skip-disliked is for finite tracks: a station is not left for the song on air.
                     if currentStream?.head?.isLive != true, passOver(request, d.metadata) { continue }
                     if request.start > .zero { try d.start(atMicros: request.start.microseconds) }
@@ -348,40 +352,6 @@ final class DecodeWorker: @unchecked Sendable {
     private var currentStream: NetworkStream? {
         ThreadRole.decoder.check()
         return blockingStream.withLock { $0 }
-    }
-
-    /// Decoder thread.
-    /// Opens a local file, or a URL over the network (interruptible by a park or quit); nil when
-    /// the entry is a playlist (by its content type, or a name given while playing) and was
-    /// replaced by its entries.
-    private func open(_ request: TrackRequest) throws(DecoderError) -> (any AudioDecoder)? {
-        ThreadRole.decoder.check()
-        let path = request.path
-        let cancelled: @Sendable () -> Bool = { [gate] in gate.mustStop }
-        if request.expand {
-            blockingStream.withLock { $0 = nil }
-            expandEntry(request, nil, cancelled)
-            return nil
-        }
-        guard WebAddress.isRemote(path) else {
-            blockingStream.withLock { $0 = nil }
-            return try OggDecoding.open(path: path)
-        }
-        let report = self.report
-        switch try OggDecoding.open(
-            url: path, options: network, notice: { report(.notice($0, url: path)) },
-            opened: { [ring, dataReady] stream in
-                stream.whenCaughtUp { if ring.availableToRead > 0 { dataReady.post() } }
-                blockingStream.withLock { $0 = stream }
-            })
-        {
-        case .decoder(let decoder):
-            return decoder
-        case .playlist(let type):
-            blockingStream.withLock { $0 = nil }
-            expandEntry(request, type, cancelled)
-            return nil
-        }
     }
 
     /// Decoder thread.

@@ -43,7 +43,7 @@ final class WorkerEngine: PlaybackEngine {
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
             crossfade: CrossfadeSettings(length: configuration.crossfade, acrossAlbums: configuration.crossfadeAlbums),
-            network: configuration.network, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.advance() } },
+            network: configuration.network, outputRate: configuration.outputRate, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.advance() } },
             expandEntry: { playlists.expand($0, playlist: $1, cancelled: $2) },
             report: { report in
                 if case .segmentOpened = report { cursor.withLock { $0.opened() } }

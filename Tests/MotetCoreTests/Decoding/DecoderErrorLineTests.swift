@@ -30,6 +30,8 @@ import Testing
             (.endsEarly,
              "the file ends early (its last page is cut off or damaged) — it may be an incomplete copy or download; copy or download it again", -1000),
             (.startPastEnd(startMicros: 1_250_000, durationMicros: 500_000), "--start 1.25 is past the end (0.5 s)", -1000),
+            (.resampler("I/O ratio out-of-range"),
+             "cannot be resampled to --output-rate (I/O ratio out-of-range) — play it without --output-rate", -1000),
             (.skipped(OV_EBADLINK, atMicros: 3_723_004_000),
              "a damaged link at 1:02:03.004 was skipped — the file is corrupt; re-copy or re-encode it", OV_EBADLINK),
             (.network(.timedOut), "nothing arrived for too long (timed out) — check the network, or raise --network-timeout", -1000),
