@@ -73,4 +73,42 @@ import Testing
         #expect(first.rate == 44100 && second.rate == 48000)
         #expect(first.data.count / 4 == 88200 && second.data.count / 4 == 96000)
     }
+
+    @Test func aStartPointIsResampledFromThere() throws {
+        let run = try MotetRun()
+        let (a, _) = try twoRates(run)
+        let out = run.path("out.wav")
+        let r = try run.run(Self.base + ["--output", "wav:\(out)", "--output-rate", "48000", "--start", "1", a])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try wavData(out).data.count / 4
+        #expect(abs(frames - 48000) <= 3, "frames: \(frames)")
+    }
+
+    @Test func anOpusTrackIsResampledToo() throws {
+        let run = try MotetRun()
+        let path = run.path("opus.ogg")
+        try Fixtures.opus(path, seconds: 1.5)
+        let frames = try Fixtures.opusReferenceDecode(path).links.reduce(0) { $0 + $1.frames }
+        let out = run.path("out.wav")
+        let r = try run.run(Self.base + ["--output", "wav:\(out)", "--output-rate", "44100", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let wav = try wavData(out)
+        #expect(wav.rate == 44100)
+        #expect(wav.data.count / 4 == Self.resampled(frames, from: 48000, to: 44100), "frames: \(wav.data.count / 4) of \(frames) at 48 kHz")
+    }
+
+    @Test(arguments: ["", "?nolength=1&noranges=1"])
+    func aServedFileIsResampledAsTheLocalFileIs(query: String) throws {
+        let run = try MotetRun()
+        let (server, local) = try NetworkPlaybackTests.served(run, seconds: 2, title: "Served")
+        let viaHTTP = run.path("http.wav"), viaFile = run.path("file.wav")
+        let r = try run.run(Self.base + ["--output", "wav:\(viaHTTP)", "--output-rate", "48000", server.url("song.ogg" + query)], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        let l = try run.run(Self.base + ["--output", "wav:\(viaFile)", "--output-rate", "48000", local])
+        #expect(l.status == 0, "\(l.stderr)")
+        let http = try wavData(viaHTTP), file = try wavData(viaFile)
+        #expect(http.rate == 48000 && file.rate == 48000)
+        #expect(file.data.count / 4 == 96000, "frames: \(file.data.count / 4)")
+        #expect(http.data == file.data, "\(http.data.count) vs \(file.data.count) bytes")
+    }
 }

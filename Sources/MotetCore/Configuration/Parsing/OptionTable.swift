@@ -107,7 +107,7 @@ enum OptionTable {
             name: "output-rate", short: nil,
             kind: .value(placeholder: "HZ", expected: ValueParsers.sampleRateExpected),
             allowedInConfigFile: true, repeatable: false,
-            help: "Resample every track to HZ, 8000 to 384000 (libsoxr, high quality). By default each track plays at its own rate.",
+            help: "Resample every track to HZ, 8000 to 384000 (libsoxr, high quality); a track that already has that rate plays bit-exact. By default each track plays at its own rate.",
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.outputRate = try ValueParsers.sampleRate(required(value)) }),
         OptionDefinition(
             name: "skip-limit", short: nil,
