@@ -66,7 +66,8 @@ let package = Package(
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile"),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile"),
         // libsoxr: the resampler behind --output-rate (MotetDecoding's Resampler).
-        .systemLibrary(name: "CSoxr", pkgConfig: "soxr"),
+        // libsoxr: Debian's headers only; CSoxr loads libsoxr.so.0 when --output-rate is given.
+        .target(name: "CSoxr", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLTDL"),
         // libpulse and alsa-lib: headers only; the functions come through CAudioLibraries, which
         // loads each library only when its output is chosen.

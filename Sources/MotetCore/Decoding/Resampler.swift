@@ -63,12 +63,13 @@ public final class Resampler: @unchecked Sendable {
         guard from > 0, to > 0, channels > 0, channels <= Int(UInt16.max) else {
             throw ResamplerError(message: "cannot resample \(channels) channels from \(from) Hz to \(to) Hz")
         }
+        guard motet_soxr_load() == 0 else {
+            throw ResamplerError(message: "libsoxr cannot be loaded: " + String(cString: motet_soxr_error()))
+        }
         var error: soxr_error_t?
-        var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
-        var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
-        let made = soxr_create(Double(from), Double(to), UInt32(channels), &error, &io, &quality, nil)
+        let made = motet_soxr_create_hq_float(Double(from), Double(to), UInt32(channels), &error)
         guard let made, error == nil else {
-            if let made { soxr_delete(made) }
+            if let made { motet_soxr_delete(made) }
             throw ResamplerError(message: error.map { String(cString: $0) } ?? "libsoxr made no resampler")
         }
         soxr = made
@@ -77,7 +78,7 @@ public final class Resampler: @unchecked Sendable {
         self.channels = channels
     }
 
-    deinit { soxr_delete(soxr) }
+    deinit { motet_soxr_delete(soxr) }
 
     /// Resamples up to `frames` interleaved frames of `input` into `output`, which has room for
     /// `capacity` frames, and says how many frames it took and how many it wrote. It may take
@@ -95,7 +96,7 @@ public final class Resampler: @unchecked Sendable {
         var produced = 0
         // With a count of frames taken asked for, libsoxr takes at most what `capacity` has room
         // for (soxr_i_for_o), so its FIFOs stay bounded by the caller's blocks.
-        _ = soxr_process(soxr, input, frames, &consumed, output, capacity, &produced)
+        _ = motet_soxr_process(soxr, input, frames, &consumed, output, capacity, &produced)
         framesIn += Int64(consumed)
         framesOut += Int64(produced)
         return (consumed, produced)
@@ -104,7 +105,7 @@ public final class Resampler: @unchecked Sendable {
     /// Forgets the signal (a seek, a new track): the next input starts a fresh one, as in a new
     /// resampler. libsoxr rebuilds its filters here (it allocates).
     public func clear() {
-        _ = soxr_clear(soxr)
+        _ = motet_soxr_clear(soxr)
         framesIn = 0
         framesOut = 0
         ended = false
@@ -128,7 +129,7 @@ public final class Resampler: @unchecked Sendable {
         let room = Int(min(Int64(capacity), max(left, 0)))
         guard room > 0 else { return (0, 0) }
         var produced = 0
-        _ = soxr_process(soxr, nil, 0, nil, output, room, &produced)
+        _ = motet_soxr_process(soxr, nil, 0, nil, output, room, &produced)
         if produced == 0 {
             // libsoxr's total fell short of the rule (a half rounded down): silence makes it up.
             output.update(repeating: 0, count: room * channels)

@@ -1,2 +1,0 @@
-/* libsoxr (Debian's libsoxr-dev): the resampler behind --output-rate (Resampler.swift). */
-#include <soxr.h>
