@@ -43,6 +43,9 @@ struct FadeState {
         var announced = false
     }
 
+    /// Nothing is fading or looked at: reads go straight through (the common case, kept cheap).
+    var isQuiet: Bool { fadeIn == nil && cut == nil && handover == nil }
+
     /// A reposition dropped the current track: nothing of a pair survives it.
     mutating func drop() {
         position = 0
@@ -115,6 +118,7 @@ extension DecodeWorker {
     /// station has none to foresee; the look ahead would share its connection's bookkeeping).
     func fadeTurn(_ a: any AudioDecoder, request: TrackRequest, overNetwork: Bool) -> FadeTurn {
         ThreadRole.decoder.check()
+        if fade.isQuiet, fade.lookedAhead || !fade.settings.isOn { return .read(.max) }
         if let f = fade.fadeIn { return .read(Int(f.of - f.done)) }
         if fade.cut == nil {
             guard fade.settings.isOn, a.linkCount == 1, a.canSeek, !overNetwork, let total = a.totalFrames else { return .read(.max) }
@@ -168,9 +172,9 @@ extension DecodeWorker {
     /// the scale of the segment each frame belongs to; the mix is made for it).
     func shape(_ buffer: UnsafeMutablePointer<Float>, frames n: Int, channels: Int, of a: any AudioDecoder, gain: Float) -> Bool {
         ThreadRole.decoder.check()
-        guard n > 0 else { return false }
         let first = fade.position
         fade.position += Int64(n)
+        guard n > 0, !fade.isQuiet else { return false }
         if let (done, of) = fade.fadeIn {
             scale(buffer, frames: n, channels: channels) { FadeCurve.incoming(done + $0, of: of) }
             fade.fadeIn = done + Int64(n) >= of ? nil : (done + Int64(n), of)

@@ -54,8 +54,9 @@ final class DecodeWorker: @unchecked Sendable {
     let nextSegmentID = Atomic<UInt64>(1)
     let nextTrackID = Atomic<UInt64>(1)
     private var thread: PosixThread?
-    /// The crossfade's state (`DecodeWorker+Crossfade.swift`). Decoder thread only.
-    var fade: FadeState
+    /// The crossfade's state (`DecodeWorker+Crossfade.swift`). Decoder thread only, so not checked
+    /// for exclusive access at run time (each check cost instructions on every read).
+    @exclusivity(unchecked) var fade: FadeState
     /// The incoming track's frames during a crossfade, mixed into the outgoing one's.
     let mixScratch = UnsafeMutablePointer<Float>.allocate(capacity: DecodeWorker.mixCapacity)
     static let mixCapacity = 4096 * 8
