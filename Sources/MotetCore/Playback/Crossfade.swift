@@ -8,11 +8,17 @@ import MotetSystem
 /// `--crossfade` and `--crossfade-albums`, as the decoder thread uses them.
 struct CrossfadeSettings: Sendable, Equatable {
     /// How long two tracks overlap; zero: never.
-    var length: Duration = .zero
+    let length: Duration
     /// Crossfade between the tracks of one album played in order too.
-    var acrossAlbums = false
+    let acrossAlbums: Bool
+    /// `length` is not zero (kept: the decoder asks on every read).
+    let isOn: Bool
 
-    var isOn: Bool { length > .zero }
+    init(length: Duration = .zero, acrossAlbums: Bool = false) {
+        self.length = length
+        self.acrossAlbums = acrossAlbums
+        isOn = length > .zero
+    }
 }
 
 /// The equal-power curve (README, "Crossfade"): over a fade of `n` frames, frame `t` of the

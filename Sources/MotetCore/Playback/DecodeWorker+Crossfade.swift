@@ -17,15 +17,18 @@ struct FadeState {
     /// The next track was looked at for this one (opened, or found not to be crossfaded into).
     var lookedAhead = false
     /// The next track, open, and how the current one gives way to it.
-    var handover: Handover?
+    var handover: Handover? { didSet { refreshQuiet() } }
+    /// Nothing is fading and no next track is open (`fadeIn`, `cut` and `handover` are nil): reads
+    /// go straight through. Kept up to date by their `didSet`, read on every read.
+    private(set) var isQuiet = true
     /// The next request, taken while looking ahead but not opened ahead (a URL, a playlist): the
     /// decoder takes it when the current track ends, as it would have.
     var heldRequest: TrackRequest?
     /// What is left of the current track's fade-in: frame `done` of `of`.
-    var fadeIn: (done: Int64, of: Int64)?
+    var fadeIn: (done: Int64, of: Int64)? { didSet { refreshQuiet() } }
     /// The current decoder plays the tail of a cut (`FadeFrom`): it fades out over `frames` and
     /// ends at frame `end`; then the sink pauses, if `pauseAfter`.
-    var cut: (end: Int64, frames: Int64, pauseAfter: Bool)?
+    var cut: (end: Int64, frames: Int64, pauseAfter: Bool)? { didSet { refreshQuiet() } }
     /// The next track opened fades in over this (after a cut's de-click).
     var fadeInNext: Duration?
 
@@ -43,8 +46,8 @@ struct FadeState {
         var announced = false
     }
 
-    /// Nothing is fading or looked at: reads go straight through (the common case, kept cheap).
-    var isQuiet: Bool { fadeIn == nil && cut == nil && handover == nil }
+    private mutating func refreshQuiet() { isQuiet = fadeIn == nil && cut == nil && handover == nil }
+
 
     /// A reposition dropped the current track: nothing of a pair survives it.
     mutating func drop() {
@@ -118,7 +121,6 @@ extension DecodeWorker {
     /// station has none to foresee; the look ahead would share its connection's bookkeeping).
     func fadeTurn(_ a: any AudioDecoder, request: TrackRequest, overNetwork: Bool) -> FadeTurn {
         ThreadRole.decoder.check()
-        if fade.isQuiet, fade.lookedAhead || !fade.settings.isOn { return .read(.max) }
         if let f = fade.fadeIn { return .read(Int(f.of - f.done)) }
         if fade.cut == nil {
             guard fade.settings.isOn, a.linkCount == 1, a.canSeek, !overNetwork, let total = a.totalFrames else { return .read(.max) }
@@ -170,11 +172,13 @@ extension DecodeWorker {
     /// change, or the crossfade (the incoming track's frames mixed in). True when that was the
     /// outgoing track's last frame. `gain`: the current track's ReplayGain scale (the sink applies
     /// the scale of the segment each frame belongs to; the mix is made for it).
-    func shape(_ buffer: UnsafeMutablePointer<Float>, frames n: Int, channels: Int, of a: any AudioDecoder, gain: Float) -> Bool {
+    /// `first`: the frame the read started at (`fade.position` before the read; the caller has
+    /// moved it on).
+    func shape(
+        _ buffer: UnsafeMutablePointer<Float>, frames n: Int, from first: Int64, channels: Int, of a: any AudioDecoder, gain: Float
+    ) -> Bool {
         ThreadRole.decoder.check()
-        let first = fade.position
-        fade.position += Int64(n)
-        guard n > 0, !fade.isQuiet else { return false }
+        guard n > 0 else { return false }
         if let (done, of) = fade.fadeIn {
             scale(buffer, frames: n, channels: channels) { FadeCurve.incoming(done + $0, of: of) }
             fade.fadeIn = done + Int64(n) >= of ? nil : (done + Int64(n), of)

@@ -260,20 +260,23 @@ final class DecodeWorker: @unchecked Sendable {
                 if !gate.mustStop { spaceReady.wait(for: Self.idle) }  // the sink, a park or quit posts
                 continue
             }
-            let cap: Int
-            switch fadeTurn(open, request: current.request, overNetwork: stream != nil) {
-            case .read(let frames): cap = frames
-            case .again: continue
-            case .outgoingOver:
-                decoder = nil
-                track = nil
-                continue
-            case .pausePoint:
-                // The track goes on from here when play comes, a segment of its own, fading in.
-                endCut()
-                startSegment(open, trackID: current.id, request: current.request, gain: current.gain)
-                fade.resumed(open)
-                continue
+            var cap = Int.max
+            // Nothing fading, the next track looked at or no crossfade: straight to the read.
+            if !(fade.isQuiet && (fade.lookedAhead || !fade.settings.isOn)) {
+                switch fadeTurn(open, request: current.request, overNetwork: stream != nil) {
+                case .read(let frames): cap = frames
+                case .again: continue
+                case .outgoingOver:
+                    decoder = nil
+                    track = nil
+                    continue
+                case .pausePoint:
+                    // The track goes on from here when play comes, a segment of its own, fading in.
+                    endCut()
+                    startSegment(open, trackID: current.id, request: current.request, gain: current.gain)
+                    fade.resumed(open)
+                    continue
+                }
             }
             if let stream { tellRunsOut(stream, format: open.format) }
             let region = ring.writableRegion()
@@ -282,7 +285,9 @@ final class DecodeWorker: @unchecked Sendable {
             let buffer = direct ? region.baseAddress! : scratch
             switch open.read(into: buffer, maxFrames: min(room / channels, cap)) {
             case .frames(let frames):
-                let outgoingOver = shape(buffer, frames: frames, channels: channels, of: open, gain: current.gain)
+                let first = fade.position
+                fade.position += Int64(frames)
+                let outgoingOver = !fade.isQuiet && shape(buffer, frames: frames, from: first, channels: channels, of: open, gain: current.gain)
                 if direct { published(frames * channels, stream: stream) } else { push(scratch, count: frames * channels, stream: stream) }
                 if outgoingOver {
                     decoder = nil
