@@ -173,7 +173,10 @@ final class DecodeWorker: @unchecked Sendable {
         var decoder: (any AudioDecoder)?
         /// The network stream `decoder` reads (nil for a local file): looked up once per open.
         var stream: NetworkStream?
-        var track: (id: UInt64, request: TrackRequest, gain: Float, tags: TrackMetadata)?
+        // The current track; its tags apart, as they are only needed at a new link (copying them
+        // with the rest on every read cost instructions: bench/instructions.sh).
+        var track: (id: UInt64, request: TrackRequest, gain: Float)?
+        var trackTags: TrackMetadata?
         var exhausted = false
         /// A network stream reconnected since its current link began.
         var resumed = false
@@ -200,7 +203,8 @@ final class DecodeWorker: @unchecked Sendable {
                     stream = nil
                     resumed = false
                     blockingStream.withLock { $0 = nil }
-                    track = (cut.place.trackID, opened.request, opened.gain, opened.decoder.metadata)
+                    track = (cut.place.trackID, opened.request, opened.gain)
+                    trackTags = opened.decoder.metadata
                     continue
                 }
                 if let h = fade.takeHandover() {
@@ -211,7 +215,8 @@ final class DecodeWorker: @unchecked Sendable {
                     resumed = false
                     blockingStream.withLock { $0 = nil }
                     if !h.announced { startSegment(h.decoder, trackID: h.id, request: h.request, gain: h.gain) }
-                    track = (h.id, h.request, h.gain, h.decoder.metadata)
+                    track = (h.id, h.request, h.gain)
+                    trackTags = h.decoder.metadata
                     continue
                 }
                 if exhausted {
@@ -243,7 +248,8 @@ final class DecodeWorker: @unchecked Sendable {
                     resumed = false
                     bitrate = BitrateMeter(from: stream?.tell() ?? 0)
                     startSegment(d, trackID: id, request: request, gain: gain)
-                    track = (id, request, gain, d.metadata)
+                    track = (id, request, gain)
+                    trackTags = d.metadata
                     fade.opened(d)
                 } catch {
                     // A park or quit interrupted the open: not the stream's fault.
@@ -305,14 +311,15 @@ final class DecodeWorker: @unchecked Sendable {
                 // except a live stream's link after a reconnection that goes on with the same song.
                 let gain = open.metadata.replayGain.scale(replayGain)
                 if stream?.takeReconnected() == true { resumed = true }
-                let sameSong = resumed && track.map { open.metadata.isSameSong(as: $0.tags) } == true
+                let sameSong = resumed && trackTags.map { open.metadata.isSameSong(as: $0) } == true
                 resumed = false
                 let id = sameSong ? current.id : takeTrackID()
                 // A live stream's time is the time listened: each link counts from its own start,
                 // the same song after a reconnection too (the station may have started it again,
                 // or played on while the stream was away: nothing in the stream says which).
                 startSegment(open, trackID: id, request: current.request, gain: gain)
-                track = (id, current.request, gain, open.metadata)
+                track = (id, current.request, gain)
+                trackTags = open.metadata
             case .hole(let error):
                 if gate.mustStop { continue }
                 // A live stream starts mid-stream (Icecast sends the headers, then the current

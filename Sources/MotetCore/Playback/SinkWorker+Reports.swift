@@ -7,6 +7,7 @@ extension SinkWorker {
     /// The ring is empty: asks the dry spell (`DrySpell`) whether to say `.starving` (before the
     /// end, open, not paused). Returns how long to wait before looking again, in nanoseconds (nil:
     /// nothing to watch, wait for the decoder to post).
+    @inline(__always)
     func ranDry(_ state: DeviceState?) -> Int64? {
         ThreadRole.sink.check()
         guard let format, !ended, !paused, markers.peek() == nil else { return nil }
@@ -17,6 +18,7 @@ extension SinkWorker {
 
     /// Sink thread.
     /// Samples are there: a starvation episode is over.
+    @inline(__always)
     func flowing() {
         ThreadRole.sink.check()
         if drySpell.flowing() { emit(.fed) }
