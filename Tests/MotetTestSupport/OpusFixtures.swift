@@ -92,15 +92,32 @@ extension Fixtures {
     }
 
     /// The reference decoder, compiled with cc the first time a test asks.
-    private static let opusReferenceProgram: Result<String, any Error> = Result(catching: {
-        let directory = try Paths.temporaryDirectory("motet-opusref")
-        let program = directory + "/opus_reference"
+    private static let opusReferenceProgram = Result { try compiledProgram("OpusReference/opus_reference.c", libraries: "opusfile") }
+
+    /// One of the tests' reference programs (`Tests/SOURCE`), compiled with cc against the
+    /// pkg-config `libraries`; its path.
+    static func compiledProgram(_ source: String, libraries: String) throws -> String {
+        let name = String(source.split(separator: "/").last!.dropLast(2))
+        let program = try Paths.temporaryDirectory("motet-\(name)") + "/" + name
         try Shell.check([
-            "cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", program,
-            Paths.packageRoot + "/Tests/OpusReference/opus_reference.c",
-        ] + pkgConfig(["--cflags", "--libs", "opusfile"]) + ["-lm"])
+            "cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", program, Paths.packageRoot + "/Tests/" + source,
+        ] + pkgConfig(["--cflags", "--libs", libraries]) + ["-lm"])
         return program
-    })
+    }
+
+    /// libvorbisfile's own float samples for `path` (`Tests/VorbisReference/vorbis_float.c`):
+    /// interleaved, and the first link's rate and channels.
+    public static func vorbisFloatDecode(_ path: String) throws -> (rate: Int, channels: Int, samples: [Float]) {
+        let program = try vorbisFloatProgram.get()
+        let out = path + ".float.raw"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let fields = try Shell.check([program, path, out]).stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: out))
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return (fields.first ?? 0, fields.count > 1 ? fields[1] : 0, samples)
+    }
+
+    private static let vorbisFloatProgram = Result { try compiledProgram("VorbisReference/vorbis_float.c", libraries: "vorbisfile") }
 
     private static func pkgConfig(_ arguments: [String]) throws -> [String] {
         try Shell.run(["pkg-config"] + arguments).stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)

@@ -49,7 +49,7 @@ public struct ArtworkStore: Sendable {
 
     // MARK: Finding pictures
 
-    /// The preferred cover file in `directory` (a track's, see `directory(of:)`), if any.
+    /// The preferred cover file in `directory` (a track's, see `FileSystem.directory(of:)`), if any.
     static func coverFile(in directory: String) -> String? {
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
@@ -69,12 +69,6 @@ public struct ArtworkStore: Sendable {
         }
         guard let best else { return nil }
         return directory == "/" ? "/" + best.name : directory + "/" + best.name
-    }
-
-    /// The directory part of `path`: "/" for "/x.ogg", "." for "x.ogg".
-    static func directory(of path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The bytes and type of an image file: a regular file of at most `PictureParser.maximumBytes`

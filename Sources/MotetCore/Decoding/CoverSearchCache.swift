@@ -26,7 +26,7 @@ final class CoverSearchCache: Sendable {
     /// The cover file beside `trackPath` (`ArtworkStore.coverFile(in:)` of its directory), from the
     /// cache when the directory has not changed since it was searched.
     func cover(beside trackPath: String) -> String? {
-        let directory = ArtworkStore.directory(of: trackPath)
+        let directory = FileSystem.directory(of: trackPath)
         var info = stat()
         guard stat(directory, &info) == 0 else { return nil }
         let key = (UInt64(info.st_dev), UInt64(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec)

@@ -69,6 +69,8 @@ enum VorbisCommentReader {
                 }
             } else if keyIs("ALBUM") {
                 if result.album == nil { result.album = nonBlank(text(value, tag: "ALBUM", &warnings)) }
+            } else if keyIs("ALBUMARTIST") || keyIs("ALBUM ARTIST") {
+                if result.albumArtist == nil { result.albumArtist = nonBlank(text(value, tag: "ALBUMARTIST", &warnings)) }
             } else if gainTags == .r128, keyIs("R128_TRACK_GAIN") {
                 if gains.trackGain == nil { gains.trackGain = number(value, tag: "R128_TRACK_GAIN", ReplayGainTags.parseR128Gain, &warnings) }
             } else if gainTags == .r128, keyIs("R128_ALBUM_GAIN") {

@@ -27,14 +27,16 @@ final class DecodeWorker: @unchecked Sendable {
     let markers: SPSCQueue<SegmentMarker>
     let spaceReady: CountingSemaphore
     private let dataReady: CountingSemaphore
-    private let nextTrack: NextTrack
+    let nextTrack: NextTrack
     private let expandEntry: ExpandEntry
     /// Asked right after a track is opened: true passes it over (see `DislikedTracks`).
-    private let passOver: @Sendable (TrackRequest, TrackMetadata) -> Bool
-    private let report: @Sendable (DecoderReport) -> Void
+    let passOver: @Sendable (TrackRequest, TrackMetadata) -> Bool
+    /// The entry at the second position is listed right after the one at the first (`PlayQueue.isListed`).
+    let follows: @Sendable (Int, Int) -> Bool
+    let report: @Sendable (DecoderReport) -> Void
     private let artworkStore: ArtworkStore
     private let defaultArtwork: String?
-    private let replayGain: ReplayGainMode
+    let replayGain: ReplayGainMode
     private let network: NetworkOptions
     /// The sink's heard position (for how long what is decoded lasts the listener).
     private let heard: @Sendable () -> HeardNow
@@ -42,12 +44,17 @@ final class DecodeWorker: @unchecked Sendable {
     /// `Locked`, not `Mutex`: ThreadSanitizer cannot see the latter (false races, see Locked).
     private let blockingStream = Locked<NetworkStream?>(nil)
 
-    private let gate = WorkerGate()
+    let gate = WorkerGate()
     /// Set by the control thread while parked: close the open file before going on.
     let dropCurrent = Atomic<Bool>(false)
     private let nextSegmentID = Atomic<UInt64>(1)
     private let nextTrackID = Atomic<UInt64>(1)
     private var thread: PosixThread?
+    /// The crossfade's state (`DecodeWorker+Crossfade.swift`). Decoder thread only.
+    var fade: FadeState
+    /// The incoming track's frames during a crossfade, mixed into the outgoing one's.
+    let mixScratch = UnsafeMutablePointer<Float>.allocate(capacity: DecodeWorker.mixCapacity)
+    static let mixCapacity = 4096 * 8
     /// Samples buffered before the decoder wakes a waiting sink (0.37 s of 44.1 kHz stereo).
     static let wakeBatch = 32768
     /// Frames a read needs room for, at least (libvorbisfile hands out up to a packet at a time;
@@ -63,12 +70,15 @@ final class DecodeWorker: @unchecked Sendable {
     init(
         ring: SampleRing, markers: SPSCQueue<SegmentMarker>, spaceReady: CountingSemaphore,
         dataReady: CountingSemaphore, artworkStore: ArtworkStore, defaultArtwork: String?,
-        replayGain: ReplayGainMode, network: NetworkOptions = NetworkOptions(),
+        replayGain: ReplayGainMode, crossfade: CrossfadeSettings = CrossfadeSettings(), network: NetworkOptions = NetworkOptions(),
         heard: @escaping @Sendable () -> HeardNow = { HeardNow(epoch: 0, frames: 0, framesPerSecond: 0, at: MonotonicInstant(nanoseconds: 0), limitFrames: 0) },
         nextTrack: @escaping NextTrack, expandEntry: @escaping ExpandEntry, report: @escaping @Sendable (DecoderReport) -> Void,
-        passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false }
+        passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false },
+        follows: @escaping @Sendable (Int, Int) -> Bool = { _, _ in false }
     ) {
         ThreadRole.control.check()
+        self.fade = FadeState(settings: crossfade)
+        self.follows = follows
         self.network = network
         self.heard = heard
         self.passOver = passOver
@@ -83,6 +93,8 @@ final class DecodeWorker: @unchecked Sendable {
         self.expandEntry = expandEntry
         self.report = report
     }
+
+    deinit { mixScratch.deallocate() }
 
     /// Control thread.
     /// Starts the decoder thread.
@@ -167,16 +179,28 @@ final class DecodeWorker: @unchecked Sendable {
                     track = nil
                     blockingStream.withLock { $0 = nil }
                     exhausted = false
+                    fade.drop()
                 }
                 continue
             }
             guard let open = decoder, let current = track else {
+                if let h = fade.takeHandover() {
+                    // The next track of a pair, opened ahead: it goes on (its segment started in
+                    // the middle of a crossfade, else here).
+                    decoder = h.decoder
+                    stream = nil
+                    resumed = false
+                    blockingStream.withLock { $0 = nil }
+                    if !h.announced { startSegment(h.decoder, trackID: h.id, request: h.request, gain: h.gain) }
+                    track = (h.id, h.request, h.gain, h.decoder.metadata)
+                    continue
+                }
                 if exhausted {
                     gate.nap(for: Self.idle)  // a park or quit wakes it
                     continue
                 }
                 let request: TrackRequest
-                switch nextTrack() {
+                switch fade.heldRequest.take().map(DecodeCursor.Next.track) ?? nextTrack() {
                 case .track(let next):
                     request = next
                 case .wait:
@@ -193,7 +217,7 @@ final class DecodeWorker: @unchecked Sendable {
                     // --skip-disliked is for finite tracks: a station is not left for the song on air.
                     if currentStream?.head?.isLive != true, passOver(request, d.metadata) { continue }
                     if request.start > .zero { try d.start(atMicros: request.start.microseconds) }
-                    let id = request.reuseTrackID ?? nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
+                    let id = request.reuseTrackID ?? takeTrackID()
                     let gain = d.metadata.replayGain.scale(replayGain)
                     decoder = d
                     stream = currentStream
@@ -201,6 +225,7 @@ final class DecodeWorker: @unchecked Sendable {
                     bitrate = BitrateMeter(from: stream?.tell() ?? 0)
                     startSegment(d, trackID: id, request: request, gain: gain)
                     track = (id, request, gain, d.metadata)
+                    fade.opened(d)
                 } catch {
                     // A park or quit interrupted the open: not the stream's fault.
                     if gate.mustStop { continue }
@@ -216,13 +241,28 @@ final class DecodeWorker: @unchecked Sendable {
                 if !gate.mustStop { spaceReady.wait(for: Self.idle) }  // the sink, a park or quit posts
                 continue
             }
+            let cap: Int
+            switch fadeTurn(open, request: current.request, overNetwork: stream != nil) {
+            case .read(let frames): cap = frames
+            case .again: continue
+            case .outgoingOver:
+                decoder = nil
+                track = nil
+                continue
+            }
             if let stream { tellRunsOut(stream, format: open.format) }
             let region = ring.writableRegion()
             let direct = region.count >= Self.minimumReadFrames * channels
             let room = direct ? region.count : min(capacity, ring.availableToWrite)
-            switch open.read(into: direct ? region.baseAddress! : scratch, maxFrames: room / channels) {
+            let buffer = direct ? region.baseAddress! : scratch
+            switch open.read(into: buffer, maxFrames: min(room / channels, cap)) {
             case .frames(let frames):
+                let outgoingOver = shape(buffer, frames: frames, channels: channels, of: open, gain: current.gain)
                 if direct { published(frames * channels, stream: stream) } else { push(scratch, count: frames * channels, stream: stream) }
+                if outgoingOver {
+                    decoder = nil
+                    track = nil
+                }
                 // A file served in ranges has a size to go by; a stream read as a stream is told
                 // the rate it really takes.
                 if let stream, stream.head?.isSeekable != true,
@@ -237,7 +277,7 @@ final class DecodeWorker: @unchecked Sendable {
                 if stream?.takeReconnected() == true { resumed = true }
                 let sameSong = resumed && track.map { open.metadata.isSameSong(as: $0.tags) } == true
                 resumed = false
-                let id = sameSong ? current.id : nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue
+                let id = sameSong ? current.id : takeTrackID()
                 // A live stream's time is the time listened: each link counts from its own start,
                 // the same song after a reconnection too (the station may have started it again,
                 // or played on while the stream was away: nothing in the stream says which).
@@ -325,8 +365,13 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     /// Decoder thread.
-    /// Reports a new segment and marks where its samples start.
-    private func startSegment(_ d: any AudioDecoder, trackID: UInt64, request: TrackRequest, gain: Float) {
+    /// A new track id.
+    func takeTrackID() -> UInt64 { nextTrackID.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    /// Decoder thread.
+    /// Reports a new segment and marks where its samples start. `crossfade`: the fade that brings
+    /// it in, when it starts in the middle of one.
+    func startSegment(_ d: any AudioDecoder, trackID: UInt64, request: TrackRequest, gain: Float, crossfade: CrossfadeSpan? = nil) {
         ThreadRole.decoder.check()
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
@@ -342,7 +387,7 @@ final class DecodeWorker: @unchecked Sendable {
             format: d.format, fileStart: .microseconds(d.positionMicros - linkStart),
             duration: (d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros).map(Duration.microseconds), canSeek: d.canSeek,
             linkStart: .microseconds(linkStart), url: stream?.url, station: head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
-            isLive: head?.isLive ?? false)
+            isLive: head?.isLive ?? false, crossfade: crossfade)
         // Reported before its marker is pushed: the control thread knows the segment before the
         // sink can say it was written.
         report(.segmentOpened(info))

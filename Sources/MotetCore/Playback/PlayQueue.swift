@@ -104,6 +104,12 @@ struct PlayQueue: Sendable {
         return loop && !order.isEmpty ? 0 : nil
     }
 
+    /// The entry at `b` is the one listed right after the entry at `a` (the order is not shuffled
+    /// between them): an album played in order.
+    func isListed(_ b: Int, rightAfter a: Int) -> Bool {
+        order.indices.contains(a) && order.indices.contains(b) && order[b] == order[a] + 1
+    }
+
     func position(before position: Int) -> Int? {
         if position > 0 { return position - 1 }
         return loop && !order.isEmpty ? order.count - 1 : nil

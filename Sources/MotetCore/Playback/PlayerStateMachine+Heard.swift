@@ -82,7 +82,8 @@ extension PlayerStateMachine {
         var next = Current(info: info, boundary: boundary, heard: heard)
         if let c = current {
             if isNewTrack {
-                finishCurrent(reason: .completed, endedAt: boundary)
+                // A crossfade: the outgoing track's last frames play under this one's first.
+                finishCurrent(reason: .completed, endedAt: boundary, underNext: info.crossfade?.outgoingTail ?? .zero)
             } else {
                 // The next link or position of the same track: what was heard of it, and its rating, go on.
                 next.heardBefore = c.heardBefore + segmentHeard(until: boundary)
@@ -141,17 +142,20 @@ extension PlayerStateMachine {
     /// The current track is over: `trackFinished` with what was heard of it. `current` stays; the
     /// caller replaces or clears it.
     /// `endedAt`: where the next segment starts, when known (the sink may be past it already).
-    func finishCurrent(reason: FinishReason, endedAt end: SegmentBoundary? = nil) {
+    /// `underNext`: how much of it plays on under the next track (a crossfade's second half),
+    /// counted as heard: it finishes in the middle of the fade (plugin.h, "Crossfade").
+    func finishCurrent(reason: FinishReason, endedAt end: SegmentBoundary? = nil, underNext: Duration = .zero) {
         guard let c = current else { return }
         let info = c.info
         let ok = !failedTracks.contains(info.trackID)
-        let position = elapsed() ?? info.fileStart
+        var position = (elapsed() ?? info.fileStart) + underNext
+        if let d = info.duration { position = min(position, d) }
         let track = record(info)
         out.events(
             .trackFinished(
                 TrackFinished(
                     trackID: info.trackID, filePath: info.filePath, title: track.title, successfully: ok,
-                    reason: ok ? reason : .failed, track: track, heardMicros: (c.heardBefore + segmentHeard(until: end)).microseconds,
+                    reason: ok ? reason : .failed, track: track, heardMicros: (c.heardBefore + segmentHeard(until: end) + underNext).microseconds,
                     positionMicros: position.microseconds, firstHeardUnixMicros: c.firstHeardAt)))
     }
 

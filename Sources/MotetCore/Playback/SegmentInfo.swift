@@ -31,6 +31,9 @@ struct SegmentInfo: Sendable {
     var station: StationInfo? = nil
     /// A live stream: no duration, no seeking, songs arrive as chained links.
     var isLive: Bool = false
+    /// The crossfade that brings this track in, if any: the previous track's last frames play
+    /// under this one's first (`CrossfadeSpan`).
+    var crossfade: CrossfadeSpan? = nil
     /// What the playlist that listed it called it (`PlayQueue.title(at:)`): a stream's title when
     /// its link has no TITLE tag. Set by the control thread.
     var listedTitle: String? = nil

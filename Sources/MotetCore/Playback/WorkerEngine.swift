@@ -42,6 +42,7 @@ final class WorkerEngine: PlaybackEngine {
             ring: ring, markers: markers, spaceReady: spaceReady, dataReady: sinkWorker.dataReady,
             artworkStore: ArtworkStore(cacheDirectory: configuration.artworkCacheDirectory),
             defaultArtwork: configuration.defaultArtwork, replayGain: configuration.replayGain,
+            crossfade: CrossfadeSettings(length: configuration.crossfade, acrossAlbums: configuration.crossfadeAlbums),
             network: configuration.network, heard: { [sinkWorker] in sinkWorker.heard() }, nextTrack: { cursor.withLock { $0.advance() } },
             expandEntry: { playlists.expand($0, playlist: $1, cancelled: $2) },
             report: { report in
@@ -55,7 +56,8 @@ final class WorkerEngine: PlaybackEngine {
                 inbox.post(.passedOver(path: request.path, title: metadata.title, generation: request.generation))
                 Self.unplayable(cursor, disliked: true, inbox: inbox)
                 return true
-            })
+            },
+            follows: { a, b in cursor.withLock { $0.queue.isListed(b, rightAfter: a) } })
     }
 
     /// Decoder thread.

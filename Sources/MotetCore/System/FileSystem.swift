@@ -37,6 +37,12 @@ package enum FileSystem {
 
     /// True unless `path` does not exist (ENOENT/ENOTDIR); a file that exists but cannot be
     /// examined counts as existing, so that reading it reports why.
+    /// The directory part of `path`: "/" for "/x.ogg", "." for "x.ogg".
+    package static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
+    }
+
     package static func exists(_ path: String) -> Bool {
         if case .failure(let failure) = status(path) { return failure.code != ENOENT && failure.code != ENOTDIR }
         return true

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotetDecoding
+import MotetEvents
+import MotetSystem
+
+/// `--crossfade` and `--crossfade-albums`, as the decoder thread uses them.
+struct CrossfadeSettings: Sendable, Equatable {
+    /// How long two tracks overlap; zero: never.
+    var length: Duration = .zero
+    /// Crossfade between the tracks of one album played in order too.
+    var acrossAlbums = false
+
+    var isOn: Bool { length > .zero }
+}
+
+/// The equal-power curve (README, "Crossfade"): over a fade of `n` frames, frame `t` of the
+/// outgoing track is scaled by cos(π t / 2n) and frame `t` of the incoming one by sin(π t / 2n).
+/// The two scales' squares add up to one, so the loudness holds through the fade.
+enum FadeCurve {
+    static func outgoing(_ t: Int64, of n: Int64) -> Float { Float(cos(Double.pi * Double(t) / Double(2 * max(1, n)))) }
+    static func incoming(_ t: Int64, of n: Int64) -> Float { Float(sin(Double.pi * Double(t) / Double(2 * max(1, n)))) }
+}
+
+/// How one track gives way to the next, decided by the decoder thread when the outgoing track has
+/// the crossfade's length left and the next track is open (`decide`).
+enum CrossfadePlan: Equatable {
+    /// One after the other, not a sample changed: crossfade is off for this pair (one album in
+    /// order, a live stream, a length nobody can know).
+    case gapless
+    /// The last `frames` of the outgoing track and the first `frames` of the incoming one are
+    /// mixed; the incoming track's segment starts in the middle (`frames / 2`).
+    case crossfade(frames: Int64)
+    /// Rate or channels differ: the outgoing track fades out over its last `out` frames, the
+    /// device is reopened, the incoming one fades in over its first `in` frames (as mpd does).
+    case fadeOutIn(out: Int64, in: Int64)
+
+    /// What the decoder knows of each side of a pair.
+    struct Side {
+        var path: String
+        var format: AudioFormat
+        var metadata: TrackMetadata
+        /// Every frame of the file; nil when nobody knows (a stream).
+        var totalFrames: Int64?
+        /// The next frame the decoder reads.
+        var position: Int64
+        /// More than one link (a chained file): each link is a track, the file's end is not
+        /// one track's end.
+        var isChained: Bool
+        var isLive: Bool
+    }
+
+    /// The plan for `outgoing` followed by `incoming`. `inListOrder`: the incoming track is the
+    /// one listed after the outgoing one (not shuffled there).
+    static func decide(outgoing a: Side, incoming b: Side, inListOrder: Bool, settings: CrossfadeSettings) -> CrossfadePlan {
+        guard settings.isOn, !a.isLive, !b.isLive, !a.isChained, !b.isChained,
+            let totalA = a.totalFrames, let totalB = b.totalFrames, a.format.sampleRate > 0, b.format.sampleRate > 0
+        else { return .gapless }
+        if !settings.acrossAlbums, inListOrder,
+            a.metadata.isSameAlbum(as: b.metadata, sameDirectory: FileSystem.directory(of: a.path) == FileSystem.directory(of: b.path))
+        {
+            return .gapless
+        }
+        let leftA = totalA - a.position
+        let leftB = totalB - b.position
+        if a.format == b.format {
+            let frames = min(settings.length.frames(rate: Int64(a.format.sampleRate)), totalA / 2, totalB / 2, leftA, leftB)
+            return frames > 1 ? .crossfade(frames: frames) : .gapless
+        }
+        // Different rates: the fade is the same time on both sides, each in its own frames.
+        let shorter = min(Duration.frames(totalA, rate: a.format.sampleRate), .frames(totalB, rate: b.format.sampleRate))
+        let length = min(settings.length, shorter / 2)
+        let out = min(length.frames(rate: Int64(a.format.sampleRate)), leftA)
+        let into = min(length.frames(rate: Int64(b.format.sampleRate)), leftB)
+        return out > 1 || into > 1 ? .fadeOutIn(out: out, in: into) : .gapless
+    }
+}
+
+/// Where a crossfade lies around the segment it brings in (`SegmentInfo.crossfade`): it starts
+/// `before` frames ahead of the segment's first frame and ends `after` frames past it, both in
+/// the output's rate (the two tracks share it). The outgoing track's last `after` frames play
+/// under the incoming one: its `track-finished` counts them as heard.
+struct CrossfadeSpan: Sendable, Equatable {
+    var before: Int64
+    var after: Int64
+    var rate: Int
+
+    /// The whole fade.
+    var length: Duration { .frames(before + after, rate: rate) }
+    /// The outgoing track's part after the incoming one's start.
+    var outgoingTail: Duration { .frames(after, rate: rate) }
+}
