@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: what building needs, and what the tests' real components need on top.
-BUILD_PACKAGES := pkg-config libvorbis-dev libopusfile-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev \
+BUILD_PACKAGES := pkg-config libvorbis-dev libopusfile-dev libsoxr-dev libogg-dev libltdl-dev libseccomp-dev libpulse-dev libasound2-dev libglib2.0-dev libcurl4-openssl-dev \
 	libmicrohttpd-dev libqrencode-dev
 # The web delegate's page is tested in headless Chromium driven by Selenium (chromium-driver,
 # python3-selenium; Tests/DelegateTests/WebPageTests.swift), and the QR code it prints on a

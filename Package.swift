@@ -65,6 +65,8 @@ let package = Package(
         // MARK: C libraries (Debian packages) and the public plugin header
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile"),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile"),
+        // libsoxr: the resampler behind --output-rate (MotetDecoding's Resampler).
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr"),
         .systemLibrary(name: "CLTDL"),
         // libpulse and alsa-lib: headers only; the functions come through CAudioLibraries, which
         // loads each library only when its output is chosen.
@@ -109,6 +111,7 @@ let package = Package(
             dependencies: [
                 "CVorbisFile",
                 "COpusFile",
+                "CSoxr",
                 "MotetEvents",
                 // DecoderError.network carries the stream's NetworkError as it is.
                 "MotetNetwork",

@@ -199,6 +199,9 @@ let playerConfiguration: PlayerConfiguration = {
     c.feedbackDirectory = FeedbackStore.defaultDirectory(environment: environment)
     c.network = networkOptions
     c.skipDisliked = settings.skipDisliked
+    c.crossfade = settings.crossfade
+    c.crossfadeAlbums = settings.crossfadeAlbums
+    c.outputRate = settings.outputRate
     // The status line shows elapsed seconds; nothing else needs a periodic refresh.
     c.displayInterval = consoleMode == .line ? .seconds(1) : nil
     return c

@@ -69,6 +69,16 @@ public struct Settings: Sendable, Equatable {
     public var reconnectFor: Duration = .seconds(60)
     /// `--network-timeout TIME`: to connect, and with nothing arriving. Default 15 s.
     public var networkTimeout: Duration = .seconds(15)
+    /// `--crossfade TIME`: how long consecutive tracks overlap; zero (the default) is off. At most
+    /// ``maximumCrossfade``.
+    public var crossfade: Duration = .zero
+    /// The longest `--crossfade`.
+    public static let maximumCrossfade: Duration = .seconds(15)
+    /// `crossfade-albums = yes|no` (`--crossfade-albums`): crossfade between the tracks of one album
+    /// too, which otherwise follow each other gaplessly. Default false.
+    public var crossfadeAlbums = false
+    /// `--output-rate HZ`: every track resampled to this rate; nil (the default): none is.
+    public var outputRate: Int?
     /// The config file actually read, if any.
     public var configFile: String?
 

@@ -89,6 +89,27 @@ enum OptionTable {
             help: "Playback volume in percent (default 100).",
             apply: { draft, value, _ throws(ParseProblem) in draft.settings.volume = try ValueParsers.volume(required(value)) }),
         OptionDefinition(
+            name: "crossfade", short: nil,
+            kind: .value(placeholder: "TIME", expected: ValueParsers.timeExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Overlap consecutive tracks by TIME, the one ending fading out as the next fades in (default 0: off; at most 15 s). Tracks of one album follow each other gaplessly unless --crossfade-albums yes.",
+            apply: { draft, value, _ throws(ParseProblem) in
+                let time = try ValueParsers.time(required(value))
+                guard time <= Settings.maximumCrossfade else {
+                    throw .badValue(required(value), explanation: "the crossfade is at most 15 seconds; give a time from 0 (off) to 15")
+                }
+                draft.settings.crossfade = time
+            }),
+        settingYesNo(
+            "crossfade-albums", \.crossfadeAlbums,
+            help: "Crossfade between the tracks of one album too (default no: they follow each other gaplessly, as the album was made)."),
+        OptionDefinition(
+            name: "output-rate", short: nil,
+            kind: .value(placeholder: "HZ", expected: ValueParsers.sampleRateExpected),
+            allowedInConfigFile: true, repeatable: false,
+            help: "Resample every track to HZ, 8000 to 384000 (libsoxr, high quality). By default each track plays at its own rate.",
+            apply: { draft, value, _ throws(ParseProblem) in draft.settings.outputRate = try ValueParsers.sampleRate(required(value)) }),
+        OptionDefinition(
             name: "skip-limit", short: nil,
             kind: .value(placeholder: "N/MINUTES", expected: ValueParsers.skipLimitExpected),
             allowedInConfigFile: true, repeatable: false,

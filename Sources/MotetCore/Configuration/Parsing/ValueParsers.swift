@@ -107,6 +107,16 @@ enum ValueParsers {
         return SkipLimit(count: count, minutes: minutes)
     }
 
+    static let sampleRateExpected = "a sample rate in Hz, a whole number from 8000 to 384000 (e.g. 48000)"
+
+    /// `--output-rate`: Hz, 8000 to 384000.
+    static func sampleRate(_ text: String) throws(ParseProblem) -> Int {
+        guard let value = wholeNumber(text, maximumDigits: 6), (8000...384_000).contains(value) else {
+            throw .invalidValue(text, expected: sampleRateExpected)
+        }
+        return value
+    }
+
     static let memoryLimitExpected = "a whole number of MiB from 16 to 1048576, or 0 for no limit"
 
     /// `--plugin-memory-limit`: MiB, 0 (no limit) or 16 to 1048576.
