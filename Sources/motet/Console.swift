@@ -92,6 +92,8 @@ final class Console: Sendable {
                     Self.write(1, "State: \(st.status.name)\n")
                 }
             }
+        case .trackStarted(let started) where mode == .events:
+            if let fade = started.crossfade { Self.write(1, "Crossfade: \(fade.secondsText) s\n") }
         case .trackFinished(let f) where mode == .events:
             Self.write(1, "Finished: \(TerminalText.safe(f.title ?? f.filePath ?? "?")) (\(f.successfully ? "ok" : "failed"), \(f.reason))\n")
         case .interruptionBegan(let r) where mode == .events:

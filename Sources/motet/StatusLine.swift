@@ -42,6 +42,8 @@ enum StatusLine {
         if ![.playing, .paused].contains(display.status) { head += " " + display.status.name }
         head += " " + TerminalText.time(np.elapsedMicros ?? 0)
         if let duration = track.durationMicros { head += " / " + TerminalText.time(duration) }
+        // Two tracks sound at once: say why.
+        if let fade = display.crossfade { head += " ⤳ \(fade.secondsText) s" }
         if np.liked { head += " ♥" } else if np.disliked { head += " ✗" }
         if let notice { head += " " + notice }
         let headWidth = ColumnWidth.of(head)

@@ -75,6 +75,28 @@ import Testing
         #expect(finished != nil && started != nil && finished! < started!, "\(pair.result.stdout)")
     }
 
+    @Test func delegatesSeeOneTrackAtATimeTheOutgoingOneHeardWholeTheIncomingOneHalfFaded() throws {
+        let run = try MotetRun()
+        let probe = try ProbePlugin.build(in: run.home)
+        let log = run.path("probe.txt")
+        let pair = try play([Self.a, Self.b], options: ["--crossfade", "1", "--plugin", "\(probe):out=\(log)"])
+        #expect(pair.result.status == 0, "\(pair.result.stderr)")
+        let lines = ProbePlugin.lines(log)
+        func field(_ line: String, _ name: String) -> Int64? {
+            line.split(separator: " ").first { $0.hasPrefix(name + "=") }.flatMap { Int64($0.dropFirst(name.count + 1)) }
+        }
+        // The outgoing track finished with all of its 3 s heard, its fade's second half included.
+        let finished = try #require(lines.first { $0.hasPrefix("finished-track") && $0.contains("title=Outgoing") })
+        #expect(abs((field(finished, "heard") ?? 0) - 3_000_000) < 30_000, "\(finished)")
+        #expect(abs((field(finished, "position") ?? 0) - 3_000_000) < 30_000, "\(finished)")
+        // Then the incoming one started, half the fade already heard.
+        let order = lines.firstIndex(of: finished)!
+        let started = try #require(lines.firstIndex { $0.hasPrefix("started") && $0.contains("title=Incoming") })
+        #expect(order < started)
+        let firstNowPlaying = try #require(lines[started...].first { $0.hasPrefix("np ") && $0.contains("title=Incoming") })
+        #expect(abs((field(firstNowPlaying, "elapsed") ?? 0) - 500_000) < 30_000, "\(firstNowPlaying)")
+    }
+
     @Test func aShortTrackFadesOverHalfItsLength() throws {
         let short = (seconds: 1.2, synth: ["sine", "200-900"], tags: Fixtures.Tags(title: "Short", album: "Third"))
         let pair = try play([Self.a, short], options: ["--crossfade", "2"])

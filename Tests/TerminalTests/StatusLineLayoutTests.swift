@@ -91,3 +91,14 @@ extension StatusLineLayoutTests {
         #expect(limitedLine.contains("skips left: 0") && !limitedLine.contains("last track"), "\(limitedLine)")
     }
 }
+
+/// A crossfade shows beside the time while two tracks sound at once (README, "Crossfade and fades").
+@Suite struct StatusLineCrossfadeTests {
+    @Test func aCrossfadeShowsBesideTheTimeAndNotOtherwise() {
+        var d = StatusLineLayoutTests.display()
+        #expect(!StatusLine.text(d, columns: 120).contains("⤳"))
+        d.crossfade = .seconds(5)
+        let line = StatusLine.text(d, columns: 120)
+        #expect(line.contains("1:05 / 3:20 ⤳ 5 s"), "\(line)")
+    }
+}

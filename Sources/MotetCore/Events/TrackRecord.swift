@@ -55,11 +55,15 @@ public struct TrackStarted: Sendable, Equatable {
     public var reason: StartReason
     /// Wall-clock time (Unix, microseconds) it became current.
     public var startedAtUnixMicros: Int64
+    /// The crossfade that brought it in (it became current in its middle); nil without one. For
+    /// the terminal: the ABI's struct does not change.
+    public var crossfade: Duration?
 
-    public init(track: TrackRecord, reason: StartReason, startedAtUnixMicros: Int64) {
+    public init(track: TrackRecord, reason: StartReason, startedAtUnixMicros: Int64, crossfade: Duration? = nil) {
         self.track = track
         self.reason = reason
         self.startedAtUnixMicros = startedAtUnixMicros
+        self.crossfade = crossfade
     }
 }
 

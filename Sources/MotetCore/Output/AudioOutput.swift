@@ -69,6 +69,11 @@ public protocol AudioOutput: AnyObject, Sendable {
     /// happened. The handler must only enqueue. [thread-safe]
     var onEvent: (@Sendable (OutputNotice) -> Void)? { get set }
 
+    /// What `reset` leaves to be heard: true for a file (it cannot take back what it holds) and
+    /// for `null`; false for a device, which drops what it had not played. A fade out of a cut
+    /// starts where the sound really stops (`SinkWorker.cutWhileParked`). [thread-safe]
+    var keepsWrittenAudio: Bool { get }
+
     /// Names the track being heard, for what a desktop shows about the output (PulseAudio's
     /// `media.title` / `media.artist`). Called by the control thread when the heard track changes,
     /// never on the sample path. Optional: the default does nothing. [thread-safe]
@@ -76,6 +81,9 @@ public protocol AudioOutput: AnyObject, Sendable {
 }
 
 extension AudioOutput {
+    /// A device drops what it had not played.
+    public var keepsWrittenAudio: Bool { false }
+
     /// Nothing to show: most devices have no place for it.
     public func describe(title: String?, artist: String?) {}
 }

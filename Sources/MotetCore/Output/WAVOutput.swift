@@ -117,6 +117,9 @@ public final class WAVOutput: AudioOutput, @unchecked Sendable {
     /// Waits until the clock has "played" what was written: the file already holds it.
     @discardableResult
     public func drain() -> Bool { clock.drain(wakeup: wakeups) }
+    /// A file cannot take back what it holds.
+    public var keepsWrittenAudio: Bool { true }
+
     /// A file cannot take back what it holds: only the clock forgets.
     public func reset() {
         clock.reset()

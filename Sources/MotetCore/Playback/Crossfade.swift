@@ -91,3 +91,46 @@ struct CrossfadeSpan: Sendable, Equatable {
     /// The outgoing track's part after the incoming one's start.
     var outgoingTail: Duration { .frames(after, rate: rate) }
 }
+
+/// Where the output's sound stops when it is reset now (`SinkWorker.cutWhileParked`): a frame of
+/// an epoch, as a `SegmentBoundary` is.
+struct OutputCut: Sendable, Equatable {
+    var epoch: Int
+    var frame: Int64
+}
+
+/// What played at an `OutputCut`: a local file, where in it (from the file's start), and whose
+/// track it was.
+struct FadePlace: Sendable, Equatable {
+    var path: String
+    var orderPosition: Int
+    var trackID: UInt64
+    var position: Duration
+}
+
+/// How a reposition leaves what was playing (README, "Crossfade"): never with a step.
+enum CutFade: Sendable, Equatable {
+    /// A de-click: 5 ms of it fade out, then what comes fades in over 5 ms (seek, skip, stop).
+    case declick
+    /// A de-click, then the pause (the sink stops at the pause point after the fade-out), and
+    /// the same place fades in when play resumes.
+    case declickThenPause
+    /// A manual skip with `--crossfade`: it fades out over `length` while the next track fades in.
+    case crossfade(Duration)
+
+    /// A de-click's length.
+    static let declickLength: Duration = .milliseconds(5)
+
+    /// How much of what was playing is heard after the cut.
+    var length: Duration {
+        if case .crossfade(let length) = self { length } else { Self.declickLength }
+    }
+}
+
+/// What the decoder plays of the old position before the new one (`DecodeCursor.cut`).
+struct FadeFrom: Sendable, Equatable {
+    var place: FadePlace
+    var kind: CutFade
+    /// The reposition's generation (the tail's segment, in a skip's crossfade, is of it).
+    var generation: Int
+}

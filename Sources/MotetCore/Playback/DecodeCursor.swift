@@ -25,6 +25,11 @@ struct DecodeCursor: Sendable {
     /// The entry taken last is a playlist whose entries the control thread has not placed yet:
     /// nothing is taken until it has (or a reposition points elsewhere).
     var awaitingEntries = false
+    /// What the decoder plays of the old position first, after a reposition with a fade.
+    var cut: FadeFrom?
+    /// A stop with a fade: the fade plays, then nothing is taken until the control thread releases
+    /// the decoder (`WorkerEngine.release`).
+    var holding = false
     /// Tracks taken in a row that had nothing to play: passed over as disliked, or unopenable.
     private(set) var unplayableInARow = 0
     /// How many of those were passed over as disliked.
@@ -63,7 +68,7 @@ struct DecodeCursor: Sendable {
 
     /// The decoder's question: a track, a wait or the end.
     mutating func advance() -> Next {
-        if awaitingEntries { return .wait }
+        if awaitingEntries || holding { return .wait }
         return take().map(Next.track) ?? .end
     }
 

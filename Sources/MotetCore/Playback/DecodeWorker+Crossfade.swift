@@ -23,6 +23,11 @@ struct FadeState {
     var heldRequest: TrackRequest?
     /// What is left of the current track's fade-in: frame `done` of `of`.
     var fadeIn: (done: Int64, of: Int64)?
+    /// The current decoder plays the tail of a cut (`FadeFrom`): it fades out over `frames` and
+    /// ends at frame `end`; then the sink pauses, if `pauseAfter`.
+    var cut: (end: Int64, frames: Int64, pauseAfter: Bool)?
+    /// The next track opened fades in over this (after a cut's de-click).
+    var fadeInNext: Duration?
 
     /// The incoming track of a pair.
     struct Handover {
@@ -45,21 +50,34 @@ struct FadeState {
         handover = nil
         heldRequest = nil
         fadeIn = nil
+        cut = nil
+        fadeInNext = nil
     }
 
     /// `decoder` was just opened as the current track, the ordinary way.
     mutating func opened(_ decoder: any AudioDecoder) {
+        let pending = fadeInNext
         drop()
         position = DecodeWorker.frame(of: decoder)
+        if let pending { fadeIn = (0, pending.frames(rate: Int64(decoder.format.sampleRate))) }
+    }
+
+    /// A pause's fade-out is over: the current track goes on after the pause, fading in.
+    mutating func resumed(_ decoder: any AudioDecoder) {
+        fadeInNext = nil
+        fadeIn = (0, CutFade.declickLength.frames(rate: Int64(decoder.format.sampleRate)))
     }
 
     /// The current track is over: the pair's incoming track becomes current, with what is left
     /// of its fade-in.
     mutating func takeHandover() -> Handover? {
         guard let h = handover else { return nil }
+        let pending = fadeInNext
         drop()
         position = h.start + h.read
         switch h.plan {
+        case .gapless where pending != nil:
+            fadeIn = (0, pending!.frames(rate: Int64(h.decoder.format.sampleRate)))
         case .crossfade(let frames) where h.read < frames:
             fadeIn = (h.read, frames)  // the outgoing track ended early: finish the fade-in alone
         case .fadeOutIn(_, let into) where into > 1:
@@ -79,6 +97,8 @@ enum FadeTurn {
     case again
     /// The outgoing track's last frame was mixed: close it, the incoming track goes on.
     case outgoingOver
+    /// A pause's fade-out is over: the sink pauses here, and the same track goes on after it.
+    case pausePoint
 }
 
 extension DecodeWorker {
@@ -95,37 +115,49 @@ extension DecodeWorker {
     /// station has none to foresee; the look ahead would share its connection's bookkeeping).
     func fadeTurn(_ a: any AudioDecoder, request: TrackRequest, overNetwork: Bool) -> FadeTurn {
         ThreadRole.decoder.check()
-        guard fade.settings.isOn else { return .read(.max) }
         if let f = fade.fadeIn { return .read(Int(f.of - f.done)) }
-        guard a.linkCount == 1, a.canSeek, !overNetwork, let total = a.totalFrames else { return .read(.max) }
-        let left = total - fade.position
-        guard let h = fade.handover else {
-            if fade.lookedAhead { return .read(.max) }
-            let length = fade.settings.length.frames(rate: Int64(a.format.sampleRate))
-            if left > length { return .read(Int(clamping: left - length)) }
-            lookAhead(a, request: request)
-            return .again
+        if fade.cut == nil {
+            guard fade.settings.isOn, a.linkCount == 1, a.canSeek, !overNetwork, let total = a.totalFrames else { return .read(.max) }
+            if fade.handover == nil {
+                if fade.lookedAhead { return .read(.max) }
+                let left = total - fade.position
+                let length = fade.settings.length.frames(rate: Int64(a.format.sampleRate))
+                if left > length { return .read(Int(clamping: left - length)) }
+                lookAhead(a, request: request)
+                return .again
+            }
         }
-        let frames: Int64
-        switch h.plan {
-        case .gapless: return .read(.max)
-        case .crossfade(let n): frames = n
-        case .fadeOutIn(let out, _): frames = out
-        }
-        if left > frames { return .read(Int(clamping: left - frames)) }
-        if left <= 0 { return .outgoingOver }
-        guard case .crossfade = h.plan else { return .read(Int(clamping: left)) }
-        let done = frames - left
-        let middle = frames / 2
+        guard let w = outgoingWindow(a) else { return .read(.max) }
+        let left = w.end - fade.position
+        if left > w.frames { return .read(Int(clamping: left - w.frames)) }
+        if left <= 0 { return fade.cut?.pauseAfter == true ? .pausePoint : .outgoingOver }
+        guard w.mixes, let h = fade.handover else { return .read(Int(clamping: left)) }
+        let done = w.frames - left
+        let middle = w.frames / 2
         if !h.announced, done >= middle {
             startSegment(
                 h.decoder, trackID: h.id, request: h.request, gain: h.gain,
-                crossfade: CrossfadeSpan(before: middle, after: frames - middle, rate: a.format.sampleRate))
+                crossfade: CrossfadeSpan(before: middle, after: w.frames - middle, rate: a.format.sampleRate))
             fade.handover?.announced = true
         }
         var cap = done < middle ? middle - done : left
         cap = min(cap, Int64(Self.mixCapacity / max(1, h.decoder.format.channels)))
         return .read(Int(cap))
+    }
+
+    /// Decoder thread.
+    /// Where the current track's fade-out ends (its last frame + 1), how long it is, and whether
+    /// the next track is mixed into it; nil while none is decided.
+    private func outgoingWindow(_ a: any AudioDecoder) -> (end: Int64, frames: Int64, mixes: Bool)? {
+        var mixes = false
+        if let h = fade.handover, case .crossfade = h.plan { mixes = true }
+        if let c = fade.cut { return (c.end, c.frames, mixes) }
+        guard let h = fade.handover, let total = a.totalFrames else { return nil }
+        switch h.plan {
+        case .gapless: return nil
+        case .crossfade(let n): return (total, n, true)
+        case .fadeOutIn(let out, _): return (total, out, false)
+        }
     }
 
     /// Decoder thread.
@@ -136,7 +168,7 @@ extension DecodeWorker {
     /// the scale of the segment each frame belongs to; the mix is made for it).
     func shape(_ buffer: UnsafeMutablePointer<Float>, frames n: Int, channels: Int, of a: any AudioDecoder, gain: Float) -> Bool {
         ThreadRole.decoder.check()
-        guard fade.settings.isOn, n > 0 else { return false }
+        guard n > 0 else { return false }
         let first = fade.position
         fade.position += Int64(n)
         if let (done, of) = fade.fadeIn {
@@ -144,17 +176,10 @@ extension DecodeWorker {
             fade.fadeIn = done + Int64(n) >= of ? nil : (done + Int64(n), of)
             return false
         }
-        guard var h = fade.handover, let total = a.totalFrames else { return false }
-        switch h.plan {
-        case .gapless:
-            return false
-        case .fadeOutIn(let out, _):
-            let done = first - (total - out)
-            guard done >= 0 else { return false }
-            scale(buffer, frames: n, channels: channels) { FadeCurve.outgoing(done + $0, of: out) }
-        case .crossfade(let frames):
-            let done = first - (total - frames)
-            guard done >= 0 else { return false }
+        guard let w = outgoingWindow(a) else { return false }
+        let done = first - (w.end - w.frames)
+        guard done >= 0 else { return false }
+        if w.mixes, var h = fade.handover {
             readIncoming(&h, frames: n, channels: channels)
             // The sink scales each frame by its segment's gain: the incoming track's from the middle.
             let segmentGain = h.announced ? h.gain : gain
@@ -162,15 +187,17 @@ extension DecodeWorker {
             let b = mixScratch
             for f in 0..<n {
                 let t = done + Int64(f)
-                let o = FadeCurve.outgoing(t, of: frames) * outScale
-                let i = FadeCurve.incoming(t, of: frames) * inScale
+                let o = FadeCurve.outgoing(t, of: w.frames) * outScale
+                let i = FadeCurve.incoming(t, of: w.frames) * inScale
                 let base = f * channels
                 for c in 0..<channels { buffer[base + c] = buffer[base + c] * o + b[base + c] * i }
             }
             h.read += Int64(n)
             fade.handover = h
+        } else {
+            scale(buffer, frames: n, channels: channels) { FadeCurve.outgoing(done + $0, of: w.frames) }
         }
-        return fade.position >= total
+        return fade.position >= w.end && fade.cut?.pauseAfter != true
     }
 
     /// Decoder thread.
@@ -207,7 +234,8 @@ extension DecodeWorker {
     /// current track ends (a live stream is never crossfaded into, and a connection is not held
     /// open early); a track that cannot be opened is said now, and the one after it is taken at
     /// the end as usual.
-    private func lookAhead(_ a: any AudioDecoder, request current: TrackRequest) {
+    /// `forced`: a manual skip's crossfade of this many frames, whatever the album.
+    private func lookAhead(_ a: any AudioDecoder, request current: TrackRequest, forced: Int64? = nil) {
         ThreadRole.decoder.check()
         fade.lookedAhead = true
         guard case .track(let r) = nextTrack() else { return }
@@ -225,15 +253,71 @@ extension DecodeWorker {
                     isChained: d.linkCount > 1, isLive: false)
             }
             let start = Self.frame(of: d)
+            var settings = fade.settings
+            if let forced { settings = CrossfadeSettings(length: .frames(forced, rate: a.format.sampleRate), acrossAlbums: true) }
             let plan = CrossfadePlan.decide(
                 outgoing: side(a, frame: fade.position), incoming: side(d, frame: start),
-                inListOrder: follows(current.orderPosition, r.orderPosition), settings: fade.settings)
+                inListOrder: follows(current.orderPosition, r.orderPosition), settings: settings)
             fade.handover = FadeState.Handover(
                 decoder: d, request: r, id: r.reuseTrackID ?? takeTrackID(), gain: d.metadata.replayGain.scale(replayGain),
                 plan: plan, start: start)
         } catch {
             if gate.mustStop { return }
             report(.openFailed(path: r.path, orderPosition: r.orderPosition, error: error, listedIn: r.origin.last))
+        }
+    }
+}
+
+extension DecodeWorker {
+    /// Decoder thread.
+    /// Opens what played where a reposition cut the output, from there, for its fade (`CutFade`):
+    /// a de-click's 5 ms, pushed as samples of no segment, or a skip's crossfade, as the outgoing
+    /// track's own segment with the next track opened at once and mixed in. Nil when it cannot be
+    /// opened (it changed on disk): the cut is a cut.
+    func openCut(_ cut: FadeFrom) -> (decoder: any AudioDecoder, request: TrackRequest, gain: Float)? {
+        ThreadRole.decoder.check()
+        let place = cut.place
+        guard !WebAddress.isRemote(place.path) else { return nil }
+        do throws(DecoderError) {
+            let d = try OggDecoding.open(path: place.path)
+            try d.seek(toMicros: place.position.microseconds)
+            let gain = d.metadata.replayGain.scale(replayGain)
+            let request = TrackRequest(
+                orderPosition: place.orderPosition, path: place.path, start: place.position, reuseTrackID: place.trackID,
+                generation: cut.generation)
+            fade.drop()
+            fade.position = Self.frame(of: d)
+            fade.fadeInNext = CutFade.declickLength
+            let rate = Int64(d.format.sampleRate)
+            let declick = CutFade.declickLength.frames(rate: rate)
+            if case .crossfade(let length) = cut.kind {
+                startSegment(d, trackID: place.trackID, request: request, gain: gain)
+                lookAhead(d, request: request, forced: length.frames(rate: rate))
+                let frames: Int64 =
+                    switch fade.handover?.plan {
+                    case .crossfade(let n): n
+                    case .fadeOutIn(let out, _): out
+                    default: declick
+                    }
+                fade.cut = (fade.position + frames, frames, false)
+            } else {
+                pushMarker(SegmentMarker(sampleIndex: ring.writeIndex, segmentID: 0, sampleRate: d.format.sampleRate, channels: d.format.channels, gain: gain, isEnd: false))
+                fade.cut = (fade.position + declick, declick, cut.kind == .declickThenPause)
+            }
+            return (d, request, gain)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Decoder thread.
+    /// The tail of a cut has played: the sink pauses here if the cut was a pause.
+    func endCut() {
+        ThreadRole.decoder.check()
+        guard let c = fade.cut else { return }
+        fade.cut = nil
+        if c.pauseAfter {
+            pushMarker(SegmentMarker(sampleIndex: ring.writeIndex, segmentID: 0, sampleRate: 0, channels: 0, gain: 1, isEnd: false, pausePoint: true))
         }
     }
 }

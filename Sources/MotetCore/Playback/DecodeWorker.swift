@@ -33,6 +33,8 @@ final class DecodeWorker: @unchecked Sendable {
     let passOver: @Sendable (TrackRequest, TrackMetadata) -> Bool
     /// The entry at the second position is listed right after the one at the first (`PlayQueue.isListed`).
     let follows: @Sendable (Int, Int) -> Bool
+    /// Takes what to fade out of after a reposition (`DecodeCursor.cut`).
+    let takeCut: @Sendable () -> FadeFrom?
     let report: @Sendable (DecoderReport) -> Void
     private let artworkStore: ArtworkStore
     private let defaultArtwork: String?
@@ -74,8 +76,10 @@ final class DecodeWorker: @unchecked Sendable {
         heard: @escaping @Sendable () -> HeardNow = { HeardNow(epoch: 0, frames: 0, framesPerSecond: 0, at: MonotonicInstant(nanoseconds: 0), limitFrames: 0) },
         nextTrack: @escaping NextTrack, expandEntry: @escaping ExpandEntry, report: @escaping @Sendable (DecoderReport) -> Void,
         passOver: @escaping @Sendable (TrackRequest, TrackMetadata) -> Bool = { _, _ in false },
-        follows: @escaping @Sendable (Int, Int) -> Bool = { _, _ in false }
+        follows: @escaping @Sendable (Int, Int) -> Bool = { _, _ in false },
+        takeCut: @escaping @Sendable () -> FadeFrom? = { nil }
     ) {
+        self.takeCut = takeCut
         ThreadRole.control.check()
         self.fade = FadeState(settings: crossfade)
         self.follows = follows
@@ -184,6 +188,16 @@ final class DecodeWorker: @unchecked Sendable {
                 continue
             }
             guard let open = decoder, let current = track else {
+                endCut()
+                // After a reposition with a fade: what played at the cut, from there, fades out first.
+                if let cut = takeCut(), let opened = openCut(cut) {
+                    decoder = opened.decoder
+                    stream = nil
+                    resumed = false
+                    blockingStream.withLock { $0 = nil }
+                    track = (cut.place.trackID, opened.request, opened.gain, opened.decoder.metadata)
+                    continue
+                }
                 if let h = fade.takeHandover() {
                     // The next track of a pair, opened ahead: it goes on (its segment started in
                     // the middle of a crossfade, else here).
@@ -248,6 +262,12 @@ final class DecodeWorker: @unchecked Sendable {
             case .outgoingOver:
                 decoder = nil
                 track = nil
+                continue
+            case .pausePoint:
+                // The track goes on from here when play comes, a segment of its own, fading in.
+                endCut()
+                startSegment(open, trackID: current.id, request: current.request, gain: current.gain)
+                fade.resumed(open)
                 continue
             }
             if let stream { tellRunsOut(stream, format: open.format) }
@@ -399,7 +419,7 @@ final class DecodeWorker: @unchecked Sendable {
 
     /// Decoder thread.
     /// Queues `marker` for the sink, waiting for room unless a park or quit is pending.
-    private func pushMarker(_ marker: SegmentMarker) {
+    func pushMarker(_ marker: SegmentMarker) {
         ThreadRole.decoder.check()
         while !markers.push(marker) {
             if gate.mustStop { return }

@@ -8,13 +8,22 @@ protocol PlaybackEngine: AnyObject {
     /// unless `hold`, in which case they wait for `release()` (a stop). Returns the new decoder
     /// generation: reports of segments opened before it are stale. `backwards` (a previous): a
     /// track passed over there (`DislikedTracks`) is passed over towards the start of the queue.
-    func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int
+    /// `fade`: what was playing at the cut (`cut()`) is not cut but faded (README, "Crossfade"):
+    /// a held stop lets the fade play, then holds the decoder.
+    func reposition(
+        to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool, fade: (FadePlace, CutFade)?
+    ) -> Int
+
+    /// Parks both workers (until the next `reposition` or `release`) and says where the output's
+    /// sound stops if it is reset now: the frame a fade out of it starts from.
+    func cut() -> OutputCut
 
     /// Lets workers held by `reposition(…, hold: true)` go on.
     func release()
 
     /// Pauses or resumes the output: while paused nothing is written and the heard clock stands.
-    func setPaused(_ paused: Bool)
+    /// `atPausePoint`: the pause comes where the fade-out of a `.declickThenPause` reposition ends.
+    func setPaused(_ paused: Bool, atPausePoint: Bool)
 
     /// The output's gain (volume), 0 to 1, applied to samples not yet written.
     func setVolume(_ scale: Float)
@@ -38,9 +47,11 @@ protocol PlaybackEngine: AnyObject {
 }
 
 extension PlaybackEngine {
+    func setPaused(_ paused: Bool) { setPaused(paused, atPausePoint: false) }
+
     /// A reposition that goes on forwards from `position`.
     func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool) -> Int {
-        reposition(to: position, start: start, reuseTrackID: reuseTrackID, hold: hold, backwards: false)
+        reposition(to: position, start: start, reuseTrackID: reuseTrackID, hold: hold, backwards: false, fade: nil)
     }
 
     /// A scripted engine has no device to tell.

@@ -66,4 +66,6 @@ public struct PlayerDisplay: Sendable {
     public var loop = false
     /// The output is silenced (`m`), whatever the volume.
     public var muted = false
+    /// A crossfade sounds now (two tracks at once): its whole length.
+    public var crossfade: Duration? = nil
 }

@@ -60,7 +60,7 @@ extension PlayerStateMachine {
     private func next(from source: CommandSource) {
         // After a skip whose track is not open yet, next counts from that track: pressing it twice
         // skips two tracks.
-        guard let from = current?.info.orderPosition ?? phase.opening?.position, let next = queue.position(after: from) else {
+        guard let from = skipping?.to ?? current?.info.orderPosition ?? phase.opening?.position, let next = queue.position(after: from) else {
             out.message("motet: no next track\(who(source))")
             return
         }
@@ -96,7 +96,8 @@ extension PlayerStateMachine {
             return
         }
         if (elapsed() ?? .zero) > Self.previousRestartsAfter {
-            reposition(to: c.info.orderPosition, start: .zero, keepTrack: true, seek: true)
+            let place = placeOfCut()
+            reposition(to: c.info.orderPosition, start: .zero, keepTrack: true, seek: true, fade: place.map { ($0, .declick) })
         } else {
             startReason = .previous
             let before = queue.position(before: c.info.orderPosition)
@@ -157,7 +158,8 @@ extension PlayerStateMachine {
             }
             position = max(.zero, d - .milliseconds(1))
         }
-        reposition(to: c.info.orderPosition, start: position, keepTrack: true, seek: true)
+        let place = placeOfCut()
+        reposition(to: c.info.orderPosition, start: position, keepTrack: true, seek: true, fade: place.map { ($0, .declick) })
     }
 
     func play() {
@@ -192,6 +194,7 @@ extension PlayerStateMachine {
 
     func pause() {
         guard phase.isMoving || status == .interrupted, let underway = phase.underway else { return }
+        if phase.isMoving, pauseFading() { return }
         engine.setPaused(true)
         phase = .paused(underway)
         publishState()
@@ -202,34 +205,47 @@ extension PlayerStateMachine {
     /// paused: the new track (or position) becomes current as soon as it is open.
     /// `backwards`: a previous, so that a disliked track there is passed over towards the start.
     /// `seek`: the reopened segment's position is announced with a `seeked` event.
-    func reposition(to position: Int?, start: Duration, keepTrack: Bool, backwards: Bool = false, seek: Bool = false) {
+    /// `keepCurrent`: the current track stays current (not reused by what is decoded next) until
+    /// the fade out of it (`fade`) brings its next segment or the next track.
+    func reposition(
+        to position: Int?, start: Duration, keepTrack: Bool, keepCurrent: Bool = false, backwards: Bool = false, seek: Bool = false,
+        fade: (FadePlace, CutFade)? = nil
+    ) {
         let reuse = keepTrack ? current?.info.trackID : nil
-        if keepTrack {
+        if !keepCurrent {
+            skipping = nil
+            resumesFaded = nil
+        }
+        let heardAt = elapsed()
+        if keepTrack || keepCurrent {
             let heard = segmentHeard()
             current?.heardBefore += heard
         }
         // Track times count from the track's link in a chained file; the decoder seeks in the file.
         let linkStart = keepTrack ? current?.info.linkStart ?? .zero : .zero
         generation = engine.reposition(
-            to: position, start: linkStart + max(.zero, start), reuseTrackID: reuse, hold: false, backwards: backwards)
+            to: position, start: linkStart + max(.zero, start), reuseTrackID: reuse, hold: false, backwards: backwards, fade: fade)
         ahead.removeAll()
         earlyBoundaries.removeAll()
         // Commands kept for a track still opening wait for this one instead.
         let opening = Opening(position: position, seek: seek, deferred: phase.opening?.deferred ?? [])
         let underway = Underway(opening: opening, deviceLost: phase.underway?.deviceLost ?? false, drySince: nil)
         switch phase {
-        case .loading, .playing, .buffering: phase = .loading(underway)
+        // A track kept while it fades out is still heard: playing, not loading.
+        case .loading, .playing, .buffering: phase = keepCurrent && current?.heard == true ? .playing(underway) : .loading(underway)
         case .paused: phase = .paused(underway)
         case .interrupted: phase = .interrupted(underway)
         // Stopped (an opened URI): play starts the new position.
         case .stopped(let at): phase = .stopped(at: position ?? at)
         case .complete, .quit: break
         }
-        if keepTrack, var c = current {
-            // Until the reopened segment is there, the position is the target.
-            c.info.fileStart = max(.zero, start)
+        if keepTrack || keepCurrent, var c = current {
+            // Until the reopened segment is there, the position is the target (or, kept while
+            // it fades out, where it was heard).
+            c.info.fileStart = keepCurrent ? heardAt ?? c.info.fileStart : max(.zero, start)
             c.boundary = nil
-            c.heard = false
+            // Kept while it fades out, it is still heard: the status stays what it was.
+            c.heard = keepCurrent && c.heard
             current = c
         } else {
             current = nil
@@ -240,16 +256,21 @@ extension PlayerStateMachine {
     }
 
     private func skip(to position: Int, reason: FinishReason, backwards: Bool = false) {
+        if skipCrossfading(to: position, reason: reason, backwards: backwards) { return }
+        let place = placeOfCut()
         finishCurrent(reason: reason)
         current = nil
-        reposition(to: position, start: .zero, keepTrack: false, backwards: backwards)
+        reposition(to: position, start: .zero, keepTrack: false, backwards: backwards, fade: place.map { ($0, .declick) })
     }
 
     private func stop() {
+        let place = placeOfCut()
         finishCurrent(reason: .stopped)
         // Not yet open after a skip: the track being loaded is the place to come back to.
-        let position = current?.info.orderPosition ?? phase.opening?.position ?? 0
-        generation = engine.reposition(to: position, start: .zero, reuseTrackID: nil, hold: true)
+        let position = skipping?.to ?? current?.info.orderPosition ?? phase.opening?.position ?? 0
+        skipping = nil
+        generation = engine.reposition(
+            to: position, start: .zero, reuseTrackID: nil, hold: true, backwards: false, fade: place.map { ($0, .declick) })
         engine.setPaused(false)
         ahead.removeAll()
         earlyBoundaries.removeAll()

@@ -82,12 +82,18 @@ extension PlayerStateMachine {
         var next = Current(info: info, boundary: boundary, heard: heard)
         if let c = current {
             if isNewTrack {
-                // A crossfade: the outgoing track's last frames play under this one's first.
-                finishCurrent(reason: .completed, endedAt: boundary, underNext: info.crossfade?.outgoingTail ?? .zero)
+                // A crossfade: the outgoing track's last frames play under this one's first. A
+                // skip's crossfade finishes the skipped track here too, as skipped.
+                let reason = skipping.flatMap { $0.trackID == c.info.trackID ? $0.reason : nil } ?? .completed
+                skipping = nil
+                finishCurrent(reason: reason, endedAt: boundary, underNext: info.crossfade?.outgoingTail ?? .zero)
             } else {
                 // The next link or position of the same track: what was heard of it, and its rating, go on.
                 next.heardBefore = c.heardBefore + segmentHeard(until: boundary)
                 next.firstHeardAt = c.firstHeardAt
+                // After a pause's fade the track goes on where it was: it has been heard all along.
+                if resumesFaded == info.trackID { next.heard = true }
+                resumesFaded = nil
                 next.liked = c.liked
                 next.disliked = c.disliked
             }
@@ -105,7 +111,9 @@ extension PlayerStateMachine {
             var reason = startReason
             if reason == .natural && wrapped && queue.loop { reason = .loop }
             startReason = .natural
-            out.events(.trackStarted(TrackStarted(track: record(info), reason: reason, startedAtUnixMicros: wallNow())))
+            out.events(
+                .trackStarted(
+                    TrackStarted(track: record(info), reason: reason, startedAtUnixMicros: wallNow(), crossfade: info.crossfade?.length)))
             for warning in info.metadata.warnings { out.message("motet: \(info.path): \(warning)") }
         }
         if heard {

@@ -43,7 +43,20 @@ extension PlayerStateMachine {
         out.display(
             PlayerDisplay(
                 nowPlaying: shown, status: status, volume: volume, skipsLeft: skipsLeft(), shuffle: queue.shuffled,
-                loop: queue.loop, muted: muted))
+                loop: queue.loop, muted: muted, crossfade: crossfadeNow()))
+    }
+
+    /// The length of the crossfade heard now, if one is: between its start before the incoming
+    /// track's first frame and its end after it.
+    func crossfadeNow() -> Duration? {
+        let h = engine.heard()
+        func sounding(_ info: SegmentInfo, _ b: SegmentBoundary?) -> Duration? {
+            guard let span = info.crossfade, let b, b.epoch == h.epoch, h.frames >= b.frame - span.before, h.frames < b.frame + span.after
+            else { return nil }
+            return span.length
+        }
+        if let c = current, let fade = sounding(c.info, c.boundary) { return fade }
+        return ahead.first.flatMap { sounding($0.info, $0.boundary) }
     }
 
     func skipsLeft() -> Int? {

@@ -97,6 +97,10 @@ final class PlayerStateMachine {
     var nextEnabled: Bool { nextDisabledReason == nil }
     /// Why the next track to become current does: set by what repositions.
     var startReason: StartReason = .natural
+    /// A manual skip crossfading (`skipCrossfading`); nil otherwise.
+    var skipping: Skipping?
+    /// A pause faded out of this track: its next segment goes on from there (`pauseFading`).
+    var resumesFaded: UInt64?
 
     /// What the exit status is made from: something heard, the output or a stream failed for good…
     var outcome = Player.Outcome()

@@ -102,6 +102,10 @@ struct SegmentMarker: Sendable {
     var gain: Float
     /// The end of the queue: no samples follow.
     var isEnd: Bool
+    /// A pause asked with a fade (`SinkWorker.setPaused(_:atPausePoint:)`) takes effect here, after
+    /// the fade-out before it. Such a marker, like the one of a fade's tail, has segment id 0: it
+    /// starts no segment the control thread knows.
+    var pausePoint = false
 }
 
 /// A fixed-capacity single-producer, single-consumer queue of plain values.

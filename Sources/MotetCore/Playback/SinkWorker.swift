@@ -17,6 +17,7 @@ import MotetSystem
 /// comment names its thread on its first line (`/// Control thread.`, `/// Sink thread.`,
 /// `/// Any thread.`), and the one-thread methods check it (`ThreadRole`).
 final class SinkWorker: @unchecked Sendable {
+    // Members without `private` are used by SinkWorker+Reports.swift (the same rules hold).
     // The `var`s below belong to the sink thread, and to the control thread while the sink thread
     // is parked (the gate's atomics order the two); everything shared is an atomic or a queue.
     let ring: SampleRing
@@ -26,27 +27,32 @@ final class SinkWorker: @unchecked Sendable {
     let dataReady = CountingSemaphore()
     /// Posted by us when we consume samples (the decoder waits on it when the ring is full).
     let spaceReady: CountingSemaphore
-    private let wake: Wakeup
-    private let gate = WorkerGate()
-    private let events = OutputEventQueues()
-    private let position = HeardPosition()
+    let wake: Wakeup
+    let gate = WorkerGate()
+    let events = OutputEventQueues()
+    let position = HeardPosition()
     private let pauseRequested = Atomic<Bool>(false)
+    /// The requested pause waits for the next pause point in the ring (a fade-out is before it).
+    private let pauseAtPoint = Atomic<Bool>(false)
     /// Volume (without ReplayGain) as Float bits.
     private let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
     private var thread: PosixThread?
 
-    private var epoch = 0
+    var epoch = 0
     /// Frames written to the device in this epoch.
-    private var written: Int64 = 0
-    private var format: AudioFormat?
-    /// The pause the device has been told about.
-    private var paused = false
+    var written: Int64 = 0
+    var format: AudioFormat?
+    /// The pause the device has been told about, or the one taken at a pause point.
+    var paused = false
+    /// Paused at a pause point: nothing more is written, but the device was not told: it plays out
+    /// the fade it holds and falls silent.
+    private var pausedAtPoint = false
     /// An error that ends playback came: nothing more is read or written.
     private var outputEnded = false
     /// The end marker was drained in this epoch: an empty ring is no starvation.
-    private var ended = false
+    var ended = false
     /// The ring's dry spells: when one began, and whether `.starving` was said.
-    private var drySpell = DrySpell()
+    var drySpell = DrySpell()
     /// Ring sample index up to which volume and gain were applied in place: a device that takes
     /// only part of a region gets the rest again, unscaled twice.
     private var scaledThrough = 0
@@ -140,11 +146,23 @@ final class SinkWorker: @unchecked Sendable {
     /// Control thread.
     /// Pauses or plays on. Applied on the sink thread soon (it is woken); while paused nothing is
     /// written and the heard position stands still.
-    func setPaused(_ paused: Bool) {
+    /// `atPausePoint`: the pause takes effect when the sink reaches the next pause point in the
+    /// ring (`SegmentMarker.pausePoint`), after the fade-out before it.
+    func setPaused(_ paused: Bool, atPausePoint: Bool = false) {
         ThreadRole.control.check()
+        pauseAtPoint.store(paused && atPausePoint, ordering: .releasing)
         pauseRequested.store(paused, ordering: .releasing)
         device.wakeup()
         dataReady.post()
+    }
+
+    /// Control thread, while the sink thread is parked.
+    /// Where the sound stops when the device is reset now: what was written to a file, or what a
+    /// device has played (its buffered audio is dropped).
+    func cutWhileParked() -> OutputCut {
+        ThreadRole.control.check()
+        guard format != nil, !device.keepsWrittenAudio else { return OutputCut(epoch: epoch, frame: written) }
+        return OutputCut(epoch: epoch, frame: max(0, written - device.state().delayFrames))
     }
 
     /// Control thread.
@@ -191,6 +209,14 @@ final class SinkWorker: @unchecked Sendable {
             }
             if let marker = markers.peek(), marker.sampleIndex <= ring.readIndex {
                 _ = markers.pop()
+                if marker.pausePoint {
+                    if pauseAtPoint.exchange(false, ordering: .acquiringAndReleasing), pauseRequested.load(ordering: .acquiring) {
+                        paused = true
+                        pausedAtPoint = true
+                        publishHeard(format != nil ? device.state() : nil)
+                    }
+                    continue
+                }
                 if marker.isEnd {
                     if drain() {
                         ended = true
@@ -206,7 +232,7 @@ final class SinkWorker: @unchecked Sendable {
                 }
                 channels = marker.channels
                 gain = marker.gain
-                emit(.segmentWritten(SegmentBoundary(segmentID: marker.segmentID, epoch: epoch, frame: written)))
+                if marker.segmentID != 0 { emit(.segmentWritten(SegmentBoundary(segmentID: marker.segmentID, epoch: epoch, frame: written))) }
                 continue
             }
             var limit = ring.availableToRead
@@ -327,66 +353,13 @@ final class SinkWorker: @unchecked Sendable {
     private func applyPause() {
         ThreadRole.sink.check()
         let requested = pauseRequested.load(ordering: .acquiring)
-        guard requested != paused else { return }
+        guard requested != paused, !(requested && pauseAtPoint.load(ordering: .acquiring)) else { return }
         paused = requested
-        device.setPaused(requested)
-        publishHeard(format != nil ? device.state() : nil)
-    }
-
-    /// Sink thread.
-    /// The ring is empty: asks the dry spell (`DrySpell`) whether to say `.starving` (before the
-    /// end, open, not paused). Returns how long to wait before looking again, in nanoseconds (nil:
-    /// nothing to watch, wait for the decoder to post).
-    private func ranDry(_ state: DeviceState?) -> Int64? {
-        ThreadRole.sink.check()
-        guard let format, !ended, !paused, markers.peek() == nil else { return nil }
-        let (wait, starved) = drySpell.ringEmpty(device: state, rate: format.sampleRate, now: .now())
-        if let starved { emit(.starving(since: starved)) }
-        return wait
-    }
-
-    /// Sink thread.
-    /// Samples are there: a starvation episode is over.
-    private func flowing() {
-        ThreadRole.sink.check()
-        if drySpell.flowing() { emit(.fed) }
-    }
-
-    /// Sink thread, or the control thread while the sink thread is parked (`flushWhileParked`): not
-    /// checked.
-    /// Publishes heard = written - the device's delay, advancing at the rate while it plays, up
-    /// to what the device can play without us (not into its staged frames: a reader after a stop
-    /// must not count them heard). nil: nothing is buffered (everything written counts as heard),
-    /// standing still.
-    ///
-    /// A position that differs from what the last one extrapolates to by more than a tenth of a
-    /// second wakes the control thread, which shows it at once instead of at its next tick: after
-    /// a stop (Ctrl-Z, `fg`) the last position, extrapolated, stops at what the server had taken
-    /// when the sink thread last looked, and the server's own answer comes a moment after SIGCONT
-    /// (the status line showed the stale second for half a second, then ran on through two).
-    private func publishHeard(_ state: DeviceState?) {
-        let delay = state?.delayFrames ?? 0
-        let rate = state?.playing == true && !paused ? Int64(format?.sampleRate ?? 0) : 0
-        let heard = HeardNow(
-            epoch: epoch, frames: max(0, written - delay), framesPerSecond: rate, at: .now(),
-            limitFrames: written - (state?.stagedFrames ?? 0))
-        let before = position.load()
-        position.publish(heard)
-        let tenth = Int64(format?.sampleRate ?? 0) / 10
-        if before.epoch == heard.epoch, tenth > 0, abs(heard.frames - before.frames(at: heard.at)) > tenth { wake.signal() }
-    }
-
-    /// Sink thread.
-    /// Queues `event` for the control thread and wakes it. Nothing is dropped: when the queue is
-    /// full (hundreds of tiny tracks while the control thread was descheduled), waits for room,
-    /// unless a park or quit is pending.
-    private func emit(_ event: OutputEvent) {
-        ThreadRole.sink.check()
-        while !events.pushFromWorker(event) {
-            if gate.mustStop { return }
-            wake.signal()
-            dataReady.wait(for: .milliseconds(10))
+        if pausedAtPoint {
+            pausedAtPoint = false  // the device was never paused: it plays on as it is written to
+        } else {
+            device.setPaused(requested)
         }
-        wake.signal()
+        publishHeard(format != nil ? device.state() : nil)
     }
 }

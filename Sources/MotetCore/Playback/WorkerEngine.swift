@@ -57,7 +57,8 @@ final class WorkerEngine: PlaybackEngine {
                 Self.unplayable(cursor, disliked: true, inbox: inbox)
                 return true
             },
-            follows: { a, b in cursor.withLock { $0.queue.isListed(b, rightAfter: a) } })
+            follows: { a, b in cursor.withLock { $0.queue.isListed(b, rightAfter: a) } },
+            takeCut: { cursor.withLock { c in defer { c.cut = nil }; return c.cut } })
     }
 
     /// Decoder thread.
@@ -91,7 +92,9 @@ final class WorkerEngine: PlaybackEngine {
 
     /// Control thread.
     /// `PlaybackEngine.reposition`.
-    func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
+    func reposition(
+        to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool, fade: (FadePlace, CutFade)?
+    ) -> Int {
         ThreadRole.control.check()
         decodeWorker.park()
         sinkWorker.park()
@@ -116,15 +119,35 @@ final class WorkerEngine: PlaybackEngine {
             $0.lastTaken = nil
             $0.opened()  // a new start: count passes from here
             $0.backwards = backwards
+            $0.cut = fade.map { [generation = $0.generation] in FadeFrom(place: $0.0, kind: $0.1, generation: generation) }
+            $0.holding = hold && fade != nil
             return $0.generation
         }
-        if !hold { release() }
+        if !hold || fade != nil { unpark() }
         return generation
+    }
+
+    /// Control thread.
+    /// `PlaybackEngine.cut`.
+    func cut() -> OutputCut {
+        ThreadRole.control.check()
+        decodeWorker.park()
+        sinkWorker.park()
+        return sinkWorker.cutWhileParked()
     }
 
     /// Control thread.
     /// `PlaybackEngine.release`.
     func release() {
+        ThreadRole.control.check()
+        cursor.withLock { $0.holding = false }
+        decodeWorker.wake()
+        unpark()
+    }
+
+    /// Control thread.
+    /// Lets both parked workers go on.
+    private func unpark() {
         ThreadRole.control.check()
         decodeWorker.unpark()
         sinkWorker.unpark()
@@ -153,9 +176,9 @@ final class WorkerEngine: PlaybackEngine {
 
     /// Control thread.
     /// `PlaybackEngine.setPaused`.
-    func setPaused(_ paused: Bool) {
+    func setPaused(_ paused: Bool, atPausePoint: Bool) {
         ThreadRole.control.check()
-        sinkWorker.setPaused(paused)
+        sinkWorker.setPaused(paused, atPausePoint: atPausePoint)
     }
 
     /// Control thread.

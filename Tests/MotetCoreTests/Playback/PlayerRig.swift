@@ -26,7 +26,7 @@ final class PlayerRig {
 
     init(
         files: [String]? = nil, tracks: Int = 3, loop: Bool = false, skipLimit: (count: Int, minutes: Int)? = nil, volume: Int = 100,
-        displayInterval: Duration? = nil, feedbackDirectory: String? = nil
+        displayInterval: Duration? = nil, feedbackDirectory: String? = nil, crossfade: Duration = .zero
     ) {
         var c = PlayerConfiguration(files: files ?? (1...tracks).map { "/music/\($0).ogg" }, artworkCacheDirectory: "/nonexistent")
         c.loop = loop
@@ -34,6 +34,7 @@ final class PlayerRig {
         c.volume = volume
         c.displayInterval = displayInterval
         c.feedbackDirectory = feedbackDirectory
+        c.crossfade = crossfade
         configuration = c
         let clock = ManualClock()
         self.clock = clock

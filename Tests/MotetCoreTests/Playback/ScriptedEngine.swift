@@ -13,6 +13,12 @@ final class ScriptedEngine: PlaybackEngine {
     }
 
     private(set) var repositions: [Reposition] = []
+    /// Each reposition's fade: where the cut fell and its kind (nil: none).
+    private(set) var fades: [(FadePlace, CutFade)?] = []
+    /// Where `cut()` says the sound stops: the heard position, unless a test sets it.
+    var cutAt: OutputCut?
+
+    func cut() -> OutputCut { cutAt ?? OutputCut(epoch: heardNow.epoch, frame: heardNow.frames) }
     private(set) var generation = 0
     private(set) var paused = false
     private(set) var pauseCalls: [Bool] = []
@@ -27,8 +33,11 @@ final class ScriptedEngine: PlaybackEngine {
     /// What `heard()` answers.
     var heardNow = HeardNow(epoch: 1, frames: 0, framesPerSecond: 44100, at: MonotonicInstant(nanoseconds: 0), limitFrames: .max)
 
-    func reposition(to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool) -> Int {
+    func reposition(
+        to position: Int?, start: Duration, reuseTrackID: UInt64?, hold: Bool, backwards: Bool, fade: (FadePlace, CutFade)?
+    ) -> Int {
         lastDecoded = nil
+        fades.append(fade)
         repositions.append(
             Reposition(position: position, start: start, reuseTrackID: reuseTrackID, hold: hold, backwards: backwards))
         generation += 1
@@ -40,7 +49,7 @@ final class ScriptedEngine: PlaybackEngine {
 
     func release() { released += 1 }
 
-    func setPaused(_ paused: Bool) {
+    func setPaused(_ paused: Bool, atPausePoint: Bool) {
         self.paused = paused
         pauseCalls.append(paused)
     }

@@ -13,6 +13,8 @@
  *                       destroy (a flood); send_code=C sends command C (argument 0) instead,
  *                       and the answers are counted ("answers accepted=A refused=R busy=B" at shutdown)
  *   quit_after_ms=N     a thread that sleeps N ms, writes "quit sent", and sends MOTET_COMMAND_QUIT
+ *   script=MS/CODE/ARG;… a thread that sends command CODE with argument ARG at MS milliseconds after
+ *                       create, for each step in order, and writes "script CODE answer A" for each
  *   send_unknown=yes    send command 999 at create and write the answer
  *   hostile_log=yes     log a message full of control characters at create
  *   send_all=yes        send every command of ABI 1.0 once at create (SEEK_RELATIVE -5000000,
@@ -96,6 +98,8 @@ typedef struct probe {
     pthread_mutex_t answers_lock;
     long quit_after_ms;
     pthread_t quitter;
+    char script[512];
+    pthread_t scripter;
     pthread_t senders[MAX_SENDERS];
     sender_arg sender_args[MAX_SENDERS];
     char crash_where[16];
@@ -183,6 +187,24 @@ static void *quitter(void *arg) {
     return NULL;
 }
 
+/* Runs the `script` option: each "MS/CODE/ARG" step at MS after create (',' and ':' separate options). */
+static void *scripter(void *arg) {
+    probe *p = arg;
+    long elapsed = 0;
+    for (const char *step = p->script; *step;) {
+        char *end;
+        long at = strtol(step, &end, 10);
+        uint32_t code = (uint32_t)strtoul(end + (*end == '/'), &end, 10);
+        int64_t argument = strtoll(end + (*end == '/'), &end, 10);
+        if (at > elapsed) sleep_ms(at - elapsed);
+        elapsed = at > elapsed ? at : elapsed;
+        out(p, "script %u answer %d", code, p->host->send_command(p->host, code, argument));
+        if (*end != ';') break;
+        step = end + 1;
+    }
+    return NULL;
+}
+
 static int32_t probe_create(const motet_host *host, const motet_option *options, uint32_t count, void **out_instance) {
     probe *p = calloc(1, sizeof *p);
     if (!p) return MOTET_ERROR;
@@ -201,6 +223,7 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
         else if (!strcmp(k, "sends")) p->sends = atol(v);
         else if (!strcmp(k, "send_code")) p->send_code = (uint32_t)atol(v);
         else if (!strcmp(k, "quit_after_ms")) p->quit_after_ms = atol(v);
+        else if (!strcmp(k, "script")) snprintf(p->script, sizeof p->script, "%s", v);
         else if (!strcmp(k, "send_unknown")) unknown = !strcmp(v, "yes");
         else if (!strcmp(k, "hostile_log")) hostile = !strcmp(v, "yes");
         else if (!strcmp(k, "send_all")) send_all = !strcmp(v, "yes");
@@ -252,6 +275,7 @@ static int32_t probe_create(const motet_host *host, const motet_option *options,
     pthread_mutex_init(&p->answers_lock, NULL);
     p->flooding = 1;
     if (p->quit_after_ms > 0) pthread_create(&p->quitter, NULL, quitter, p);
+    if (p->script[0]) pthread_create(&p->scripter, NULL, scripter, p);
     for (int i = 0; i < p->sender_count; i++) {
         p->sender_args[i].p = p;
         p->sender_args[i].index = i;
@@ -404,6 +428,7 @@ static void probe_destroy(void *instance) {
         out(p, "answers accepted=%ld refused=%ld unsupported=%ld busy=%ld", p->answers[0], p->answers[1], p->answers[2],
             p->answers[3]);
     if (p->quit_after_ms > 0) pthread_join(p->quitter, NULL);
+    if (p->script[0]) pthread_join(p->scripter, NULL);
     out(p, "destroy");
     crash_if(p, "destroy");
     if (p->fd >= 0) close(p->fd);

@@ -236,6 +236,15 @@ typedef struct motet_host {
  */
 #define MOTET_QUEUE_TRACKS 256u
 
+/*
+ * Crossfade (the host's --crossfade; no struct changes): while two tracks sound at once, a plugin
+ * still sees one track at a time. In the middle of the fade the outgoing track's
+ * MOTET_EVENT_TRACK_FINISHED comes (reason COMPLETED, or SKIPPED for a skip that crossfades), its
+ * heard_us and position_us counting its whole fade (the second half plays under the next track),
+ * then the incoming track's MOTET_EVENT_TRACK_STARTED and its now-playing, whose elapsed time is
+ * already half the fade: the order above holds. Elapsed time is always what has been heard.
+ */
+
 /**
  * Every event starts with these two fields; switch on `type`, ignore types you do not know.
  * Before reading a field past the event's ABI 1.0 baseline (MOTET_*_SIZE_1_0), check that
