@@ -42,7 +42,7 @@ TSAN_FLAGS := --sanitize=thread -Xlinker --export-dynamic --scratch-path .build/
 # reports leaks that are not Motet's (libvorbisfile, XCTest): Tests/lsan.supp says which and why.
 ASAN_FLAGS := --sanitize=address -Xlinker --export-dynamic --scratch-path .build/asan
 
-.PHONY: all plugin-host bench-opus bench-isolation deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan test-sanitizers \
+.PHONY: all plugin-host bench-opus bench-crossfade bench-isolation deps deps-test deps-bench bench-wakeups bench-radio deps-fuzz deps-deb deps-deb-test build release demo test test-unit test-tsan test-sanitizers \
 	test-asan test-repeat install install-player install-dev deb test-deb bench bench-servers bench-instructions fuzz fuzz-ci test-fuzz clean soak
 
 all: build
@@ -254,6 +254,12 @@ bench-instructions: deps-bench release
 # (issue 16; bench/wakeups.sh says what it measures).
 bench-wakeups: deps-bench release
 	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/wakeups.sh
+
+# The cost of --crossfade (issue 22): 60 s of real-time playback spanning a change of track, with
+# --crossfade 5 and without, side by side (CPU-s per minute, wake-ups per second, peak RSS; about
+# 13 minutes with BENCH_RUNS=3); writes bench/out/crossfade.md (bench/crossfade.sh).
+bench-crossfade: deps-bench release
+	MOTET_BUILD_DIR=$(RELEASE_BIN) bench/crossfade.sh
 
 # Motet and mpv on PulseAudio and on PipeWire, in one run: CPU-s per minute and wake-ups per second
 # of the player and of the sound server (about 15 minutes); writes bench/out/servers.md.

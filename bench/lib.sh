@@ -6,6 +6,9 @@
 # (start_private_pipewire). Everything lives under the caller's scratch directory `$work`;
 # stop_private_servers ends what was started (call it from the caller's EXIT trap).
 #
+# Also the samples of a running player that bench/wakeups.sh and bench/crossfade.sh take: its
+# threads' context switches and CPU (threads, grown) and whether it plays on the server (playing_stream).
+#
 # Variables set: pulse_pid, pulse_server (unix:...), bus_pid, bus_address, pipewire_pids (array:
 # pipewire, wireplumber, pipewire-pulse), pipewire_server (unix:... of pipewire-pulse),
 # pipewire_runtime (its XDG_RUNTIME_DIR, for native PipeWire clients). PULSE_SERVER is not
@@ -146,4 +149,33 @@ with open(file, "w") as f:
     f.write(f"{time.monotonic() - start:.3f} {usage.ru_utime:.6f} {usage.ru_stime:.6f} {usage.ru_maxrss}\n")
 sys.exit(os.waitstatus_to_exitcode(status))
 ' "$file" "$@"
+}
+
+# threads PID...: "TID VOLUNTARY INVOLUNTARY CPU_NS NAME" per thread of the processes (NAME:
+# /proc/PID/task/TID/comm, spaces as _).
+threads() {
+    local p t
+    for p in "$@"; do
+        for t in /proc/"$p"/task/*; do
+            { awk -v tid="${t##*/}" '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
+                  END { printf "%s %s %s ", tid, v, n }' "$t/status" && awk '{ printf "%s ", $1 }' "$t/schedstat" &&
+                  tr ' ' _ < "$t/comm"; } 2>/dev/null || true
+        done
+    done
+}
+# grown BEFORE AFTER: "VOLUNTARY INVOLUNTARY CPU_SECONDS" between two `threads` samples (a thread
+# born in between counts in full).
+grown() {
+    awk 'NR == FNR { v[$1] = $2; n[$1] = $3; c[$1] = $4; next }
+         NF >= 4 { dv += $2 - v[$1]; dn += $3 - n[$1]; dc += $4 - c[$1] }
+         END { printf "%d %d %.4f\n", dv, dn, dc / 1e9 }' "$1" "$2"
+}
+# playing_stream PID: true when the server (PULSE_SERVER) has an uncorked stream from process PID.
+playing_stream() {
+    pactl list sink-inputs 2>/dev/null | awk -v pid="$1" '
+        /^Sink Input #/ { corked = ""; mine = 0 }
+        /Corked: no/ { corked = "no" }
+        /application.process.id = / { gsub(/"/, "", $3); if ($3 == pid) mine = 1 }
+        /^$/ { if (mine && corked == "no") found = 1 }
+        END { if (mine && corked == "no") found = 1; exit !found }'
 }

@@ -91,25 +91,6 @@ trap cleanup EXIT
 bench_isolate
 ticks=$(getconf CLK_TCK)
 
-# threads PID...: "TID VOLUNTARY INVOLUNTARY CPU_NS NAME" per thread of the processes (NAME:
-# /proc/PID/task/TID/comm, spaces as _).
-threads() {
-    local p t
-    for p in "$@"; do
-        for t in /proc/"$p"/task/*; do
-            { awk -v tid="${t##*/}" '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
-                  END { printf "%s %s %s ", tid, v, n }' "$t/status" && awk '{ printf "%s ", $1 }' "$t/schedstat" &&
-                  tr ' ' _ < "$t/comm"; } 2>/dev/null || true
-        done
-    done
-}
-# grown BEFORE AFTER: "VOLUNTARY INVOLUNTARY CPU_SECONDS" between two `threads` samples (a thread
-# born in between counts in full).
-grown() {
-    awk 'NR == FNR { v[$1] = $2; n[$1] = $3; c[$1] = $4; next }
-         NF >= 4 { dv += $2 - v[$1]; dn += $3 - n[$1]; dc += $4 - c[$1] }
-         END { printf "%d %d %.4f\n", dv, dn, dc / 1e9 }' "$1" "$2"
-}
 # per_thread CASE RUN SECONDS BEFORE AFTER: "CASE RUN NAME VOLUNTARY/S INVOLUNTARY/S" per thread
 # name (threads of one name summed) between two `threads` samples.
 per_thread() {
@@ -117,16 +98,6 @@ per_thread() {
          NF >= 5 { dv[$5] += $2 - v[$1]; dn[$5] += $3 - n[$1] }
          END { for (t in dv) printf "%s\t%s\t%s\t%.2f\t%.2f\n", c, r, t, dv[t] / s, dn[t] / s }' "$4" "$5"
 }
-# playing_stream PID: true when the server (PULSE_SERVER) has an uncorked stream from process PID.
-playing_stream() {
-    pactl list sink-inputs 2>/dev/null | awk -v pid="$1" '
-        /^Sink Input #/ { corked = ""; mine = 0 }
-        /Corked: no/ { corked = "no" }
-        /application.process.id = / { gsub(/"/, "", $3); if ($3 == pid) mine = 1 }
-        /^$/ { if (mine && corked == "no") found = 1 }
-        END { if (mine && corked == "no") found = 1; exit !found }'
-}
-
 mpd_port=
 start_mpd() {
     local dir=$work/mpd
