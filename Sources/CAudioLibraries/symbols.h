@@ -6,6 +6,7 @@
     X(pa_context_disconnect) \
     X(pa_context_errno) \
     X(pa_context_get_index) \
+    X(pa_context_get_server_info) \
     X(pa_context_get_sink_input_info) \
     X(pa_context_get_sink_input_info_list) \
     X(pa_context_get_state) \

@@ -53,6 +53,20 @@ public protocol AudioOutput: AnyObject, Sendable {
     /// forgets a pending `wakeup()`. [sink thread]
     func reset()
 
+    /// Prepares a cut (seek, skip, stop, pause with a de-click): returns how many of the frames
+    /// written will never be heard if `reset` follows at once, the sound stopping exactly before
+    /// them, so that a fade out written next starts at the very frame that plays next. Nil when
+    /// the device cannot tell: `reset` then drops what is not heard, which `state().delayFrames`
+    /// only estimates. A `write` or `setPaused` before `reset` forgets the cut. Optional: the
+    /// default says nil. [sink thread]
+    func cut() -> Int64?
+
+    /// Nothing more is written for now (after a cut's fade out: a pause point, a stop): what was
+    /// written is to be heard to its end, even a remainder shorter than the device's block (a
+    /// server that plays whole blocks only would hold it back until more came). Never blocks.
+    /// Optional: the default does nothing. [sink thread]
+    func playOut()
+
     /// Pauses (corks) the device, keeping what it holds, or plays on. While paused the device
     /// plays nothing and its delay stands still. [sink thread]
     func setPaused(_ paused: Bool)
@@ -83,6 +97,12 @@ public protocol AudioOutput: AnyObject, Sendable {
 extension AudioOutput {
     /// A device drops what it had not played.
     public var keepsWrittenAudio: Bool { false }
+
+    /// No cut: `reset` drops what the device holds.
+    public func cut() -> Int64? { nil }
+
+    /// A device plays what it holds.
+    public func playOut() {}
 
     /// Nothing to show: most devices have no place for it.
     public func describe(title: String?, artist: String?) {}

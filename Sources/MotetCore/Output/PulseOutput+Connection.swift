@@ -78,6 +78,7 @@ extension PulseOutput {
         guard let stream = pa_stream_new_with_proplist(context, "Music", &spec, &map, props) else { return false }
         self.stream = stream
         streamWritten = 0
+        cutState.staleEnd = nil
         corkedHeard = corked ? 0 : nil
         underrunHeard = nil
         drained = false
@@ -169,6 +170,7 @@ extension PulseOutput {
         switch pa_context_get_state(c) {
         case PA_CONTEXT_READY:
             watchCalls(c)
+            askServerKind(c)
             guard lost else { return }
             if format == nil {
                 restored()
@@ -257,6 +259,7 @@ extension PulseOutput {
             { _, _, ud in
                 let device = PulseOutput.device(ud)
                 device.timingPending = false
+                device.cutState.timingAnswers &+= 1
                 device.timingAnswered()
                 device.signal()
             }, userdata)
@@ -277,6 +280,7 @@ extension PulseOutput {
     /// for more is answered from the staging ring before its underflow notice is read.
     func ranDry() {
         underrunHeard = min(streamWritten, writtenWhenLooked)
+        cutState.dry = true
         signal()
     }
 
@@ -317,6 +321,7 @@ extension PulseOutput {
             if pendingFrames == 0 { break }
             pa_threaded_mainloop_wait(mainloop)
         }
+        if !dropStaleAudioLocked() { return false }
         guard let stream else { return true }
         guard let operation = pa_stream_drain(stream, { _, _, ud in PulseOutput.device(ud).signal() }, userdata) else {
             return true

@@ -44,6 +44,7 @@ extension PulseOutput {
             at == (pendingStart + pendingFrames) % stagingFrames
         else { return 0 }
         pendingFrames += n
+        cutState.proposed = nil  // written on: no cut follows
         sendPending()
         return n
     }
@@ -84,16 +85,33 @@ extension PulseOutput {
         else { return }
         let writable = pa_stream_writable_size(stream)
         guard writable != -1 else { return }
-        var left = min(writable / frameBytes, pendingFrames)
+        // After a cut (`+Cut`) the first write goes to the cut, over what the server held there;
+        // if it comes too late (the decoder was slow), the server may have read past the cut:
+        // flush, as without a cut.
+        if let seek = cutState.seekTo, MonotonicInstant.now() >= seek.deadline {
+            cutState.seekTo = nil
+            cutState.staleEnd = nil
+            pa_operation_unref(pa_stream_flush(stream, nil, nil))
+        }
+        let seek = cutState.seekTo
+        var left = min((writable + (seek?.reclaimed ?? 0)) / frameBytes, pendingFrames)
         while left > 0 {
             let piece = min(left, stagingFrames - pendingStart)
-            guard pa_stream_write(
-                stream, staging + pendingStart * format.channels, piece * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0
-            else { break }
+            let data = staging + pendingStart * format.channels
+            if let seek = cutState.seekTo {
+                guard pa_stream_write(stream, data, piece * frameBytes, nil, seek.index, PA_SEEK_ABSOLUTE) >= 0 else { break }
+                cutState.seekTo = nil
+            } else if cutState.atReadIndex {
+                guard pa_stream_write(stream, data, piece * frameBytes, nil, 0, PA_SEEK_RELATIVE_ON_READ) >= 0 else { break }
+                cutState.atReadIndex = false
+            } else {
+                guard pa_stream_write(stream, data, piece * frameBytes, nil, 0, PA_SEEK_RELATIVE) >= 0 else { break }
+            }
             pendingStart = (pendingStart + piece) % stagingFrames
             pendingFrames -= piece
             streamWritten += Int64(piece)
             drained = false
+            cutState.dry = false
             left -= piece
         }
         if timingStale || timingAskedAt.map({ .now() - $0 >= Self.timingRefresh }) ?? true {

@@ -17,7 +17,7 @@ import MotetSystem
 /// loop's thread hands to the server when it asks: a refill then wakes that thread once (for the
 /// server's request) and the sink thread once (to top the ring up), with no wake-up of the loop
 /// for each write and no wait for its lock. The long buffer costs no responsiveness: pause corks the stream and
-/// seek, skip and stop flush it, and both act on the server at once. Timing is asked for only
+/// seek, skip and stop rewrite its queue (`+Cut`), and both act on the server at once. Timing is asked for only
 /// when the position needs it (a new, flushed or uncorked stream, and every `timingRefresh`
 /// with a write), not on libpulse's automatic timer.
 ///
@@ -118,6 +118,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     var describedArtist: String?
     /// How long to wait for the server to answer a connection or a new stream.
     static let answerWait: Duration = .seconds(5)
+    /// Where a cut rewrites the server's queue (`+Cut`).
+    var cutState = CutState()
     /// Set by the timer of `waitLocked(timeout:)`.
     var deadlinePassed = false
     /// The delay between reconnection attempts.
@@ -309,26 +311,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         return done
     }
 
-    /// Flushes the stream (`pa_stream_flush`): what the server holds is dropped.
-    public func reset() {
-        withLock {
-            woken = false
-            drained = false
-            if let stream, !lost { pa_operation_unref(pa_stream_flush(stream, nil, nil)) }
-            pendingStart = 0
-            pendingFrames = 0
-            timingStale = true
-            streamWritten = 0
-            corkedHeard = corked ? 0 : nil
-            underrunHeard = nil
-            streamDelay = 0
-            lostDelay = 0
-        }
-    }
-
     /// Corks or uncorks the stream (a stream made while lost starts corked).
     public func setPaused(_ paused: Bool) {
         withLock {
+            cutState.proposed = nil
             guard corked != paused else { return }
             corked = paused
             if let stream, !lost {

@@ -275,6 +275,7 @@ final class DecodeWorker: @unchecked Sendable {
                 case .outgoingOver:
                     decoder = nil
                     track = nil
+                    dataReady.post()  // a cut's fade out, short of a batch: to the device at once
                     continue
                 case .pausePoint:
                     // The track goes on from here when play comes, a segment of its own, fading in.
@@ -298,6 +299,7 @@ final class DecodeWorker: @unchecked Sendable {
                 if outgoingOver {
                     decoder = nil
                     track = nil
+                    dataReady.post()  // a cut's fade out, short of a batch: to the device at once
                 }
                 // A file served in ranges has a size to go by; a stream read as a stream is told
                 // the rate it really takes.

@@ -47,6 +47,10 @@ final class SinkWorker: @unchecked Sendable {
     /// Paused at a pause point: nothing more is written, but the device was not told: it plays out
     /// the fade it holds and falls silent.
     private var pausedAtPoint = false
+    /// The device cut (`cutWhileParked`), then was reset: the cut's fade out, once written and
+    /// not followed at once, is to be played to its end (`AudioOutput.playOut`).
+    private var cutByDevice = false
+    private var playOutAfterCut = false
     /// An error that ends playback came: nothing more is read or written.
     private var outputEnded = false
     /// The end marker was drained in this epoch: an empty ring is no starvation.
@@ -129,6 +133,8 @@ final class SinkWorker: @unchecked Sendable {
     func flushWhileParked() {
         ThreadRole.control.check()
         device.reset()
+        playOutAfterCut = cutByDevice
+        cutByDevice = false
         epoch &+= 1
         written = 0
         ended = false
@@ -162,7 +168,12 @@ final class SinkWorker: @unchecked Sendable {
     func cutWhileParked() -> OutputCut {
         ThreadRole.control.check()
         guard format != nil, !device.keepsWrittenAudio else { return OutputCut(epoch: epoch, frame: written) }
-        return OutputCut(epoch: epoch, frame: max(0, written - device.state().delayFrames))
+        // A device that can cut says exactly what it will not play; `flushWhileParked` then
+        // rewrites from there instead of dropping everything.
+        let exact = device.cut()
+        cutByDevice = exact != nil
+        let unheard = exact ?? device.state().delayFrames
+        return OutputCut(epoch: epoch, frame: max(0, written - unheard))
     }
 
     /// Control thread.
@@ -213,6 +224,8 @@ final class SinkWorker: @unchecked Sendable {
                     if pauseAtPoint.exchange(false, ordering: .acquiringAndReleasing), pauseRequested.load(ordering: .acquiring) {
                         paused = true
                         pausedAtPoint = true
+                        playOutAfterCut = false
+                        if format != nil { device.playOut() }  // the fade out before the pause
                         publishHeard(format != nil ? device.state() : nil)
                     }
                     continue
@@ -240,6 +253,10 @@ final class SinkWorker: @unchecked Sendable {
             limit = min(limit, Self.chunkFrames * channels)
             limit -= limit % channels
             if limit <= 0 {
+                if playOutAfterCut, written > 0, format != nil {
+                    playOutAfterCut = false
+                    device.playOut()  // the fade out of a stop, or a decoder late with what follows
+                }
                 let state = format != nil ? device.state() : nil
                 let starvingIn = ranDry(state)
                 publishHeard(state)

@@ -1,0 +1,50 @@
+import Foundation
+import MotetTestSupport
+import Testing
+
+/// De-click fades as a sound server plays them (README, "Crossfade and fades"): the probe plugin
+/// seeks, pauses, skips and stops at set times, as in `FadeTests`, while Motet plays into a
+/// server's real-time capture sink, and no step larger than the music's own comes out. A cut
+/// rewrites the server's queue from where the sound will stop (`PulseOutput.cut`), so the fade
+/// out starts at the very sample the server plays next.
+///
+/// The fade out must reach the server within the cut's margin (40 ms): a measurement of time,
+/// run alone and not under a sanitizer (`measuresTime`, Tests/run-suite.sh's TIMING_SUITES).
+@Suite(.serialized, .measuresTime) struct DeviceFadeTests {
+    @Test func aCutOnPulseAudioLeavesNoStepLargerThanTheMusicsOwn() throws {
+        let pulse = try PulseRig()
+        defer { pulse.stop() }
+        try Self.expectNoStep(on: pulse)
+    }
+
+    @Test func aCutOnPipeWireLeavesNoStepLargerThanTheMusicsOwn() throws {
+        let pipewire = try PipeWireRig()
+        defer { pipewire.stop() }
+        try Self.expectNoStep(on: pipewire)
+    }
+
+    /// Seek +2 s, pause, play, next, stop, play, as `FadeTests` (plugin.h's command codes), then
+    /// stop before quitting: a quit while playing is no cut (it closes the stream mid-wave).
+    static func expectNoStep(on rig: some SoundServerRig) throws {
+        let run = try MotetRun()
+        let a = run.path("a.ogg"), b = run.path("b.ogg")
+        try Fixtures.oggVorbis(a, seconds: 10, synth: ["sine", "440"], tags: .init(title: "Low", album: "One"), serial: 1)
+        try Fixtures.oggVorbis(b, seconds: 10, synth: ["sine", "660"], tags: .init(title: "High", album: "Two"), serial: 2)
+        let probe = try ProbePlugin.build(in: run.home)
+        let script = "1500/10/2000000;3000/2/0;3500/1/0;4500/4/0;6000/6/0;6500/1/0;7500/6/0;8000/13/0"
+        let r = try run.run(
+            ["--output", "pulse", "--no-config", "--status", "events", "--plugin", "\(probe):out=\(run.path("probe.txt")),script=\(script)", a, b],
+            extraEnvironment: rig.environment, timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Finished: Low (ok, skipped)") && r.stdout.contains("Finished: High (ok, stopped)"), "\(r.stdout)")
+        Thread.sleep(forTimeInterval: 1)
+        let captured = FadeTests.leftChannel(rig.capturedBytes())
+        let own = try [a, b].map { FadeTests.largestStep(FadeTests.leftChannel(try Fixtures.referenceDecode($0))) }.max() ?? 0
+        let steps = zip(captured, captured.dropFirst()).enumerated().map { ($0.offset, abs(Int($0.element.1) - Int($0.element.0))) }
+        let largest = steps.map(\.1).max() ?? 0
+        let over = steps.filter { $0.1 > own + own / 10 }.prefix(20).map { "\($0.1)@\($0.0)" }
+        print("DeviceFade \(type(of: rig)): largest step \(largest), the tones' own \(own), steps above: \(over)")
+        #expect(largest <= own + own / 10, "largest step \(largest), the tones' own \(own); above it: \(over)")
+        #expect(captured.filter { $0 != 0 }.count > 44100 * 5, "\(captured.count) frames")
+    }
+}
