@@ -62,6 +62,17 @@ build_events() {
         build_module MotetNetwork -I "$BIN/CNetwork" Sources/MotetCore/Network/*.swift
     fi
 }
+# CSoxr (the decoding sources' Resampler calls libsoxr through it, loaded on demand): its module
+# map and its object, built once (again when it changes).
+build_csoxr() {
+    newer "$BIN/CSoxr.o" Sources/CSoxr && return
+    mkdir -p "$BIN/CSoxr"
+    printf 'module CSoxr {\n    header "%s/Sources/CSoxr/include/motet_soxr.h"\n    export *\n}\n' "$ROOT" \
+        >"$BIN/CSoxr/module.modulemap"
+    "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CSoxr/include \
+        Sources/CSoxr/motet_soxr.c -o "$BIN/CSoxr.o" >"$FUZZ_DIR/logs/build-csoxr.log" 2>&1 ||
+        { cat "$FUZZ_DIR/logs/build-csoxr.log" >&2; exit 2; }
+}
 # What a harness links beside its own sources: the modules above.
 ENGINE_OBJECTS=("$BIN/MotetSystem.o" "$BIN/MotetEvents.o")
 NETWORK_OBJECTS=("$BIN/MotetNetwork.o" "$BIN/CNetwork.o" -ldl)
@@ -123,8 +134,9 @@ build() {
         picture | comments | decode | opus)
             sources=("${DECODING_SOURCES[@]}")
             # shellcheck disable=SC2046  # pkg-config's words: -I/usr/include/opus
-            extra=(-module-name MotetDecoding -I "$BIN" -I "$BIN/CNetwork" -I Sources/CVorbisFile -I Sources/COpusFile
-                $(pkg-config --cflags-only-I opus) "${ENGINE_OBJECTS[@]}" "${NETWORK_OBJECTS[@]}" -lvorbisfile -lvorbis -lopusfile -lopus -logg)
+            extra=(-module-name MotetDecoding -I "$BIN" -I "$BIN/CNetwork" -I "$BIN/CSoxr" -I Sources/CVorbisFile -I Sources/COpusFile
+                $(pkg-config --cflags-only-I opus) "${ENGINE_OBJECTS[@]}" "${NETWORK_OBJECTS[@]}" "$BIN/CSoxr.o"
+                -lvorbisfile -lvorbis -lopusfile -lopus -logg)
             [ "$target" = opus ] && extra+=(-D FUZZ_OPUS) ;;
         http)  # the network layer's pure parts, compiled with the harness (the rest needs libcurl)
             sources=(Sources/MotetCore/Network/{ResponseHead,ContentCheck,NetworkError,NetworkOptions,WebAddress}.swift)
@@ -219,6 +231,7 @@ else
     echo 0 >"$FUZZ_DIR/seeds.status"
 fi
 build_events
+build_csoxr
 for target in "${TARGETS[@]}"; do
     case $target in config | pluginspec | playlist | pls | xspf) done_with configuration.status build_config & break ;; esac
 done
