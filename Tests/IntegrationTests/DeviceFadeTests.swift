@@ -10,7 +10,8 @@ import Testing
 ///
 /// The fade out must reach the server within the cut's margin (40 ms): a measurement of time,
 /// run alone and not under a sanitizer (`measuresTime`, Tests/run-suite.sh's TIMING_SUITES).
-@Suite(.serialized, .measuresTime) struct DeviceFadeTests {
+/// The two servers' tests run side by side: each player mostly waits on its server's clock.
+@Suite(.measuresTime) struct DeviceFadeTests {
     @Test func aCutOnPulseAudioLeavesNoStepLargerThanTheMusicsOwn() throws {
         let pulse = try PulseRig()
         defer { pulse.stop() }
@@ -31,7 +32,7 @@ import Testing
         try Fixtures.oggVorbis(a, seconds: 10, synth: ["sine", "440"], tags: .init(title: "Low", album: "One"), serial: 1)
         try Fixtures.oggVorbis(b, seconds: 10, synth: ["sine", "660"], tags: .init(title: "High", album: "Two"), serial: 2)
         let probe = try ProbePlugin.build(in: run.home)
-        let script = "1500/10/2000000;3000/2/0;3500/1/0;4500/4/0;6000/6/0;6500/1/0;7500/6/0;8000/13/0"
+        let script = "1200/10/2000000;2000/2/0;2400/1/0;3200/4/0;4000/6/0;4400/1/0;5200/6/0;5600/13/0"
         let r = try run.run(
             ["--output", "pulse", "--no-config", "--status", "events", "--plugin", "\(probe):out=\(run.path("probe.txt")),script=\(script)", a, b],
             extraEnvironment: rig.environment, timeout: 60)
@@ -45,6 +46,6 @@ import Testing
         let over = steps.filter { $0.1 > own + own / 10 }.prefix(20).map { "\($0.1)@\($0.0)" }
         print("DeviceFade \(type(of: rig)): largest step \(largest), the tones' own \(own), steps above: \(over)")
         #expect(largest <= own + own / 10, "largest step \(largest), the tones' own \(own); above it: \(over)")
-        #expect(captured.filter { $0 != 0 }.count > 44100 * 5, "\(captured.count) frames")
+        #expect(captured.filter { $0 != 0 }.count > 44100 * 3, "\(captured.count) frames")  // 4.4 s are played
     }
 }
