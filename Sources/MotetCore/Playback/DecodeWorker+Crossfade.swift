@@ -48,6 +48,10 @@ struct FadeState {
 
     private mutating func refreshQuiet() { isQuiet = fadeIn == nil && cut == nil && handover == nil }
 
+    /// The current track, read by `decoder`, fades in from its next frame over `span`.
+    private mutating func fadeIn(over span: Duration, of decoder: any AudioDecoder) {
+        fadeIn = (0, span.frames(rate: Int64(decoder.format.sampleRate)))
+    }
 
     /// A reposition dropped the current track: nothing of a pair survives it.
     mutating func drop() {
@@ -65,13 +69,13 @@ struct FadeState {
         let pending = fadeInNext
         drop()
         position = DecodeWorker.frame(of: decoder)
-        if let pending { fadeIn = (0, pending.frames(rate: Int64(decoder.format.sampleRate))) }
+        if let pending { fadeIn(over: pending, of: decoder) }
     }
 
     /// A pause's fade-out is over: the current track goes on after the pause, fading in.
     mutating func resumed(_ decoder: any AudioDecoder) {
         fadeInNext = nil
-        fadeIn = (0, CutFade.declickLength.frames(rate: Int64(decoder.format.sampleRate)))
+        fadeIn(over: CutFade.declickLength, of: decoder)
     }
 
     /// The current track is over: the pair's incoming track becomes current, with what is left
@@ -82,8 +86,8 @@ struct FadeState {
         drop()
         position = h.start + h.read
         switch h.plan {
-        case .gapless where pending != nil:
-            fadeIn = (0, pending!.frames(rate: Int64(h.decoder.format.sampleRate)))
+        case .gapless:
+            if let pending { fadeIn(over: pending, of: h.decoder) }
         case .crossfade(let frames) where h.read < frames:
             fadeIn = (h.read, frames)  // the outgoing track ended early: finish the fade-in alone
         case .fadeOutIn(_, let into) where into > 1:
