@@ -33,7 +33,7 @@ mkdir -p "$LOG_DIR"
 # Suites that measure time or wake-ups (latency bounds, context switches, "within 0.2 s", a
 # resume within 0.2 s of the real-time ALSA device's position, a cut's fade out written to the
 # sound server within its 40 ms margin).
-TIMING_SUITES='IntegrationTests\.(WakeupTests|ALSALatencyTests|PulseLatencyTests|ALSARecoveryTests|DeviceFadeTests)\b|MPRISTests\.PausedNavigationTests\b'
+TIMING_SUITES='IntegrationTests\.(WakeupTests|ALSALatencyTests|PulseLatencyTests|ALSARecoveryTests|DeviceFadeTests|StationFadeTests)\b|MPRISTests\.PausedNavigationTests\b'
 # Integration suites that run beside the other modules (about half the suite's time each way).
 BESIDE_UNIT='RadioStationTests|NetworkLiveTests|PulseOutputTests|OpusNetworkTests|CaptureRigTests'
 

@@ -180,3 +180,8 @@ public enum DecoderError: Error, Sendable, Equatable {
     /// `m:ss.mmm` (or `h:mm:ss.mmm`) for messages.
     static func formatTime(_ micros: Int64) -> String { Duration.microseconds(micros).clockText(milliseconds: true) }
 }
+
+extension DecoderError {
+    /// What a decoder that reads a stream once says to a seek (libvorbisfile's own code).
+    public static var cannotSeek: DecoderError { .vorbis(OV_ENOSEEK) }
+}

@@ -103,6 +103,8 @@ struct CrossfadeSpan: Sendable, Equatable {
 struct OutputCut: Sendable, Equatable {
     var epoch: Int
     var frame: Int64
+    /// What was to play from there when it is a stream's (`SinkWorker.tailWhileParked`).
+    var tail: AudioTail? = nil
 }
 
 /// What played at an `OutputCut`: a local file, where in it (from the file's start), and whose
@@ -112,6 +114,8 @@ struct FadePlace: Sendable, Equatable {
     var orderPosition: Int
     var trackID: UInt64
     var position: Duration
+    /// A track read over the network is not read again: its fade out is what the output kept.
+    var tail: AudioTail? = nil
 }
 
 /// How a reposition leaves what was playing (README, "Crossfade"): never with a step.

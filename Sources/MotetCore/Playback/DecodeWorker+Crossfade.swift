@@ -284,15 +284,21 @@ extension DecodeWorker {
     /// Decoder thread.
     /// Opens what played where a reposition cut the output, from there, for its fade (`CutFade`):
     /// a de-click's 5 ms, pushed as samples of no segment, or a skip's crossfade, as the outgoing
-    /// track's own segment with the next track opened at once and mixed in. Nil when it cannot be
-    /// opened (it changed on disk): the cut is a cut.
+    /// track's own segment with the next track opened at once and mixed in. A local file is read
+    /// again from the cut; a stream's fade is what the output kept of it (`TailDecoder`), and no
+    /// longer than that. Nil when it cannot be opened (it changed on disk): the cut is a cut.
     func openCut(_ cut: FadeFrom) -> (decoder: any AudioDecoder, request: TrackRequest, gain: Float)? {
         ThreadRole.decoder.check()
         let place = cut.place
-        guard !WebAddress.isRemote(place.path) else { return nil }
         do throws(DecoderError) {
-            let d = try openFile(place.path)
-            try d.seek(toMicros: place.position.microseconds)
+            let d: any AudioDecoder
+            if let tail = place.tail, let origin = tail.origin {
+                d = TailDecoder(tail, path: place.path, metadata: origin.metadata, at: place.position)
+            } else {
+                guard place.tail == nil, !WebAddress.isRemote(place.path) else { return nil }
+                d = try openFile(place.path)
+                try d.seek(toMicros: place.position.microseconds)
+            }
             let gain = d.metadata.replayGain.scale(replayGain)
             let request = TrackRequest(
                 orderPosition: place.orderPosition, path: place.path, start: place.position, reuseTrackID: place.trackID,
@@ -301,7 +307,7 @@ extension DecodeWorker {
             fade.position = Self.frame(of: d)
             fade.fadeInNext = CutFade.declickLength
             let rate = Int64(d.format.sampleRate)
-            let declick = CutFade.declickLength.frames(rate: rate)
+            let declick = min(CutFade.declickLength.frames(rate: rate), (d.totalFrames ?? .max) - fade.position)
             if case .crossfade(let length) = cut.kind {
                 startSegment(d, trackID: place.trackID, request: request, gain: gain)
                 lookAhead(d, request: request, forced: length.frames(rate: rate))

@@ -38,25 +38,28 @@ extension DecodeWorker {
         let id = nextSegmentID.wrappingAdd(1, ordering: .relaxed).oldValue
         let stream = currentStream
         let head = stream?.head
+        // The fade out of a stream after a cut is of the stream's segment: its times, its station.
+        let origin = (d as? TailDecoder)?.tail.origin
         // A stream read link after link (a live station) counts each link from its own start: the
         // time listened, as the stream does not say where in the song it joined.
-        let linkStart = d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0
+        let linkStart = origin?.linkStart.microseconds ?? (d.linkCount > 1 || (stream != nil && !d.canSeek) ? d.linkStartMicros : 0)
         let info = SegmentInfo(
             segmentID: id, generation: request.generation, trackID: trackID, orderPosition: request.orderPosition,
             path: request.path,
             metadata: d.metadata,
             artwork: artworkStore.artwork(embedded: d.metadata.picture, trackPath: request.path, defaultArtwork: defaultArtwork),
             format: d.format, fileStart: .microseconds(d.positionMicros - linkStart),
-            duration: (d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros).map(Duration.microseconds), canSeek: d.canSeek,
-            linkStart: .microseconds(linkStart), url: stream?.url, station: head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
-            isLive: head?.isLive ?? false, crossfade: crossfade)
+            duration: origin?.duration ?? (d.linkCount > 1 ? d.linkDurationMicros : d.durationMicros).map(Duration.microseconds),
+            canSeek: d.canSeek, linkStart: .microseconds(linkStart), url: origin?.url ?? stream?.url,
+            station: origin?.station ?? head.map(\.station).flatMap { $0.isEmpty ? nil : $0 },
+            isLive: origin?.isLive ?? head?.isLive ?? false, crossfade: crossfade)
         // Reported before its marker is pushed: the control thread knows the segment before the
         // sink can say it was written.
         report(.segmentOpened(info))
         pushMarker(
             SegmentMarker(
                 sampleIndex: ring.writeIndex, segmentID: id, sampleRate: d.format.sampleRate,
-                channels: d.format.channels, gain: gain, isEnd: false))
+                channels: d.format.channels, gain: gain, isEnd: false, keepsHistory: stream != nil))
     }
 
     /// Decoder thread.

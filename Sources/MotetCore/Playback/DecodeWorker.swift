@@ -191,7 +191,11 @@ final class DecodeWorker: @unchecked Sendable {
                     track = nil
                     blockingStream.withLock { $0 = nil }
                     exhausted = false
+                    // A fade-in owed after a cut's fade out survives: a pause out of a stream is
+                    // resumed by a reposition (`PlayerStateMachine.resumeStream`).
+                    let owed = fade.fadeInNext
                     fade.drop()
+                    fade.fadeInNext = owed
                 }
                 continue
             }
@@ -278,8 +282,15 @@ final class DecodeWorker: @unchecked Sendable {
                     dataReady.post()  // a cut's fade out, short of a batch: to the device at once
                     continue
                 case .pausePoint:
-                    // The track goes on from here when play comes, a segment of its own, fading in.
                     endCut()
+                    if open is TailDecoder {
+                        // A stream's fade out: nothing of it follows; play opens it again.
+                        decoder = nil
+                        track = nil
+                        dataReady.post()
+                        continue
+                    }
+                    // The track goes on from here when play comes, a segment of its own, fading in.
                     startSegment(open, trackID: current.id, request: current.request, gain: current.gain)
                     fade.resumed(open)
                     continue

@@ -15,8 +15,9 @@ protocol PlaybackEngine: AnyObject {
     ) -> Int
 
     /// Parks both workers (until the next `reposition` or `release`) and says where the output's
-    /// sound stops if it is reset now: the frame a fade out of it starts from.
-    func cut() -> OutputCut
+    /// sound stops if it is reset now: the frame a fade out of it starts from, and, when a stream
+    /// plays there, up to `tail` of what was to play from there (`OutputCut.tail`).
+    func cut(tail: Duration) -> OutputCut
 
     /// Lets workers held by `reposition(…, hold: true)` go on.
     func release()

@@ -170,6 +170,7 @@ extension PlayerStateMachine {
             engine.setPaused(false)
             phase = current?.heard == true ? .playing(u) : .loading(u)
             if let c = current, c.info.isLive { return rejoinLive(c) }
+            _ = resumeStream()
         case .stopped(let at):
             phase = .loading(Underway(opening: Opening(position: at)))
             startReason = .request
@@ -207,14 +208,16 @@ extension PlayerStateMachine {
     /// `seek`: the reopened segment's position is announced with a `seeked` event.
     /// `keepCurrent`: the current track stays current (not reused by what is decoded next) until
     /// the fade out of it (`fade`) brings its next segment or the next track.
+    /// `hold`: after the fade, the decoder waits for the next reposition (a pause out of a stream).
     func reposition(
         to position: Int?, start: Duration, keepTrack: Bool, keepCurrent: Bool = false, backwards: Bool = false, seek: Bool = false,
-        fade: (FadePlace, CutFade)? = nil
+        hold: Bool = false, fade: (FadePlace, CutFade)? = nil
     ) {
         let reuse = keepTrack ? current?.info.trackID : nil
         if !keepCurrent {
             skipping = nil
             resumesFaded = nil
+            resumesAt = nil
         }
         let heardAt = elapsed()
         if keepTrack || keepCurrent {
@@ -224,7 +227,7 @@ extension PlayerStateMachine {
         // Track times count from the track's link in a chained file; the decoder seeks in the file.
         let linkStart = keepTrack ? current?.info.linkStart ?? .zero : .zero
         generation = engine.reposition(
-            to: position, start: linkStart + max(.zero, start), reuseTrackID: reuse, hold: false, backwards: backwards, fade: fade)
+            to: position, start: linkStart + max(.zero, start), reuseTrackID: reuse, hold: hold && fade != nil, backwards: backwards, fade: fade)
         ahead.removeAll()
         earlyBoundaries.removeAll()
         // Commands kept for a track still opening wait for this one instead.

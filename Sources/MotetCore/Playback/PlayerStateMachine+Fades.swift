@@ -8,24 +8,40 @@ extension PlayerStateMachine {
     static let skipCrossfade: Duration = .seconds(1)
 
     /// What plays where the output's sound would stop now (`PlaybackEngine.cut`): the place a fade
-    /// out of a cut starts from. Nil when nothing can be faded: nothing moves, the device is lost,
-    /// or what plays there is not a local file to read again (a stream), or not of track `of`.
+    /// out of a cut starts from, for a fade of `length`. A local file is read again from there; a
+    /// track read over the network (a station, a file over HTTP) is not: its fade out is what the
+    /// output kept of it past the cut (`OutputCut.tail`), which may be shorter. Nil when nothing
+    /// can be faded: nothing moves, the device is lost, what plays there is not of track `of`, or
+    /// it is neither a seekable file nor a stream the output kept.
     /// The engine's workers are parked by the look (to know where they are): the caller
     /// repositions after a place is found; without one they were let go again.
-    func placeOfCut(of trackID: UInt64? = nil) -> FadePlace? {
+    func placeOfCut(of trackID: UInt64? = nil, length: Duration = CutFade.declickLength) -> FadePlace? {
         guard phase.isMoving, phase.underway?.deviceLost != true else { return nil }
         var segments: [(info: SegmentInfo, boundary: SegmentBoundary)] = []
         if let c = current, c.heard, let b = c.boundary { segments.append((c.info, b)) }
         segments += ahead.compactMap { a in a.boundary.map { (a.info, $0) } }
         guard !segments.isEmpty else { return nil }
-        let cut = engine.cut()
+        let cut = engine.cut(tail: length)
         guard let (info, b) = segments.last(where: { $0.boundary.epoch == cut.epoch && $0.boundary.frame <= cut.frame }),
-            info.url == nil, info.canSeek, !info.isLive, trackID.map({ $0 == info.trackID }) ?? true
+            trackID.map({ $0 == info.trackID }) ?? true
         else {
             engine.release()
             return nil
         }
         let position = info.fileStart + .frames(cut.frame - b.frame, rate: info.format.sampleRate)
+        if info.url != nil {
+            guard var tail = cut.tail, tail.segmentID == info.segmentID else {
+                engine.release()
+                return nil
+            }
+            tail.origin = info
+            return FadePlace(
+                path: info.path, orderPosition: info.orderPosition, trackID: info.trackID, position: info.linkStart + position, tail: tail)
+        }
+        if !info.canSeek || info.isLive {
+            engine.release()
+            return nil
+        }
         if let d = info.duration, position >= d {
             engine.release()
             return nil
@@ -41,7 +57,14 @@ extension PlayerStateMachine {
         engine.setPaused(true, atPausePoint: true)
         resumesFaded = c.info.trackID
         phase = .paused(underway)
-        reposition(to: queue.position(after: c.info.orderPosition), start: .zero, keepTrack: false, keepCurrent: true, fade: (place, .declickThenPause))
+        if place.tail != nil {
+            // A stream is not read on after the pause: play opens it again (`resumeStream`), and
+            // until then the decoder holds after the fade.
+            resumesAt = place.position - c.info.linkStart + CutFade.declickLength
+            reposition(to: c.info.orderPosition, start: .zero, keepTrack: false, keepCurrent: true, hold: true, fade: (place, .declickThenPause))
+        } else {
+            reposition(to: queue.position(after: c.info.orderPosition), start: .zero, keepTrack: false, keepCurrent: true, fade: (place, .declickThenPause))
+        }
         publishNowPlaying()
         return true
     }
@@ -50,10 +73,22 @@ extension PlayerStateMachine {
     /// at `position` fades in; it finishes (`reason`) in the middle of the fade, as at a track's
     /// end. False when it cannot (`placeOfCut`; then the caller cuts with a de-click).
     func skipCrossfading(to position: Int, reason: FinishReason, backwards: Bool) -> Bool {
-        guard configuration.crossfade > .zero, let c = current, let place = placeOfCut(of: c.info.trackID) else { return false }
-        skipping = Skipping(trackID: c.info.trackID, reason: reason, to: position)
         let length = min(configuration.crossfade, Self.skipCrossfade)
+        guard configuration.crossfade > .zero, let c = current, let place = placeOfCut(of: c.info.trackID, length: length) else { return false }
+        skipping = Skipping(trackID: c.info.trackID, reason: reason, to: position)
         reposition(to: position, start: .zero, keepTrack: false, keepCurrent: true, backwards: backwards, fade: (place, .crossfade(length)))
+        return true
+    }
+}
+
+extension PlayerStateMachine {
+    /// Play after a pause that faded out of a stream (`pauseFading`): the stream was not read on,
+    /// so it is opened again where the pause was (a file over HTTP, by a range), fading in. A
+    /// station instead rejoins what is on air (`rejoinLive`). False when the pause was not one.
+    func resumeStream() -> Bool {
+        guard let c = current, let at = resumesAt, !c.info.isLive else { return false }
+        resumesAt = nil
+        reposition(to: c.info.orderPosition, start: at, keepTrack: true)
         return true
     }
 }

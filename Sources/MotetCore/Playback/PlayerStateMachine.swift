@@ -101,6 +101,9 @@ final class PlayerStateMachine {
     var skipping: Skipping?
     /// A pause faded out of this track: its next segment goes on from there (`pauseFading`).
     var resumesFaded: UInt64?
+    /// A pause faded out of a stream, which is opened again at this time of it on play
+    /// (`resumeStream`).
+    var resumesAt: Duration?
 
     /// What the exit status is made from: something heard, the output or a stream failed for good…
     var outcome = Player.Outcome()

@@ -84,6 +84,18 @@ final class SampleRing: @unchecked Sendable {
         return n
     }
 
+    /// Only while both threads are parked: copies the `count` samples from sample index `index` on
+    /// into `destination`. The ring still holds every sample of the last `capacity` written (a
+    /// sample stays in its slot until the producer overwrites it), read or not: `index` must be
+    /// at least `writeIndex - capacity`, and `index + count` at most `writeIndex`.
+    func copy(from index: Int, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        precondition(index >= writeIndex - capacity && index + count <= writeIndex, "outside what the ring holds")
+        let first = min(count, capacity - (index & mask))
+        destination.update(from: storage + (index & mask), count: first)
+        if count > first { (destination + first).update(from: storage, count: count - first) }
+    }
+
     /// Only while both threads are parked: forget everything buffered.
     func reset() {
         consumed.store(written.load(ordering: .acquiring), ordering: .releasing)
@@ -106,6 +118,9 @@ struct SegmentMarker: Sendable {
     /// the fade-out before it. Such a marker, like the one of a fade's tail, has segment id 0: it
     /// starts no segment the control thread knows.
     var pausePoint = false
+    /// The segment is read over the network: the sink keeps what it writes of it
+    /// (`WrittenHistory`), since a cut cannot read it again for its fade out.
+    var keepsHistory = false
 }
 
 /// A fixed-capacity single-producer, single-consumer queue of plain values.

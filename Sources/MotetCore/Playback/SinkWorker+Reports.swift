@@ -62,3 +62,34 @@ extension SinkWorker {
         wake.signal()
     }
 }
+
+extension SinkWorker {
+    /// Control thread, while the sink thread is parked, right after `cutWhileParked`.
+    /// What the output was to play of the segment being written from `cut` on, at most
+    /// `maxFrames` of it, when that segment is read over the network (`WrittenHistory`): the
+    /// part a device held, from the history, then what the ring holds and the sink had not
+    /// written yet, up to the next segment. Nil for a local file, when the cut is not in that
+    /// segment, or when nothing of it is left.
+    func tailWhileParked(_ cut: OutputCut, maxFrames: Int64) -> AudioTail? {
+        ThreadRole.control.check()
+        guard history.isOn, let format, cut.epoch == epoch, maxFrames > 0 else { return nil }
+        let channels = format.channels
+        let start = ring.readIndex - Int(written - cut.frame) * channels
+        var end = ring.writeIndex
+        if let next = markers.peek() { end = min(end, next.sampleIndex) }
+        end = min(end, start + Int(clamping: maxFrames) * channels)
+        let count = max(0, (end - start) - (end - start) % channels)
+        // What was written comes from the history, the rest from the ring: not before the
+        // segment, and nothing either no longer holds.
+        let fromHistory = max(0, min(count, history.through - start))
+        guard start >= history.segmentStart, fromHistory == 0 || start >= history.from,
+            fromHistory == count || start + fromHistory >= ring.writeIndex - ring.capacity, count >= channels
+        else { return nil }
+        var samples = [Float](repeating: 0, count: count)
+        samples.withUnsafeMutableBufferPointer { out in
+            if fromHistory > 0 { history.copy(from: start, count: fromHistory, into: out.baseAddress!) }
+            ring.copy(from: start + fromHistory, count: count - fromHistory, into: out.baseAddress! + fromHistory)
+        }
+        return AudioTail(samples: samples, format: format, segmentID: history.segmentID)
+    }
+}

@@ -60,6 +60,8 @@ final class SinkWorker: @unchecked Sendable {
     /// Ring sample index up to which volume and gain were applied in place: a device that takes
     /// only part of a region gets the rest again, unscaled twice.
     private var scaledThrough = 0
+    /// What was written of a stream's segment, for a cut's fade out (`tailWhileParked`).
+    var history = WrittenHistory()
 
     /// The most frames handed to the device in one `write`: large, so that refilling a device
     /// that asks for a second at a time takes a few calls (each PulseAudio write wakes its main
@@ -92,6 +94,8 @@ final class SinkWorker: @unchecked Sendable {
             wake.signal()
         }
     }
+
+    deinit { history.deallocate() }
 
     /// Control thread.
     /// Starts the sink thread.
@@ -137,6 +141,7 @@ final class SinkWorker: @unchecked Sendable {
         cutByDevice = false
         epoch &+= 1
         written = 0
+        history.forget()
         ended = false
         drySpell.flushed()
         publishHeard(nil)
@@ -245,6 +250,7 @@ final class SinkWorker: @unchecked Sendable {
                 }
                 channels = marker.channels
                 gain = marker.gain
+                history.enter(marker)
                 if marker.segmentID != 0 { emit(.segmentWritten(SegmentBoundary(segmentID: marker.segmentID, epoch: epoch, frame: written))) }
                 continue
             }
@@ -296,6 +302,7 @@ final class SinkWorker: @unchecked Sendable {
             count = min(limit, region.count - region.count % channels)
             samples = region.baseAddress!
             let start = ring.readIndex
+            if history.isOn { history.keep(samples, at: start, count: count) }
             if scale != 1 {
                 for i in min(count, max(0, scaledThrough - start))..<count { samples[i] *= scale }
             }
@@ -303,6 +310,7 @@ final class SinkWorker: @unchecked Sendable {
         } else {
             count = ring.peek(into: scratch, count: channels)
             samples = scratch
+            if history.isOn { history.keep(scratch, at: ring.readIndex, count: count) }
             if scale != 1 { for i in 0..<count { samples[i] *= scale } }
         }
         var accepted = 0

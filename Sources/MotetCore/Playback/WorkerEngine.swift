@@ -129,11 +129,13 @@ final class WorkerEngine: PlaybackEngine {
 
     /// Control thread.
     /// `PlaybackEngine.cut`.
-    func cut() -> OutputCut {
+    func cut(tail: Duration) -> OutputCut {
         ThreadRole.control.check()
         decodeWorker.park()
         sinkWorker.park()
-        return sinkWorker.cutWhileParked()
+        var cut = sinkWorker.cutWhileParked()
+        if let rate = sinkWorker.format?.sampleRate { cut.tail = sinkWorker.tailWhileParked(cut, maxFrames: tail.frames(rate: Int64(rate))) }
+        return cut
     }
 
     /// Control thread.

@@ -18,7 +18,7 @@ final class ScriptedEngine: PlaybackEngine {
     /// Where `cut()` says the sound stops: the heard position, unless a test sets it.
     var cutAt: OutputCut?
 
-    func cut() -> OutputCut { cutAt ?? OutputCut(epoch: heardNow.epoch, frame: heardNow.frames) }
+    func cut(tail: Duration) -> OutputCut { cutAt ?? OutputCut(epoch: heardNow.epoch, frame: heardNow.frames) }
     private(set) var generation = 0
     private(set) var paused = false
     private(set) var pauseCalls: [Bool] = []
