@@ -15,18 +15,23 @@ import Testing
     @Test func aCutOnPulseAudioLeavesNoStepLargerThanTheMusicsOwn() throws {
         let pulse = try PulseRig()
         defer { pulse.stop() }
-        try Self.expectNoStep(on: pulse)
+        try Self.expectNoStep(output: "pulse", environment: pulse.environment, label: "PulseRig", captured: pulse.capturedBytes)
     }
 
     @Test func aCutOnPipeWireLeavesNoStepLargerThanTheMusicsOwn() throws {
         let pipewire = try PipeWireRig()
         defer { pipewire.stop() }
-        try Self.expectNoStep(on: pipewire)
+        try Self.expectNoStep(output: "pulse", environment: pipewire.environment, label: "PipeWireRig", captured: pipewire.capturedBytes)
     }
 
     /// Seek +2 s, pause, play, next, stop, play, as `FadeTests` (plugin.h's command codes), then
     /// stop before quitting: a quit while playing is no cut (it closes the stream mid-wave).
-    static func expectNoStep(on rig: some SoundServerRig) throws {
+    /// `output` (`--output`) with `environment` plays; `captured` is what the device played.
+    /// Returns the run, for what a device's own test checks in its output.
+    @discardableResult
+    static func expectNoStep(
+        output: String, environment: [String: String], label: String, captured capturedBytes: () -> [UInt8]
+    ) throws -> ProcessResult {
         let run = try MotetRun()
         let a = run.path("a.ogg"), b = run.path("b.ogg")
         try Fixtures.oggVorbis(a, seconds: 10, synth: ["sine", "440"], tags: .init(title: "Low", album: "One"), serial: 1)
@@ -34,18 +39,19 @@ import Testing
         let probe = try ProbePlugin.build(in: run.home)
         let script = "1200/10/2000000;2000/2/0;2400/1/0;3200/4/0;4000/6/0;4400/1/0;5200/6/0;5600/13/0"
         let r = try run.run(
-            ["--output", "pulse", "--no-config", "--status", "events", "--plugin", "\(probe):out=\(run.path("probe.txt")),script=\(script)", a, b],
-            extraEnvironment: rig.environment, timeout: 60)
+            ["--output", output, "--no-config", "--status", "events", "--plugin", "\(probe):out=\(run.path("probe.txt")),script=\(script)", a, b],
+            extraEnvironment: environment, timeout: 60)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("Finished: Low (ok, skipped)") && r.stdout.contains("Finished: High (ok, stopped)"), "\(r.stdout)")
         Thread.sleep(forTimeInterval: 1)
-        let captured = FadeTests.leftChannel(rig.capturedBytes())
+        let captured = FadeTests.leftChannel(capturedBytes())
         let own = try [a, b].map { FadeTests.largestStep(FadeTests.leftChannel(try Fixtures.referenceDecode($0))) }.max() ?? 0
         let steps = zip(captured, captured.dropFirst()).enumerated().map { ($0.offset, abs(Int($0.element.1) - Int($0.element.0))) }
         let largest = steps.map(\.1).max() ?? 0
         let over = steps.filter { $0.1 > own + own / 10 }.prefix(20).map { "\($0.1)@\($0.0)" }
-        print("DeviceFade \(type(of: rig)): largest step \(largest), the tones' own \(own), steps above: \(over)")
+        print("DeviceFade \(label): largest step \(largest), the tones' own \(own), steps above: \(over)")
         #expect(largest <= own + own / 10, "largest step \(largest), the tones' own \(own); above it: \(over)")
         #expect(captured.filter { $0 != 0 }.count > 44100 * 3, "\(captured.count) frames")  // 4.4 s are played
+        return r
     }
 }
