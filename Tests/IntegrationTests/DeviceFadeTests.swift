@@ -2,15 +2,16 @@ import Foundation
 import MotetTestSupport
 import Testing
 
-/// De-click fades as a sound server plays them (README, "Crossfade and fades"): the probe plugin
-/// seeks, pauses, skips and stops at set times, as in `FadeTests`, while Motet plays into a
-/// server's real-time capture sink, and no step larger than the music's own comes out. A cut
-/// rewrites the server's queue from where the sound will stop (`PulseOutput.cut`), so the fade
-/// out starts at the very sample the server plays next.
+/// De-click fades as a sound server or an ALSA device plays them (README, "Crossfade and fades"):
+/// the probe plugin seeks, pauses, skips and stops at set times, as in `FadeTests`, while Motet
+/// plays into a server's real-time capture sink or the real-time ALSA test device of
+/// `ALSAFaultRig`, and no step larger than the music's own comes out. A cut rewrites the server's
+/// queue (`PulseOutput.cut`) or rewinds the device's buffer (`ALSAOutput.cut`) from where the
+/// sound will stop, so the fade out starts at the very sample played next.
 ///
 /// The fade out must reach the server within the cut's margin (40 ms): a measurement of time,
 /// run alone and not under a sanitizer (`measuresTime`, Tests/run-suite.sh's TIMING_SUITES).
-/// The two servers' tests run side by side: each player mostly waits on its server's clock.
+/// The tests run side by side: each player mostly waits on its device's clock.
 @Suite(.measuresTime) struct DeviceFadeTests {
     @Test func aCutOnPulseAudioLeavesNoStepLargerThanTheMusicsOwn() throws {
         let pulse = try PulseRig()
@@ -22,6 +23,21 @@ import Testing
         let pipewire = try PipeWireRig()
         defer { pipewire.stop() }
         try Self.expectNoStep(output: "pulse", environment: pipewire.environment, label: "PipeWireRig", captured: pipewire.capturedBytes)
+    }
+
+    /// Each of the script's five cuts (seek, pause, next, stop, stop) rewinds the device's buffer
+    /// (the device logs `rewind`) instead of dropping it: the cut is sample-exact, not a guess
+    /// from the delay. After the fade of a pause or a stop the device runs dry, which is no
+    /// glitch to tell the user about.
+    @Test func aCutOnALSALeavesNoStepLargerThanTheMusicsOwn() throws {
+        let rig = try ALSAFaultRig(.init())
+        defer { rig.stop() }
+        let r = try Self.expectNoStep(output: "alsa", environment: rig.environment, label: "ALSAFaultRig", captured: rig.capturedBytes)
+        #expect(!(r.stdout + r.stderr).contains("ran dry"), "\(r.stdout)\n\(r.stderr)")
+        let events = rig.events()
+        let rewinds = events.filter { $0.name == "rewind" }
+        print("DeviceFade ALSAFaultRig: rewinds \(rewinds)")
+        #expect(rewinds.count == 5, "\(events.filter { $0.name != "write" })")
     }
 
     /// Seek +2 s, pause, play, next, stop, play, as `FadeTests` (plugin.h's command codes), then
