@@ -99,6 +99,8 @@
     X(snd_pcm_sw_params_free) \
     X(snd_pcm_sw_params_malloc) \
     X(snd_pcm_sw_params_set_avail_min) \
+    X(snd_pcm_sw_params_set_silence_size) \
+    X(snd_pcm_sw_params_set_silence_threshold) \
     X(snd_pcm_sw_params_set_start_threshold) \
     X(snd_pcm_wait) \
     X(snd_pcm_writei) \

@@ -21,6 +21,12 @@ import MotetSystem
 /// After the fade the sink may write nothing more for a while (a pause point, a stop, a decoder
 /// late with what follows: `playOut`): the device plays what it holds and underruns, which is
 /// then no glitch to tell the user about; the next write prepares it and goes on (`recover`).
+/// A sound card notices it ran dry only at its next period interrupt (up to a period later: half
+/// a second with our buffer) and plays on from its ring meanwhile, where what the rewind took
+/// back still lies (the old audio, from the cut on): so a play-out has the kernel fill the ring
+/// past what was written with silence (`silencePastWritten`), as it does itself for a drain.
+/// The test device cannot show this (it stops exactly where the audio ends, and ignores the
+/// silence parameters); for a device that ignores them, nothing changes.
 extension ALSAOutput {
     /// How far ahead of the hardware pointer a cut lands: the time for the control thread to
     /// reset the device, for the decoder to write the fade out into the ring and for the sink
@@ -45,6 +51,8 @@ extension ALSAOutput {
         /// `playOut` let the device run dry, and nothing was written since: the underrun at the
         /// end of what it holds is expected (no `.glitch`).
         var playingOut = false
+        /// The device was asked to fill its ring past what was written with silence.
+        var silencing = false
     }
 
     /// Frames written and not to be heard when `reset` follows now: all but `cutMargin` (and
@@ -75,6 +83,7 @@ extension ALSAOutput {
         lostDelay = 0
         droppedForPause = nil
         let proposed = cutState.proposed
+        if let pcm, cutState.silencing { silencePastWritten(false, pcm) }
         cutState = CutState()
         guard let pcm, !lost else {
             historyEnd = 0
@@ -91,7 +100,7 @@ extension ALSAOutput {
     /// Nothing more is written for now: a device that was never started (it holds less than
     /// its start threshold, e.g. a fade out after a drop) is started so that it plays what it
     /// holds; a running one plays on. Either then underruns at the end of what it holds, which
-    /// `recover` takes quietly.
+    /// `recover` takes quietly, into silence (`silencePastWritten`).
     public func playOut() {
         guard let pcm, format != nil, !lost, !paused, !isHeld else { return }
         switch snd_pcm_state(pcm) {
@@ -103,6 +112,25 @@ extension ALSAOutput {
             return
         }
         cutState.playingOut = true
+        if !cutState.silencing { silencePastWritten(true, pcm) }
+    }
+
+    /// Asks the kernel to keep (all but one frame of) the ring past what was written filled with
+    /// silence as the device plays (the silence threshold and size: it fills at once, then again
+    /// as the hardware pointer moves), or to stop: on only while nothing is written (after
+    /// `playOut`), so that the kernel never fills where writes land. A device that does not do
+    /// it (alsa-lib's I/O plugins) takes the parameters and ignores them.
+    func silencePastWritten(_ on: Bool, _ pcm: OpaquePointer) {
+        cutState.silencing = on
+        var params: OpaquePointer?
+        guard snd_pcm_sw_params_malloc(&params) >= 0, let sw = params else { return }
+        defer { snd_pcm_sw_params_free(sw) }
+        // alsa-lib wants the threshold below the buffer; the kernel wants the size within it.
+        let frames = on ? snd_pcm_uframes_t(max(0, deviceBufferFrames - 1)) : 0
+        guard snd_pcm_sw_params_current(pcm, sw) >= 0, snd_pcm_sw_params_set_silence_threshold(pcm, sw, frames) >= 0,
+            snd_pcm_sw_params_set_silence_size(pcm, sw, frames) >= 0
+        else { return }
+        snd_pcm_sw_params(pcm, sw)
     }
 
     /// What the device holds now, as its pointers say (moved to now) and as its delay says.
