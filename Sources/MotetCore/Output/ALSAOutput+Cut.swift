@@ -118,8 +118,9 @@ extension ALSAOutput {
     /// Asks the kernel to keep (all but one frame of) the ring past what was written filled with
     /// silence as the device plays (the silence threshold and size: it fills at once, then again
     /// as the hardware pointer moves), or to stop: on only while nothing is written (after
-    /// `playOut`), so that the kernel never fills where writes land. A device that does not do
-    /// it (alsa-lib's I/O plugins) takes the parameters and ignores them.
+    /// `playOut`; off before a write, a re-send, a reset or a drain), so that the kernel never
+    /// fills where writes land. A device that does not do it (alsa-lib's I/O plugins) takes the
+    /// parameters and ignores them.
     func silencePastWritten(_ on: Bool, _ pcm: OpaquePointer) {
         cutState.silencing = on
         var params: OpaquePointer?
