@@ -19,7 +19,7 @@ public final class ALSAFaultRig: @unchecked Sendable {
         public var total: Int
         /// Monotonic time, microseconds.
         public var micros: Int64
-        /// The other `key=value` fields (queued, dropped, late_us, refused...).
+        /// The other `key=value` fields (queued, dropped, frames, late_us, refused...).
         public var fields: [String: String]
 
         /// An integer field, or nil.

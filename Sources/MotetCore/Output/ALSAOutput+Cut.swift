@@ -32,7 +32,8 @@ extension ALSAOutput {
     /// reset the device, for the decoder to write the fade out into the ring and for the sink
     /// to write it to the device, with room to spare; the same as `PulseOutput.cutMargin`, whose
     /// measurements hold here too (the decoder's first frames come within a few milliseconds).
-    /// A pause or a seek is heard that much later.
+    /// It also covers what a card's DMA fetched ahead of the pointer it reports (PulseAudio keeps
+    /// 1.33 ms for that when it rewinds a card). A pause or a seek is heard that much later.
     static let cutMargin: Duration = .milliseconds(40)
     /// The most a device's delay may exceed what its ring holds (frames the hardware took ahead
     /// of its pointer: a FIFO, USB packets in flight), added to the margin: a rewind cannot take
