@@ -63,6 +63,7 @@
 
 #define MOTET_ALSA_SYMBOLS(X) \
     X(snd_lib_error_set_local) \
+    X(snd_pcm_avail_delay) \
     X(snd_pcm_avail_update) \
     X(snd_pcm_close) \
     X(snd_pcm_delay) \
@@ -89,12 +90,17 @@
     X(snd_pcm_poll_descriptors_revents) \
     X(snd_pcm_prepare) \
     X(snd_pcm_recover) \
+    X(snd_pcm_rewind) \
+    X(snd_pcm_rewindable) \
+    X(snd_pcm_start) \
     X(snd_pcm_state) \
     X(snd_pcm_sw_params) \
     X(snd_pcm_sw_params_current) \
     X(snd_pcm_sw_params_free) \
     X(snd_pcm_sw_params_malloc) \
     X(snd_pcm_sw_params_set_avail_min) \
+    X(snd_pcm_sw_params_set_silence_size) \
+    X(snd_pcm_sw_params_set_silence_threshold) \
     X(snd_pcm_sw_params_set_start_threshold) \
     X(snd_pcm_wait) \
     X(snd_pcm_writei) \

@@ -9,6 +9,13 @@
  *   - every frame the pointer passes is "played": appended to the capture file (raw interleaved
  *     S16_LE). Frames given to the device and dropped unplayed (prepare, drop) are NOT captured:
  *     the capture is what a listener would have heard, without the silences;
+ *   - it is a ring, as a sound card's buffer is: a transfer lands where alsa-lib's application
+ *     pointer (io->appl_ptr, counted from the prepare as the hardware pointer is) says, and the
+ *     pointer plays up to the application pointer only. alsa-lib's ioplug has no rewind callback:
+ *     snd_pcm_rewind just moves io->appl_ptr back, so the device notices it when it next looks
+ *     (a transfer, the pointer, poll), logs `rewind` (frames= taken back, queued= what is left
+ *     ahead of the hardware pointer) and forgets the frames taken back; what is written next
+ *     overwrites them. Run dry after a rewind, it underruns at the new end;
  *   - its poll descriptor is a timerfd ticking once per period, so waiting costs one wake-up per
  *     period, as with a sound card's period interrupt (alsa-lib does not look at avail_min for
  *     an I/O plugin: the application sees POLLOUT every period);
@@ -45,8 +52,9 @@
  * Each write is logged (`write`, with the frames queued before it and whether the clock ran).
  *
  * The log file gets one line per event: `<event> total=<frames played in the run> us=<monotonic
- * microseconds> [key=value...]`, events: open, open-refused, params, start, underrun, xrun,
- * suspend, resume, unplug, prepare (dropped=), stop (dropped=), pause, unpause, close.
+ * microseconds> [key=value...]`, events: open, open-refused, params, start, write, rewind
+ * (frames=, queued=), underrun, xrun, suspend, resume, unplug, prepare (dropped=), stop (dropped=),
+ * pause, unpause, close.
  *
  * pcm_type.motetfault { lib "/abs/libasound_module_pcm_motetfault.so" }
  * pcm.!default { type motetfault capture "/tmp/cap.raw" log "/tmp/fault.log" stall_at 44100 }
@@ -95,7 +103,7 @@ typedef struct {
 	unsigned frame_bytes;
 	snd_pcm_uframes_t buffer_frames;
 	unsigned char *ring;       /* buffer_frames frames: what was given and not yet played */
-	uint64_t written;          /* frames given since prepare */
+	uint64_t written;          /* the end of what was given, since prepare (io->appl_ptr once seen) */
 	uint64_t played;           /* frames played since prepare (the hardware pointer) */
 	int64_t clock_start_ns;    /* when `played` was last re-based while the clock runs */
 	uint64_t played_at_start;
@@ -263,9 +271,26 @@ static void arm_for_next_cue(fault_t *f)
 	timerfd_settime(f->io.poll_fd, 0, &at, NULL);
 }
 
+/* An application pointer moved back (snd_pcm_rewind) takes back what lay past it: logged once,
+ * and the device's end of data follows it. Never before what was played (a rewind into played
+ * frames would be the application's bug; alsa-lib's rewindable stops at the hardware pointer).
+ * Called with the lock. */
+static void follow_appl_ptr(fault_t *f)
+{
+	uint64_t appl = f->io.appl_ptr; /* far below the boundary in a test run */
+	if (appl >= f->written || f->written == f->played)
+		return;
+	if (appl < f->played)
+		appl = f->played;
+	log_event(f, "rewind", "frames=%llu queued=%llu", (unsigned long long)(f->written - appl),
+		  (unsigned long long)(appl - f->played));
+	f->written = appl;
+}
+
 /* Moves the hardware pointer to now; fires faults whose frame is reached. Called with the lock. */
 static void advance(fault_t *f)
 {
+	follow_appl_ptr(f);
 	while (f->clock_running) {
 		snd_pcm_state_t state = f->io.state;
 		if (state != SND_PCM_STATE_RUNNING && state != SND_PCM_STATE_DRAINING)
@@ -378,19 +403,29 @@ static snd_pcm_sframes_t f_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_
 		pthread_mutex_unlock(&f->lock);
 		return refused;
 	}
+	/* The transfer lands at the application pointer (advance followed a rewind to it). Frames
+	 * that would land before the hardware pointer (only a rewind past it could ask for that)
+	 * are late: taken and never played. */
+	uint64_t at = f->io.appl_ptr;
+	snd_pcm_uframes_t late = 0;
+	if (at < f->played) {
+		late = f->played - at < size ? (snd_pcm_uframes_t)(f->played - at) : size;
+		at = f->played;
+	}
+	f->written = at;
 	log_event(f, "write", "queued=%llu frames=%lu running=%d", (unsigned long long)(f->written - f->played),
 		  (unsigned long)size, f->clock_running);
 	const unsigned char *src = (const unsigned char *)areas[0].addr +
 		(areas[0].first + offset * areas[0].step) / 8;
 	snd_pcm_uframes_t room = f->buffer_frames - (snd_pcm_uframes_t)(f->written - f->played);
-	if (size > room)
-		size = room;
-	for (snd_pcm_uframes_t done = 0; done < size;) {
-		uint64_t at = f->written % f->buffer_frames;
-		snd_pcm_uframes_t chunk = f->buffer_frames - at;
+	if (size > room + late)
+		size = room + late;
+	for (snd_pcm_uframes_t done = late; done < size;) {
+		uint64_t ring_at = f->written % f->buffer_frames;
+		snd_pcm_uframes_t chunk = f->buffer_frames - ring_at;
 		if (chunk > size - done)
 			chunk = size - done;
-		memcpy(f->ring + at * f->frame_bytes, src + done * f->frame_bytes, chunk * f->frame_bytes);
+		memcpy(f->ring + ring_at * f->frame_bytes, src + done * f->frame_bytes, chunk * f->frame_bytes);
 		f->written += chunk;
 		done += chunk;
 	}

@@ -5,13 +5,16 @@ import Testing
 
 /// The long ALSA buffer (#16) as a person at the keyboard meets it, on the real-time fault device
 /// of `ALSAFaultRig` (no faults injected): the player asks for a buffer of seconds, yet space
-/// stops the device within 100 ms and a seek restarts it with the new audio within 150 ms.
+/// silences the device within 100 ms and a seek brings the new audio to it within 150 ms.
 ///
 /// The time of a key press is taken (CLOCK_MONOTONIC) before `tmux send-keys` runs, so tmux and
-/// the terminal count against us; the device logs its events with the same clock. A pause is done
-/// when the device pauses or stops (`pause`, or `stop` when it cannot pause); a seek when the
-/// device, dropped and prepared, starts again (`start`): from there it plays the new audio.
-/// Each test presses three times and asserts the median; all are printed.
+/// the terminal count against us; the device logs its events with the same clock. A pause fades
+/// out (README, "Crossfade and fades"): it is done when the device, its buffer rewound to just
+/// ahead of what plays (`ALSAOutput.cut`), has played the fade and run dry (`underrun`, less its
+/// `late_us`: the device says so only when next asked), or pauses or stops (`pause`, `stop`: a
+/// device that cannot rewind). A seek is done when the new audio plays: after a `rewind`, once
+/// what it left queued and the 5 ms fade out have played; after a drop, when the device starts
+/// again (`start`). Each test presses three times and asserts the median; all are printed.
 @Suite(.serialized, .measuresTime) struct ALSALatencyTests {
     static let rate = 44100
     static let pauseBound: Int64 = 100_000
@@ -36,9 +39,20 @@ import Testing
         return term
     }
 
-    /// The first event named one of `names` after `micros`, as microseconds after it.
+    /// The first event named one of `names` after `micros`, as microseconds from `micros` to when
+    /// it was heard (`heard`).
     private func delay(after micros: Int64, to names: Set<String>, in events: [ALSAFaultRig.Event]) -> Int64? {
-        events.first { names.contains($0.name) && $0.micros >= micros }.map { $0.micros - micros }
+        events.first { names.contains($0.name) && $0.micros >= micros }.map { heard($0) - micros }
+    }
+
+    /// When what `event` tells of reaches the listener: a `rewind`'s new audio once what is left
+    /// queued and the 5 ms fade out have played, an `underrun` when it happened.
+    private func heard(_ event: ALSAFaultRig.Event) -> Int64 {
+        switch event.name {
+        case "rewind": event.micros + Int64(event.int("queued") ?? 0) * 1_000_000 / Int64(Self.rate) + 5_000
+        case "underrun": event.micros - Int64(event.int("late_us") ?? 0)
+        default: event.micros
+        }
     }
 
     private func median(_ values: [Int64]) -> Int64 { values.sorted()[values.count / 2] }
@@ -66,8 +80,8 @@ import Testing
         try term.press("q")
         let events = rig.events()
         expectLongBuffer(events)
-        let latencies = pressedAt.compactMap { delay(after: $0, to: ["pause", "stop"], in: events) }
-        print("ALSA pause to a stopped device: \(latencies.map { "\($0 / 1000) ms" })")
+        let latencies = pressedAt.compactMap { delay(after: $0, to: ["pause", "stop", "underrun"], in: events) }
+        print("ALSA pause to a silent device: \(latencies.map { "\($0 / 1000) ms" })")
         #expect(latencies.count == 3, "\(events)")
         if !latencies.isEmpty { #expect(median(latencies) <= Self.pauseBound, "pause: \(latencies) µs") }
     }
@@ -91,12 +105,12 @@ import Testing
         try term.press("q")
         let events = rig.events()
         expectLongBuffer(events)
-        // The seek drops what the device held (`stop` ... `prepare`), then the new audio starts.
-        let latencies = pressedAt.compactMap { delay(after: $0, to: ["start"], in: events) }
+        // The seek rewinds what the device held, and the new audio follows the fade out.
+        let latencies = pressedAt.compactMap { delay(after: $0, to: ["rewind", "start"], in: events) }
         print("ALSA seek to the device playing the new audio: \(latencies.map { "\($0 / 1000) ms" })")
         #expect(latencies.count == 3, "\(events)")
         for at in pressedAt {
-            #expect(delay(after: at, to: ["stop"], in: events) != nil, "no drop after a seek: \(events)")
+            #expect(delay(after: at, to: ["rewind"], in: events) != nil, "no rewind after a seek: \(events)")
         }
         if !latencies.isEmpty { #expect(median(latencies) <= Self.seekBound, "seek: \(latencies) µs") }
     }

@@ -5,20 +5,21 @@ import Foundation
 /// through a private configuration (ALSA_CONFIG_PATH, which replaces the system's).
 ///
 /// The device plays in real time (its pointer follows CLOCK_MONOTONIC), underruns by itself when
-/// its buffer runs dry, captures every frame it plays (not the ones a prepare or drop discards),
+/// its buffer runs dry, is a ring that `snd_pcm_rewind` takes frames back from (logged as
+/// `rewind`), captures every frame it plays (not the ones a prepare, drop or rewind discards),
 /// and logs each event with the frame count of the run and a monotonic time. Faults fire once, at
 /// frame counts of the run. `stop()` (or deinit) removes the directory.
 public final class ALSAFaultRig: @unchecked Sendable {
     /// One line of the device's log.
     public struct Event: Sendable, CustomStringConvertible {
-        /// open, open-refused, params, start, write, stall, underrun, xrun, suspend, resume,
+        /// open, open-refused, params, start, write, rewind, stall, underrun, xrun, suspend, resume,
         /// unplug, prepare, stop, pause, unpause, close.
         public var name: String
         /// Frames played in the run when it happened.
         public var total: Int
         /// Monotonic time, microseconds.
         public var micros: Int64
-        /// The other `key=value` fields (queued, dropped, late_us, refused...).
+        /// The other `key=value` fields (queued, dropped, frames, late_us, refused...).
         public var fields: [String: String]
 
         /// An integer field, or nil.

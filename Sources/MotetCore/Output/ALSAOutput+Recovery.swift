@@ -8,9 +8,13 @@ import MotetSystem
 extension ALSAOutput {
     /// Recovers from an underrun (-EPIPE), a suspend (-ESTRPIPE) or a signal (-EINTR), writing
     /// again what the recovery dropped unplayed. Returns false when the device is lost (`.lost`
-    /// was sent).
+    /// was sent). An underrun after `playOut` (the device played what it was given to the end)
+    /// is no glitch.
     func recover(_ error: Int32) -> Bool {
         guard let pcm else { return false }
+        let ranOut = error == -EPIPE && cutState.playingOut
+        cutState.playingOut = false
+        if cutState.silencing { silencePastWritten(false, pcm) }  // before a re-send writes
         let unplayed = unplayedFrames(pcm)
         var rc = snd_pcm_recover(pcm, error, 1)
         if rc >= 0 && snd_pcm_state(pcm) == SND_PCM_STATE_SUSPENDED {
@@ -22,7 +26,7 @@ extension ALSAOutput {
             deviceLost()
             return false
         }
-        if error == -EPIPE || error == -ESTRPIPE { onEvent?(.glitch) }
+        if (error == -EPIPE && !ranOut) || error == -ESTRPIPE { onEvent?(.glitch) }
         if unplayed > 0 && snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { resend(unplayed, to: pcm) }
         return true
     }

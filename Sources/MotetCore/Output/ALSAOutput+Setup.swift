@@ -5,8 +5,9 @@ import MotetEvents
 /// The hardware and software parameters of `ALSAOutput`: a long buffer refilled rarely.
 extension ALSAOutput {
     /// The buffer asked for: the device gives the nearest it can (the largest it
-    /// allows when that is shorter). Pause, seek and skip do not wait for it (`snd_pcm_pause` or
-    /// `snd_pcm_drop`), so its length costs no responsiveness.
+    /// allows when that is shorter). Pause, seek and skip do not wait for it (a rewind to just
+    /// ahead of what plays, `snd_pcm_pause` or `snd_pcm_drop`), so its length costs no
+    /// responsiveness.
     static let buffer: Duration = .seconds(2)
     /// Periods per buffer asked for: with 2 s, a period (a sound card's interrupt) every 0.5 s.
     static let periodsPerBuffer: UInt32 = 4

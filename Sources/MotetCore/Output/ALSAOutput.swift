@@ -7,8 +7,10 @@ import MotetSystem
 /// Plays through an ALSA PCM ("default" or a named device): interleaved S16, a buffer of up to 2 s
 /// (what the device allows, ALSAOutput+Setup.swift) refilled when 1.5 s of it are free, recovery
 /// from underruns and suspend. The long buffer costs no responsiveness: pause is `snd_pcm_pause`
-/// (or a drop that keeps what was dropped), seek and skip drop (`reset`), and a prepared device
-/// starts after 100 ms are written.
+/// (or a drop that keeps what was dropped), a seek, skip, stop or pause with a de-click rewinds
+/// the buffer to 40 ms ahead of what plays (`cut`, ALSAOutput+Cut.swift: sample-exact, the fade
+/// out overwrites the rest) or, on a device that cannot rewind, drops it (`reset`), and a prepared
+/// device starts after 100 ms are written.
 ///
 /// The PCM is non-blocking; `wait` sleeps in one `poll` on the PCM's descriptors (the software
 /// `avail_min` is the refill size, so a sound card wakes it once per refill) and the wake-up pipe,
@@ -67,6 +69,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     var lastDelayRunning = false
     /// Frames that lost devices took away unheard, since the last open or reset.
     var lostDelay: Int64 = 0
+    /// A cut offered to the next `reset`, and a play-out under way (ALSAOutput+Cut.swift).
+    var cutState = CutState()
     let wakeups = WakeupPipe()
     /// `poll` descriptors: the PCM's, then the wake-up pipe's (sized when the PCM is set up).
     var pollDescriptors: UnsafeMutablePointer<pollfd>?
@@ -143,8 +147,10 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     /// Converts to S16 in ALSA channel order and writes what the device has room for, recovering
     /// from an underrun or a suspend on the way.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws(OutputError) -> Int {
+        cutState.proposed = nil
         guard !lost, !paused, !isHeld else { return 0 }
         guard let pcm, let format, let buffer, let order, let base = frames.baseAddress else { return 0 }
+        if cutState.silencing { silencePastWritten(false, pcm) }
         let channels = format.channels
         let total = frames.count / channels
         var done = 0
@@ -163,6 +169,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                 if recover(Int32(wrote)) { continue }
                 break
             }
+            cutState.playingOut = false
             remember(buffer, frames: Int(wrote), channels: channels)
             lastDelay += Int64(wrote)
             done += Int(wrote)
@@ -252,6 +259,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     public func drain() -> Bool {
         if paused { return false }
         guard let pcm, let format, !lost else { return true }
+        if cutState.silencing { silencePastWritten(false, pcm) }
         let deadline = MonotonicInstant.now() + .seconds(3) + .frames(2 * Int64(deviceBufferFrames), rate: format.sampleRate)
         var drainCalls = 0
         let drainFrames = min(periodFrames, format.sampleRate / 20)
@@ -305,22 +313,10 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         return true
     }
 
-    /// Drops what the device holds (`snd_pcm_drop`, then prepare) and ends a hold after a reopen.
-    public func reset() {
-        _ = wakeups.take()
-        holdUntil = nil
-        historyEnd = 0
-        lastDelay = 0
-        lostDelay = 0
-        droppedForPause = nil
-        guard let pcm, !lost else { return }
-        snd_pcm_drop(pcm)
-        snd_pcm_prepare(pcm)
-    }
-
     /// Pauses with `snd_pcm_pause`; a device that cannot pause (or has not started) is stopped
     /// instead, and what it held unplayed is written again on resume.
     public func setPaused(_ paused: Bool) {
+        cutState.proposed = nil
         guard paused != self.paused else { return }
         self.paused = paused
         guard let pcm, format != nil, !lost else { return }
