@@ -124,9 +124,7 @@ extension ALSAOutput {
     /// parameters and ignores them.
     func silencePastWritten(_ on: Bool, _ pcm: OpaquePointer) {
         cutState.silencing = on
-        var params: OpaquePointer?
-        guard snd_pcm_sw_params_malloc(&params) >= 0, let sw = params else { return }
-        defer { snd_pcm_sw_params_free(sw) }
+        guard let sw = silenceParams else { return }
         // alsa-lib wants the threshold below the buffer; the kernel wants the size within it.
         let frames = on ? snd_pcm_uframes_t(max(0, deviceBufferFrames - 1)) : 0
         guard snd_pcm_sw_params_current(pcm, sw) >= 0, snd_pcm_sw_params_set_silence_threshold(pcm, sw, frames) >= 0,

@@ -71,6 +71,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     var lostDelay: Int64 = 0
     /// A cut offered to the next `reset`, and a play-out under way (ALSAOutput+Cut.swift).
     var cutState = CutState()
+    /// Software parameters to change the silence fill with (`silencePastWritten`).
+    var silenceParams: OpaquePointer?
     let wakeups = WakeupPipe()
     /// `poll` descriptors: the PCM's, then the wake-up pipe's (sized when the PCM is set up).
     var pollDescriptors: UnsafeMutablePointer<pollfd>?
@@ -141,6 +143,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
             history = .allocate(capacity: historyFrames * format.channels)
             historyEnd = 0
         }
+        // For `silencePastWritten`, which runs on the sink thread after a cut: allocated here.
+        if silenceParams == nil { snd_pcm_sw_params_malloc(&silenceParams) }
         return rc
     }
 
@@ -346,6 +350,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         order = nil
         history?.deallocate()
         history = nil
+        if let silenceParams { snd_pcm_sw_params_free(silenceParams) }
+        silenceParams = nil
     }
 
     /// Ends a `wait` at once, a `drain` within 25 ms.
