@@ -72,7 +72,7 @@ extension SinkWorker {
     /// segment, or when nothing of it is left.
     func tailWhileParked(_ cut: OutputCut, maxFrames: Int64) -> AudioTail? {
         ThreadRole.control.check()
-        guard history.isOn, let format, cut.epoch == epoch, maxFrames > 0 else { return nil }
+        guard history.isStream, let format, cut.epoch == epoch, maxFrames > 0 else { return nil }
         let channels = format.channels
         let start = ring.readIndex - Int(written - cut.frame) * channels
         var end = ring.writeIndex

@@ -250,7 +250,7 @@ final class SinkWorker: @unchecked Sendable {
                 }
                 channels = marker.channels
                 gain = marker.gain
-                history.enter(marker)
+                history.enter(marker, toDevice: !device.keepsWrittenAudio)
                 if marker.segmentID != 0 { emit(.segmentWritten(SegmentBoundary(segmentID: marker.segmentID, epoch: epoch, frame: written))) }
                 continue
             }

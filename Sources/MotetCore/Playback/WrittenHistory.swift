@@ -1,29 +1,36 @@
 import MotetEvents
 
-/// What the sink wrote of a track read over the network, as the decoder made it (before volume
-/// and ReplayGain), so that a cut can fade out of it (README, "Crossfade and fades"): a file is
+/// What the sink wrote of a track read over the network to a device, as the decoder made it
+/// (before volume and ReplayGain), so that a cut can fade out of it (README, "Crossfade and fades"): a file is
 /// read again from the cut for its fade out, a stream cannot be (a station's past is gone, and a
 /// file over HTTP would be fetched again for a second of audio). What plays at a cut was written
 /// to the device seconds ago (PulseAudio holds 3 s of it) and is no longer in the ring, whose
 /// slots the decoder refilled: so the sink copies each stretch of such a segment here before it
 /// scales it in place and hands it to the device. A local file costs nothing: its segments keep
-/// nothing (`SegmentMarker.keepsHistory`).
+/// nothing (`SegmentMarker.keepsHistory`); nor does an output that plays all it was given (a WAV
+/// file, `null`: `AudioOutput.keepsWrittenAudio`), whose cut comes after what it was written.
+///
+/// Kept as 16-bit samples, what a 16-bit device plays: it is only ever heard fading out, and it
+/// halves what a stream costs in memory (PulseAudio held 5.3 s past the cut in StationFadeTests:
+/// 0.9 MiB of 44.1 kHz stereo at 16 bits).
 ///
 /// Sink thread, and the control thread while the sink is parked (`SinkWorker`'s rule). Indexes
 /// are the ring's sample indexes: what the sink wrote at output frame `f` is found from the ring's
 /// read index and the frames written since.
 struct WrittenHistory {
-    /// Samples kept (4 MiB): 11.9 s of 44.1 kHz stereo, 10.9 s at 48 kHz, more than a device
-    /// holds at a cut (PulseAudio's queue of 3 s behind a sink that renders 2 s ahead: 5.3 s in
-    /// StationFadeTests; ALSA 2 s), so that what it holds is here. Allocated once and only
-    /// touched while a stream plays: a player of local files never makes these pages resident.
-    static let capacity = 1 << 20
+    /// Samples kept (1 MiB): 5.9 s of 44.1 kHz stereo, 5.5 s at 48 kHz, more than a device holds
+    /// at a cut (PulseAudio 5.3 s, ALSA 2 s), so that what it holds is here (a cut further back
+    /// is a cut without a fade). Allocated once and only touched while a stream plays on a
+    /// device: a player of local files never makes these pages resident.
+    static let capacity = 1 << 19
     private static let mask = capacity - 1
-    private let storage = UnsafeMutablePointer<Float>.allocate(capacity: WrittenHistory.capacity)
+    private let storage = UnsafeMutablePointer<Int16>.allocate(capacity: WrittenHistory.capacity)
     /// The ring samples held: [from, through).
     private(set) var from = 0
     private(set) var through = 0
-    /// The segment being written keeps its history, and where it starts in the ring.
+    /// The segment being written is read over the network (a cut fades out of it from here
+    /// and the ring), and its history is kept (it goes to a device).
+    private(set) var isStream = false
     private(set) var isOn = false
     private(set) var segmentStart = 0
     private(set) var segmentID: UInt64 = 0
@@ -31,10 +38,11 @@ struct WrittenHistory {
     /// Frees the storage (the owner's deinit).
     func deallocate() { storage.deallocate() }
 
-    /// A segment's marker was reached: it keeps its history or not; what an earlier one kept is
-    /// of no use to a cut in this one.
-    mutating func enter(_ marker: SegmentMarker) {
-        isOn = marker.keepsHistory
+    /// A segment's marker was reached: it keeps its history or not (`toDevice`: the output drops
+    /// what it did not play); what an earlier one kept is of no use to a cut in this one.
+    mutating func enter(_ marker: SegmentMarker, toDevice: Bool) {
+        isStream = marker.keepsHistory
+        isOn = isStream && toDevice
         segmentStart = marker.sampleIndex
         segmentID = marker.segmentID
         from = marker.sampleIndex
@@ -43,6 +51,7 @@ struct WrittenHistory {
 
     /// The ring was reset (a reposition): nothing written before is cut into again.
     mutating func forget() {
+        isStream = false
         isOn = false
         from = through
     }
@@ -57,7 +66,8 @@ struct WrittenHistory {
         let end = index + count
         while i < end {
             let n = min(end - i, Self.capacity - (i & Self.mask))
-            (storage + (i & Self.mask)).update(from: samples + (i - index), count: n)
+            let to = storage + (i & Self.mask), from = samples + (i - index)
+            for k in 0..<n { to[k] = Int16((max(-1, min(1, from[k])) * 32767).rounded()) }
             i += n
         }
         through = end
@@ -70,7 +80,8 @@ struct WrittenHistory {
         var i = index
         while i < index + count {
             let n = min(index + count - i, Self.capacity - (i & Self.mask))
-            (destination + (i - index)).update(from: storage + (i & Self.mask), count: n)
+            let from = storage + (i & Self.mask), to = destination + (i - index)
+            for k in 0..<n { to[k] = Float(from[k]) / 32767 }
             i += n
         }
     }
