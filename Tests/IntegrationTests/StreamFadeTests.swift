@@ -30,6 +30,25 @@ import Testing
         }.count
         #expect((42...52).contains(low), "\(low) tenths of Low")
     }
+
+    /// A file over HTTP that cannot be fetched again from the middle (the server offers no
+    /// ranges) is paused as before: corked, its buffers kept, and play goes on from them.
+    @Test func aFileOverHTTPWithoutRangesPausesAndPlaysOnFromWhereItWas() throws {
+        let run = try MotetRun()
+        let fade = FadeTests()
+        let files = try fade.tones(run)
+        let server = try FaultyHTTPServer(directory: run.home)
+        defer { server.stop() }
+        let remote = server.url((files[0] as NSString).lastPathComponent + "?noranges=1")
+        // Pause, play, quit.
+        let (r, out) = try fade.play(run, [remote], script: "1500/2/0;2500/1/0;4500/13/0")
+        #expect(r.status == 0 && !r.stderr.contains("cannot seek"), "\(r.stderr)")
+        let low = stride(from: 0, to: out.count - 4410, by: 4410).filter { start in
+            FadeTests.level(out[start..<start + 4410].map { Double($0) / 32768 }, hz: 440) > 0.05
+        }.count
+        // 1.5 s, then 2 s more after the pause.
+        #expect((30...40).contains(low), "\(low) tenths of Low")
+    }
 }
 
 /// A skip out of a live station crossfades into the next entry, and a pause fades out of it, as
