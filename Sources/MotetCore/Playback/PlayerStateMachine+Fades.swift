@@ -51,17 +51,13 @@ extension PlayerStateMachine {
 
     /// Pauses with a fade: the sound fades out over 5 ms, the sink pauses after it, and the track
     /// goes on from there, fading in, when play comes. False when it cannot (`placeOfCut`).
-    /// A stream is not read on after the pause (the look ends its transfer): play opens it again.
-    /// A file over HTTP that cannot be fetched from the middle (no ranges) is paused as before,
-    /// corked with its buffers kept, and not looked at.
+    /// A stream's fade out is what the output kept of it, and nothing of it is read on after the
+    /// pause: play opens it again (`resumeStream`). So a file over HTTP that cannot be fetched
+    /// from the middle (no ranges) is paused as before, corked with its buffers kept.
     func pauseFading() -> Bool {
         guard let c = current, let underway = phase.underway else { return false }
         if c.info.url != nil, !c.info.isLive, !c.info.canSeek { return false }
-        guard let place = placeOfCut(of: c.info.trackID) else {
-            // Looked at, its transfer ended: fetched again on play, from where it paused.
-            if c.info.url != nil { resumesAt = elapsed() }
-            return false
-        }
+        guard let place = placeOfCut(of: c.info.trackID) else { return false }
         // Told while the workers are parked (by the look): the sink cannot pass the point first.
         engine.setPaused(true, atPausePoint: true)
         resumesFaded = c.info.trackID
