@@ -54,20 +54,40 @@ import Testing
         let files = try tones(run)
         let (r, out) = try play(run, files, script: "2000/4/0;5000/13/0", options: ["--crossfade", "4"])
         #expect(r.status == 0, "\(r.stderr)")
+        Self.expectCrossfadedSkip(r, from: "Low", into: "High", heard: out)
+        let own = try files.map { Self.largestStep(Self.leftChannel(try Fixtures.referenceDecode($0))) }.reduce(0, +)
+        #expect(Self.largestStep(out) <= own, "largest step \(Self.largestStep(out)), the tones' own together \(own)")
+    }
+
+    /// A skip from `from` (a 440 Hz tone) into `into` (660 Hz) crossfaded for a second, as a
+    /// listener tells: `Finished: … skipped`, `Crossfade: 1 s` and `Playing: …` in that order,
+    /// and both tones in 8 to 11 tenths of a second of what was `heard` (each above a tenth of
+    /// full scale).
+    static func expectCrossfadedSkip(
+        _ r: ProcessResult, from: String, into: String, heard out: [Int16], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("Finished: Low (ok, skipped)") && lines.contains("Crossfade: 1 s"), "\(r.stdout)")
-        let finished = lines.firstIndex(of: "Finished: Low (ok, skipped)"), crossfade = lines.firstIndex(of: "Crossfade: 1 s")
-        let playing = lines.firstIndex { $0.hasPrefix("Playing: High") }
-        #expect(finished != nil && crossfade != nil && playing != nil && finished! < crossfade! && crossfade! < playing!, "\(r.stdout)")
-        // Tenths of a second in which both tones sound (each above a tenth of full scale).
+        let finished = lines.firstIndex { $0.hasPrefix("Finished: \(from) ") && $0.hasSuffix("skipped)") }
+        let crossfade = lines.firstIndex(of: "Crossfade: 1 s")
+        let playing = lines.firstIndex { $0.hasPrefix("Playing: \(into)") }
+        #expect(
+            finished != nil && crossfade != nil && playing != nil && finished! < crossfade! && crossfade! < playing!,
+            "\(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
         let blocks = stride(from: 0, to: out.count - 4410, by: 4410).map { start -> (Double, Double) in
             let block = out[start..<start + 4410].map { Double($0) / 32768 }
             return (Self.level(block, hz: 440), Self.level(block, hz: 660))
         }
         let both = blocks.filter { $0.0 > 0.05 && $0.1 > 0.05 }.count
-        #expect((8...11).contains(both), "\(both) tenths with both tones: \(blocks.map { String(format: "%.2f/%.2f", $0.0, $0.1) })")
-        let own = try files.map { Self.largestStep(Self.leftChannel(try Fixtures.referenceDecode($0))) }.reduce(0, +)
-        #expect(Self.largestStep(out) <= own, "largest step \(Self.largestStep(out)), the tones' own together \(own)")
+        #expect(
+            (8...11).contains(both), "\(both) tenths with both tones: \(blocks.map { String(format: "%.2f/%.2f", $0.0, $0.1) })",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Tenths of a second of `out` in which the 440 Hz tone sounds.
+    static func tenthsOfLow(_ out: [Int16]) -> Int {
+        stride(from: 0, to: out.count - 4410, by: 4410).filter { start in
+            level(out[start..<start + 4410].map { Double($0) / 32768 }, hz: 440) > 0.05
+        }.count
     }
 
     /// The amplitude of the `hz` component of `block` at 44.1 kHz (Goertzel).
