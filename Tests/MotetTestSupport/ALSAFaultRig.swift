@@ -1,8 +1,9 @@
 import Foundation
 
-/// A real-time ALSA test device that injects faults: Tests/ALSAFault/motetfault.c, an alsa-lib
-/// I/O plugin (ioplug), built with `cc` into the rig's directory and made ALSA's `default` PCM
-/// through a private configuration (ALSA_CONFIG_PATH, which replaces the system's).
+/// A real-time ALSA test device that injects faults: Tests/ALSAFault (motetfault.h describes it;
+/// motetfault_clock.c, motetfault_callbacks.c and motetfault_open.c), an alsa-lib I/O plugin
+/// (ioplug), built with `cc` into the rig's directory and made ALSA's `default` PCM through a
+/// private configuration (ALSA_CONFIG_PATH, which replaces the system's).
 ///
 /// The device plays in real time (its pointer follows CLOCK_MONOTONIC), underruns by itself when
 /// its buffer runs dry, is a ring that `snd_pcm_rewind` takes frames back from (logged as
@@ -30,7 +31,7 @@ public final class ALSAFaultRig: @unchecked Sendable {
         }
     }
 
-    /// Faults to inject, at frames played in the run (see motetfault.c).
+    /// Faults to inject, at frames played in the run (see Tests/ALSAFault/motetfault.h).
     public struct Faults: Sendable {
         /// The application is late once: the next write sleeps for the buffer time + 150 ms, so the
         /// device underruns by itself.
@@ -77,14 +78,17 @@ public final class ALSAFaultRig: @unchecked Sendable {
     /// What a child process needs so that ALSA's `default` is this device.
     public var environment: [String: String] { ["ALSA_CONFIG_PATH": configPath] }
 
+    /// The plugin's C files in Tests/ALSAFault (with the private header motetfault.h).
+    static let sources = ["motetfault_clock.c", "motetfault_callbacks.c", "motetfault_open.c"]
+
     /// Builds the plugin and writes the configuration.
     public init(_ faults: Faults) throws {
         directory = try Paths.temporaryDirectory("motet-alsafault")
         let library = directory + "/libasound_module_pcm_motetfault.so"
         try Shell.check([
             "cc", "-std=gnu11", "-DPIC", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC", "-Wl,-z,defs",
-            "-o", library, Paths.packageRoot + "/Tests/ALSAFault/motetfault.c", "-lasound",
-        ])
+            "-o", library,
+        ] + Self.sources.map { Paths.packageRoot + "/Tests/ALSAFault/" + $0 } + ["-lasound"])
         func list(_ frames: [Int]) -> String { "\"" + frames.map(String.init).joined(separator: " ") + "\"" }
         var device = """
             type motetfault capture "\(capturePath)" log "\(logPath)" gone "\(gonePath)"
