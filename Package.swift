@@ -65,6 +65,9 @@ let package = Package(
         // MARK: C libraries (Debian packages) and the public plugin header
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile"),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile"),
+        // Loading a shared library on first use (dlopen): the one loader behind CSoxr, CAudioLibraries
+        // and CNetwork.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
         // libsoxr: the resampler behind --output-rate (MotetDecoding's Resampler).
         // libsoxr: Debian's headers only; CSoxr loads libsoxr.so.0 when --output-rate is given.
         .target(name: "CSoxr", linkerSettings: [.linkedLibrary("dl")]),
