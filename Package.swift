@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
         // libsoxr: the resampler behind --output-rate (MotetDecoding's Resampler).
         // libsoxr: Debian's headers only; CSoxr loads libsoxr.so.0 when --output-rate is given.
-        .target(name: "CSoxr", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSoxr", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CLTDL"),
         // libpulse and alsa-lib: headers only; the functions come through CAudioLibraries, which
         // loads each library only when its output is chosen.
@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode"),
         // libcurl: Debian's headers only; CNetwork loads libcurl.so.4 when an input is a URL.
-        .target(name: "CNetwork", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CNetwork", dependencies: ["CLibraryLoader"]),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
         // The framing between the player and a plugin host process, used by both ends. The host
         // process itself (Sources/motet-plugin-host/main.c) is built by the Makefile with cc, not
