@@ -76,7 +76,7 @@ let package = Package(
         // loads each library only when its output is chosen.
         .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CALSA"),
-        .target(name: "CAudioLibraries", exclude: ["list-symbols.sh"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CAudioLibraries", dependencies: ["CLibraryLoader"], exclude: ["list-symbols.sh"]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
         // GNU libmicrohttpd (the web delegate's HTTP server) through a small shim: the calls
         // Swift cannot make (variadic ones); and libqrencode for the URL as a QR code.
