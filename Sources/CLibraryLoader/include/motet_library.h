@@ -4,11 +4,13 @@
  *
  * Each of those is dlopened only when a run needs it rather than linked at start-up: what that
  * saves is said in each target's header and in bench/RESULTS.md. A library is described once, as a
- * static `motet_library`, and loaded by `motet_library_load`:
+ * static `motet_library` (its soname and a table of the functions to look up), and loaded by
+ * `motet_library_load`:
  *
- *     static const motet_library_symbol symbols[] = {MOTET_LIBRARY_SYMBOL("soxr_create", lib.create), …};
+ *     static struct { soxr_t (*soxr_create)(double, …); … } lib;
+ *     static const motet_library_symbol symbols[] = {MOTET_LIBRARY_SYMBOL("soxr_create", lib.soxr_create), …};
  *     static motet_library soxr = MOTET_LIBRARY("libsoxr.so.0", symbols, NULL);
- *     if (motet_library_load(&soxr) != 0) puts(motet_library_error(&soxr));
+ *     if (motet_library_load(&soxr) != 0) fprintf(stderr, "%s\n", motet_library_error(&soxr));
  */
 #ifndef MOTET_LIBRARY_H
 #define MOTET_LIBRARY_H
@@ -37,15 +39,18 @@ typedef struct {
      * it went well, or the failure line. */
     const char *(*after_loading)(void);
 
+    /* The one attempt's state. A mutex rather than pthread_once, whose routine takes no argument
+     * (it would need one function per library). */
     pthread_mutex_t lock;
-    int state;          /* 0 not tried yet, 1 loaded, 2 failed: written under `lock`, with release */
-    char failure[512];  /* why it failed, or "" */
+    int state;         /* 0 not tried yet, 1 loaded, 2 failed: written under `lock`, with release order */
+    char failure[512]; /* why it failed, or "" */
 } motet_library;
 
-#define MOTET_LIBRARY(soname_, symbols_, after_loading_)                                          \
-    {                                                                                            \
-        .soname = (soname_), .symbols = (symbols_), .symbol_count = sizeof(symbols_) / sizeof((symbols_)[0]), \
-        .after_loading = (after_loading_), .lock = PTHREAD_MUTEX_INITIALIZER, .state = 0, .failure = ""      \
+#define MOTET_LIBRARY(soname_, symbols_, after_loading_)                                       \
+    {                                                                                         \
+        .soname = (soname_), .symbols = (symbols_),                                           \
+        .symbol_count = sizeof(symbols_) / sizeof((symbols_)[0]), .after_loading = (after_loading_), \
+        .lock = PTHREAD_MUTEX_INITIALIZER, .state = 0, .failure = ""                          \
     }
 
 /** Loads the library and fills every slot, the first time (thread-safe: every later call, from any
