@@ -65,22 +65,25 @@ let package = Package(
         // MARK: C libraries (Debian packages) and the public plugin header
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile"),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile"),
+        // Loading a shared library on first use (dlopen): the one loader behind CSoxr, CAudioLibraries
+        // and CNetwork.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
         // libsoxr: the resampler behind --output-rate (MotetDecoding's Resampler).
         // libsoxr: Debian's headers only; CSoxr loads libsoxr.so.0 when --output-rate is given.
-        .target(name: "CSoxr", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSoxr", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CLTDL"),
         // libpulse and alsa-lib: headers only; the functions come through CAudioLibraries, which
         // loads each library only when its output is chosen.
         .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CALSA"),
-        .target(name: "CAudioLibraries", exclude: ["list-symbols.sh"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CAudioLibraries", dependencies: ["CLibraryLoader"], exclude: ["list-symbols.sh"]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0"),
         // GNU libmicrohttpd (the web delegate's HTTP server) through a small shim: the calls
         // Swift cannot make (variadic ones); and libqrencode for the URL as a QR code.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode"),
         // libcurl: Debian's headers only; CNetwork loads libcurl.so.4 when an input is a URL.
-        .target(name: "CNetwork", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CNetwork", dependencies: ["CLibraryLoader"]),
         .target(name: "MotetPluginABI", exclude: ["motet-plugin.pc.in"]),
         // The framing between the player and a plugin host process, used by both ends. The host
         // process itself (Sources/motet-plugin-host/main.c) is built by the Makefile with cc, not

@@ -40,7 +40,7 @@ CONFIG_SOURCES=(Sources/MotetCore/Configuration/*.swift Sources/MotetCore/Config
 
 # The engine modules the harnesses import, each built once (again when its sources change) as a
 # module + object, in dependency order: MotetSystem, MotetEvents, MotetNetwork (with the CNetwork
-# shim, which loads libcurl only when called), MotetConfiguration.
+# shim, which loads libcurl only when called, through CLibraryLoader), MotetConfiguration.
 newer() { [ -f "$1" ] && [ -z "$(find "${@:2}" -newer "$1" \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) 2>/dev/null)" ]; }
 build_module() {
     local name=$1 log=$FUZZ_DIR/logs/build-$1.log
@@ -48,34 +48,43 @@ build_module() {
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$BIN" -emit-module -emit-module-path "$BIN/$name.swiftmodule" \
         -wmo -c "$@" -o "$BIN/$name.o" >"$log" 2>&1 || { cat "$log" >&2; exit 2; }
 }
+# CLibraryLoader (dlopen on first use), which the CNetwork and CSoxr shims call: its object.
+build_library_loader() {
+    newer "$BIN/CLibraryLoader.o" Sources/CLibraryLoader && return
+    "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CLibraryLoader/include \
+        Sources/CLibraryLoader/motet_library.c -o "$BIN/CLibraryLoader.o" >"$FUZZ_DIR/logs/build-clibraryloader.log" 2>&1 ||
+        { cat "$FUZZ_DIR/logs/build-clibraryloader.log" >&2; exit 2; }
+}
 build_events() {
+    build_library_loader
     newer "$BIN/MotetSystem.o" Sources/MotetCore/System || build_module MotetSystem Sources/MotetCore/System/*.swift
     newer "$BIN/MotetEvents.o" Sources/MotetCore/System Sources/MotetCore/Events ||
         build_module MotetEvents Sources/MotetCore/Events/*.swift
-    if ! newer "$BIN/MotetNetwork.o" Sources/MotetCore/System Sources/MotetCore/Events Sources/MotetCore/Network Sources/CNetwork; then
+    if ! newer "$BIN/MotetNetwork.o" Sources/MotetCore/System Sources/MotetCore/Events Sources/MotetCore/Network Sources/CNetwork Sources/CLibraryLoader; then
         mkdir -p "$BIN/CNetwork"
         printf 'module CNetwork {\n    header "%s/Sources/CNetwork/include/motet_curl.h"\n    export *\n}\n' "$ROOT" \
             >"$BIN/CNetwork/module.modulemap"
         "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CNetwork/include \
-            Sources/CNetwork/motet_curl.c -o "$BIN/CNetwork.o" >"$FUZZ_DIR/logs/build-cnetwork.log" 2>&1 ||
+            -I Sources/CLibraryLoader/include Sources/CNetwork/motet_curl.c -o "$BIN/CNetwork.o" >"$FUZZ_DIR/logs/build-cnetwork.log" 2>&1 ||
             { cat "$FUZZ_DIR/logs/build-cnetwork.log" >&2; exit 2; }
         build_module MotetNetwork -I "$BIN/CNetwork" Sources/MotetCore/Network/*.swift
     fi
 }
 # CSoxr (the decoding sources' Resampler calls libsoxr through it, loaded on demand): its module
-# map and its object, built once (again when it changes).
+# map and its object, built once (again when it changes). It links with CLibraryLoader.o, which
+# NETWORK_OBJECTS brings.
 build_csoxr() {
-    newer "$BIN/CSoxr.o" Sources/CSoxr && return
+    newer "$BIN/CSoxr.o" Sources/CSoxr Sources/CLibraryLoader && return
     mkdir -p "$BIN/CSoxr"
     printf 'module CSoxr {\n    header "%s/Sources/CSoxr/include/motet_soxr.h"\n    export *\n}\n' "$ROOT" \
         >"$BIN/CSoxr/module.modulemap"
     "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CSoxr/include \
-        Sources/CSoxr/motet_soxr.c -o "$BIN/CSoxr.o" >"$FUZZ_DIR/logs/build-csoxr.log" 2>&1 ||
+        -I Sources/CLibraryLoader/include Sources/CSoxr/motet_soxr.c -o "$BIN/CSoxr.o" >"$FUZZ_DIR/logs/build-csoxr.log" 2>&1 ||
         { cat "$FUZZ_DIR/logs/build-csoxr.log" >&2; exit 2; }
 }
 # What a harness links beside its own sources: the modules above.
 ENGINE_OBJECTS=("$BIN/MotetSystem.o" "$BIN/MotetEvents.o")
-NETWORK_OBJECTS=("$BIN/MotetNetwork.o" "$BIN/CNetwork.o" -ldl)
+NETWORK_OBJECTS=("$BIN/MotetNetwork.o" "$BIN/CNetwork.o" "$BIN/CLibraryLoader.o" -ldl)
 
 # MotetConfiguration: the configuration sources, which five targets exercise, built once (again
 # when they or the modules it imports change) with -enable-testing: those harnesses `@testable import` it.

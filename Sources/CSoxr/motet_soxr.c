@@ -1,65 +1,42 @@
 /* Loads libsoxr on demand and calls it through the wrappers of motet_soxr.h. */
 #include "motet_soxr.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "motet_library.h"
 
-static struct {
-    soxr_t (*create)(double, double, unsigned, soxr_error_t *, soxr_io_spec_t const *, soxr_quality_spec_t const *,
-                     soxr_runtime_spec_t const *);
-    soxr_error_t (*process)(soxr_t, soxr_in_t, size_t, size_t *, soxr_out_t, size_t, size_t *);
-    soxr_error_t (*clear)(soxr_t);
-    void (*delete_)(soxr_t);
-    soxr_io_spec_t (*io_spec)(soxr_datatype_t, soxr_datatype_t);
-    soxr_quality_spec_t (*quality_spec)(unsigned long, unsigned long);
-} lib;
+/* Every libsoxr function called below: its return type, name and parameters. The pointers and the
+ * loader's table are both made from this one list. */
+#define SOXR_FUNCTIONS(X) \
+    X(soxr_t, soxr_create, (double, double, unsigned, soxr_error_t *, soxr_io_spec_t const *, \
+                            soxr_quality_spec_t const *, soxr_runtime_spec_t const *)) \
+    X(soxr_error_t, soxr_process, (soxr_t, soxr_in_t, size_t, size_t *, soxr_out_t, size_t, size_t *)) \
+    X(soxr_error_t, soxr_clear, (soxr_t)) \
+    X(void, soxr_delete, (soxr_t)) \
+    X(soxr_io_spec_t, soxr_io_spec, (soxr_datatype_t, soxr_datatype_t)) \
+    X(soxr_quality_spec_t, soxr_quality_spec, (unsigned long, unsigned long))
 
-static char failure[512];
-static int status = -1;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+#define POINTER(result, name, parameters) result(*name) parameters;
+static struct { SOXR_FUNCTIONS(POINTER) } lib;
+#define ENTRY(result, name, parameters) MOTET_LIBRARY_SYMBOL(#name, lib.name),
+static const motet_library_symbol symbols[] = {SOXR_FUNCTIONS(ENTRY)};
 
-#define RESOLVE(field, name) \
-    if (!(*(void **)&lib.field = dlsym(handle, name))) { \
-        snprintf(failure, sizeof failure, "libsoxr.so.0 has no function %s (too old?)", name); \
-        return; \
-    }
+static motet_library soxr = MOTET_LIBRARY("libsoxr.so.0", symbols, NULL);
 
-static void load_once(void) {
-    void *handle = dlopen("libsoxr.so.0", RTLD_NOW | RTLD_LOCAL);  /* never closed */
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(failure, sizeof failure, "%s", why ? why : "libsoxr.so.0 cannot be loaded");
-        return;
-    }
-    RESOLVE(create, "soxr_create")
-    RESOLVE(process, "soxr_process")
-    RESOLVE(clear, "soxr_clear")
-    RESOLVE(delete_, "soxr_delete")
-    RESOLVE(io_spec, "soxr_io_spec")
-    RESOLVE(quality_spec, "soxr_quality_spec")
-    status = 0;
-}
+int motet_soxr_load(void) { return motet_library_load(&soxr); }
 
-int motet_soxr_load(void) {
-    pthread_once(&once, load_once);
-    return status;
-}
-
-const char *motet_soxr_error(void) { return failure; }
+const char *motet_soxr_error(void) { return motet_library_error(&soxr); }
 
 soxr_t motet_soxr_create_hq_float(double input_rate, double output_rate, unsigned channels, soxr_error_t *error) {
-    soxr_io_spec_t io = lib.io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
-    soxr_quality_spec_t quality = lib.quality_spec(SOXR_HQ, 0);
-    return lib.create(input_rate, output_rate, channels, error, &io, &quality, NULL);
+    soxr_io_spec_t io = lib.soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
+    soxr_quality_spec_t quality = lib.soxr_quality_spec(SOXR_HQ, 0);
+    return lib.soxr_create(input_rate, output_rate, channels, error, &io, &quality, NULL);
 }
 
 soxr_error_t motet_soxr_process(
     soxr_t resampler, const float *input, size_t input_frames, size_t *consumed, float *output, size_t output_frames,
     size_t *produced) {
-    return lib.process(resampler, input, input_frames, consumed, output, output_frames, produced);
+    return lib.soxr_process(resampler, input, input_frames, consumed, output, output_frames, produced);
 }
 
-soxr_error_t motet_soxr_clear(soxr_t resampler) { return lib.clear(resampler); }
+soxr_error_t motet_soxr_clear(soxr_t resampler) { return lib.soxr_clear(resampler); }
 
-void motet_soxr_delete(soxr_t resampler) { lib.delete_(resampler); }
+void motet_soxr_delete(soxr_t resampler) { lib.soxr_delete(resampler); }
