@@ -8,13 +8,19 @@ import Testing
 /// larger than its own (WAV output, in real time: what was decoded and not yet written is the
 /// tail); a resume after such a pause fetches the file again from where it paused.
 @Suite struct StreamFadeTests {
+    /// `FadeTests`' two tones, the first also served over HTTP (its URL, with `query`); stop the
+    /// server when done.
+    static func servedTones(_ run: MotetRun, query: String = "") throws -> (files: [String], remote: String, server: FaultyHTTPServer) {
+        let files = try FadeTests().tones(run)
+        let server = try FaultyHTTPServer(directory: run.home)
+        return (files, server.url((files[0] as NSString).lastPathComponent + query), server)
+    }
+
     @Test func seekPauseResumeAndSkipInAFileOverHTTPLeaveNoStepLargerThanTheMusicsOwn() throws {
         let run = try MotetRun()
         let fade = FadeTests()
-        let files = try fade.tones(run)
-        let server = try FaultyHTTPServer(directory: run.home)
+        let (files, remote, server) = try Self.servedTones(run)
         defer { server.stop() }
-        let remote = server.url((files[0] as NSString).lastPathComponent)
         // Seek +2 s, pause, play, next (to the local file), quit.
         let (r, out) = try fade.play(run, [remote, files[1]], script: "1500/10/2000000;3000/2/0;3500/1/0;5000/4/0;6500/13/0")
         #expect(r.status == 0, "\(r.stderr)")
@@ -35,10 +41,8 @@ import Testing
     /// written by the sink thread and read by the control thread while the sink is parked.
     @Test func aSkipOutOfAFileOverHTTPOnPulseAudioCrossfades() throws {
         let run = try MotetRun()
-        let files = try FadeTests().tones(run)
-        let server = try FaultyHTTPServer(directory: run.home)
+        let (files, remote, server) = try Self.servedTones(run)
         defer { server.stop() }
-        let remote = server.url((files[0] as NSString).lastPathComponent)
         let (r, out) = try StationFadeTests.play(run, [remote, files[1]], script: "3000/4/0;5500/6/0;6000/13/0", options: ["--crossfade", "4"])
         #expect(r.status == 0, "\(r.stderr)")
         FadeTests.expectCrossfadedSkip(r, from: "Low", into: "High", heard: out)
@@ -49,10 +53,8 @@ import Testing
     @Test func aFileOverHTTPWithoutRangesPausesAndPlaysOnFromWhereItWas() throws {
         let run = try MotetRun()
         let fade = FadeTests()
-        let files = try fade.tones(run)
-        let server = try FaultyHTTPServer(directory: run.home)
+        let (_, remote, server) = try Self.servedTones(run, query: "?noranges=1")
         defer { server.stop() }
-        let remote = server.url((files[0] as NSString).lastPathComponent + "?noranges=1")
         // Pause, play, quit.
         let (r, out) = try fade.play(run, [remote], script: "1500/2/0;2500/1/0;4500/13/0")
         #expect(r.status == 0 && !r.stderr.contains("cannot seek"), "\(r.stderr)")
