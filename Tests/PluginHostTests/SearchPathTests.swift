@@ -89,12 +89,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: harness.directory + "/link", withDestinationPath: "dir")
         try ProbePlugin.build(in: dir)
-        let previous = FileManager.default.currentDirectoryPath
-        #expect(FileManager.default.changeCurrentDirectoryPath(harness.directory))
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        // Relative to the harness's directory, given, not made the process's current directory:
+        // that is every thread's, and a test running beside this one spawned a process in it
+        // just as it was removed (ENOENT for /usr/bin/env, fresh-clone hunt at a8b9df0).
         let path = PluginSearchPath(
             pluginDirectories: ["./dir", "dir/", "link", dir], environment: ["MOTET_PLUGIN_PATH": harness.directory + "/link"],
-            executablePath: "/nonexistent/bin/motet")
+            executablePath: "/nonexistent/bin/motet", currentDirectory: harness.directory)
         #expect(path.directories.filter { $0.hasPrefix(harness.directory) } == [dir])
         let text = PluginHost.listing(searchPath: path, allowUnsafePermissions: false)
         #expect(text.components(separatedBy: "probe.so").count == 2, "listed once, not as shadowed by itself: \(text)")

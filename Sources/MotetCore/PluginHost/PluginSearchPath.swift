@@ -70,12 +70,15 @@ public struct PluginSearchPath: Sendable {
     ///     through ``XDGDirectories``).
     ///   - executablePath: the running `motet` (e.g. `/proc/self/exe` or `argv[0]`); resolved
     ///     through symbolic links.
-    public init(pluginDirectories: [String], environment: [String: String], executablePath: String) {
+    ///   - currentDirectory: what relative `pluginDirectories` are resolved against; nil: the
+    ///     process's (a test gives its own rather than changing the process's, which every
+    ///     thread shares).
+    public init(pluginDirectories: [String], environment: [String: String], executablePath: String, currentDirectory: String? = nil) {
         let xdg = XDGDirectories(environment: environment)
         for dir in pluginDirectories where !dir.isEmpty {
             var path = dir
             if path == "~" || path.hasPrefix("~/") { path = xdg.home + path.dropFirst() }
-            if !path.hasPrefix("/") { path = Self.currentDirectory() + "/" + path }
+            if !path.hasPrefix("/") { path = (currentDirectory ?? Self.currentDirectory()) + "/" + path }
             add(path, .pluginDirectory)
         }
         if let list = environment["MOTET_PLUGIN_PATH"] {
