@@ -48,12 +48,23 @@ build_module() {
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$BIN" -emit-module -emit-module-path "$BIN/$name.swiftmodule" \
         -wmo -c "$@" -o "$BIN/$name.o" >"$log" 2>&1 || { cat "$log" >&2; exit 2; }
 }
+# build_c_shim NAME SOURCE HEADER INCLUDE_DIR...: a C target's object, $BIN/NAME.o, built with the
+# toolchain's clang under the same sanitizer (its log: build-name.log); with a HEADER (empty: none),
+# also the module map that lets the Swift sources import it as module NAME.
+build_c_shim() {
+    local name=$1 source=$2 header=$3 log=$FUZZ_DIR/logs/build-${1,,}.log
+    shift 3
+    if [ -n "$header" ]; then
+        mkdir -p "$BIN/$name"
+        printf 'module %s {\n    header "%s/%s"\n    export *\n}\n' "$name" "$ROOT" "$header" >"$BIN/$name/module.modulemap"
+    fi
+    "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c "${@/#/-I}" "$source" -o "$BIN/$name.o" >"$log" 2>&1 ||
+        { cat "$log" >&2; exit 2; }
+}
 # CLibraryLoader (dlopen on first use), which the CNetwork and CSoxr shims call: its object.
 build_library_loader() {
     newer "$BIN/CLibraryLoader.o" Sources/CLibraryLoader && return
-    "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CLibraryLoader/include \
-        Sources/CLibraryLoader/motet_library.c -o "$BIN/CLibraryLoader.o" >"$FUZZ_DIR/logs/build-clibraryloader.log" 2>&1 ||
-        { cat "$FUZZ_DIR/logs/build-clibraryloader.log" >&2; exit 2; }
+    build_c_shim CLibraryLoader Sources/CLibraryLoader/motet_library.c "" Sources/CLibraryLoader/include
 }
 build_events() {
     build_library_loader
@@ -61,12 +72,8 @@ build_events() {
     newer "$BIN/MotetEvents.o" Sources/MotetCore/System Sources/MotetCore/Events ||
         build_module MotetEvents Sources/MotetCore/Events/*.swift
     if ! newer "$BIN/MotetNetwork.o" Sources/MotetCore/System Sources/MotetCore/Events Sources/MotetCore/Network Sources/CNetwork Sources/CLibraryLoader; then
-        mkdir -p "$BIN/CNetwork"
-        printf 'module CNetwork {\n    header "%s/Sources/CNetwork/include/motet_curl.h"\n    export *\n}\n' "$ROOT" \
-            >"$BIN/CNetwork/module.modulemap"
-        "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CNetwork/include \
-            -I Sources/CLibraryLoader/include Sources/CNetwork/motet_curl.c -o "$BIN/CNetwork.o" >"$FUZZ_DIR/logs/build-cnetwork.log" 2>&1 ||
-            { cat "$FUZZ_DIR/logs/build-cnetwork.log" >&2; exit 2; }
+        build_c_shim CNetwork Sources/CNetwork/motet_curl.c Sources/CNetwork/include/motet_curl.h \
+            Sources/CNetwork/include Sources/CLibraryLoader/include
         build_module MotetNetwork -I "$BIN/CNetwork" Sources/MotetCore/Network/*.swift
     fi
 }
@@ -75,12 +82,7 @@ build_events() {
 # NETWORK_OBJECTS brings.
 build_csoxr() {
     newer "$BIN/CSoxr.o" Sources/CSoxr Sources/CLibraryLoader && return
-    mkdir -p "$BIN/CSoxr"
-    printf 'module CSoxr {\n    header "%s/Sources/CSoxr/include/motet_soxr.h"\n    export *\n}\n' "$ROOT" \
-        >"$BIN/CSoxr/module.modulemap"
-    "$(dirname "$(command -v "$SWIFTC")")/clang" -fsanitize=address -O1 -g -c -I Sources/CSoxr/include \
-        -I Sources/CLibraryLoader/include Sources/CSoxr/motet_soxr.c -o "$BIN/CSoxr.o" >"$FUZZ_DIR/logs/build-csoxr.log" 2>&1 ||
-        { cat "$FUZZ_DIR/logs/build-csoxr.log" >&2; exit 2; }
+    build_c_shim CSoxr Sources/CSoxr/motet_soxr.c Sources/CSoxr/include/motet_soxr.h Sources/CSoxr/include Sources/CLibraryLoader/include
 }
 # What a harness links beside its own sources: the modules above.
 ENGINE_OBJECTS=("$BIN/MotetSystem.o" "$BIN/MotetEvents.o")
