@@ -49,6 +49,7 @@ into_window=$((seconds / 2 < 20 ? seconds / 2 : 20))
 start=$((track_seconds - fade - into_window - warmup))
 
 die() { echo "crossfade: $*" >&2; exit 1; }
+bench_name=crossfade
 . "$here/lib.sh"
 
 require_tools sox oggenc pulseaudio pactl dbus-daemon
@@ -99,53 +100,15 @@ failures=$out/crossfade-failures.md
 : > "$failures"
 printf 'case\trun\tseconds\tplayer_cpu_s\tplayer_voluntary\tplayer_involuntary\tserver_cpu_s\tpeak_rss_kib\n' > "$raw"
 
-fail() {
-    echo "crossfade: $1 (run $2) failed: $3" >&2
-    [ -s "$work/stderr" ] && tail -3 "$work/stderr" >&2
-    printf -- '- %s (run %s): %s\n' "$1" "$2" "$3" >> "$failures"
-    if [ -n "$player_pid" ]; then
-        # A player that ended by itself is gone already: kill fails, and must not end the script.
-        kill "$player_pid" 2>/dev/null || true
-        wait "$player_pid" 2>/dev/null || true
-        player_pid=
-    fi
-}
-
 # measure CASE RUN
 measure() {
     local name=$1 run=$2
     start "$name"
-    sleep "$warmup"
-    if ! kill -0 "$player_pid" 2>/dev/null; then
-        local status=0
-        wait "$player_pid" 2>/dev/null || status=$?
-        player_pid=
-        fail "$name" "$run" "ended during the warm-up (status $status): $(tail -1 "$work/stderr")"
-        return 0
-    fi
-    if ! playing_stream "$player_pid"; then
-        fail "$name" "$run" "no uncorked stream of PID $player_pid on the server after ${warmup} s"
-        return 0
-    fi
-    threads "$player_pid" > "$work/p0"; threads "$pulse_pid" > "$work/s0"
-    local t0 t1
-    t0=$(date +%s.%N)
-    sleep "$seconds"
-    threads "$player_pid" > "$work/p1" || true; threads "$pulse_pid" > "$work/s1"
-    t1=$(date +%s.%N)
-    local rss title
-    rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$player_pid/status" 2>/dev/null || true)
-    if ! kill -0 "$player_pid" 2>/dev/null; then
-        fail "$name" "$run" "ended during the measurement: $(tail -1 "$work/stderr")"
-        return 0
-    fi
-    if ! playing_stream "$player_pid"; then
-        fail "$name" "$run" "no uncorked stream of PID $player_pid on the server at the end"
-        return 0
-    fi
+    sample_window "$name" "$run" yes "$pulse_pid" || return 0
+    local title
     title=$(stream_title "$player_pid")
     if [ "$title" != "Crossfade B" ]; then
-        fail "$name" "$run" "the stream's title at the end is '$title', not 'Crossfade B': the window did not reach the second track"
+        bench_fail "$name" "$run" "the stream's title at the end is '$title', not 'Crossfade B': the window did not reach the second track"
         return 0
     fi
     local status=0
@@ -153,18 +116,17 @@ measure() {
     wait "$player_pid" || status=$?
     player_pid=
     if [ "$status" -ne 0 ]; then
-        fail "$name" "$run" "exited with status $status on SIGTERM: $(tail -1 "$work/stderr")"
+        bench_fail "$name" "$run" "exited with status $status on SIGTERM: $(tail -1 "$work/stderr")"
         return 0
     fi
     local pv pn pc sv sn sc
     read -r pv pn pc < <(grown "$work/p0" "$work/p1")
     read -r sv sn sc < <(grown "$work/s0" "$work/s1")
     local row
-    row=$(printf '%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s' "$name" "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
-        "$pc" "$pv" "$pn" "$sc" "$rss")
+    row=$(printf '%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s' "$name" "$run" "$window_seconds" "$pc" "$pv" "$pn" "$sc" "$peak_rss_kib")
     # Every field, and some CPU and some wake-ups: an empty sample is a failed run, not a zero.
     if ! awk -F'\t' 'NF == 8 { for (i = 1; i <= 8; i++) if ($i == "") exit 1; exit !($3 > 0 && $4 > 0 && $5 + $6 > 0 && $8 > 0) } { exit 1 }' <<<"$row"; then
-        fail "$name" "$run" "a measurement is missing: $row"
+        bench_fail "$name" "$run" "a measurement is missing: $row"
         return 0
     fi
     echo "$row" >> "$raw"
@@ -184,19 +146,13 @@ for run in $(seq "$runs"); do
 done
 
 {
-    cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
     echo "## Machine"
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); ${seconds} s per run after ${warmup} s of warm-up, --start ${start} on a 180 s track then the next, $runs run(s) each (medians)"
-    echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    machine_line
     echo "- $("$motet" --version 2>&1 | head -1); libvorbis $(pkg-config --modversion vorbis); $(pulseaudio --version)"
     echo
-    awk -F'\t' -v fade="$fade" '
-    function median(list,    n, a, i, j, t) {
-        n = split(list, a, " ")
-        for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+    awk -F'\t' -v fade="$fade" "$awk_median"'
     NR == 1 { next }
     {
         c = $1; if (!(c in seen)) { order[++n] = c; seen[c] = 1 }; runs[c]++

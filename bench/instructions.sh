@@ -136,22 +136,16 @@ awk -F'\t' 'NR == 1 { next } $1 == "c-loop" { c[$2] = $3 } $1 != "c-loop" && $3 
 cp "$raw" "$out/instructions$suffix.tsv"
 
 {
-    cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
     echo "## Machine"
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $runs run(s) each (medians)"
-    echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    machine_line
     echo "- $("$motet" --version 2>&1 | head -1) ($motet)${alt:+; alt: $("$alt" --version 2>&1 | head -1) ($alt)}"
     echo "- $library; $(valgrind --version); gcc $(gcc -dumpfullversion)"
     echo
     echo "## Instructions: $input_text decoded to nothing (callgrind, whole process)"
     echo
-    awk -F'\t' -v limit="$limit" '
-    function median(list,    n, a, i, j, t) {
-        n = split(list, a, " ")
-        for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+    awk -F'\t' -v limit="$limit" "$awk_median"'
     # millions(N): N instructions as millions with a thousands separator, "1,000.1".
     function millions(n,    s, whole, frac) {
         s = sprintf("%.1f", n / 1e6); whole = s; sub(/\..*/, "", whole); frac = s; sub(/^[^.]*/, "", frac)

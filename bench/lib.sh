@@ -7,7 +7,8 @@
 # stop_private_servers ends what was started (call it from the caller's EXIT trap).
 #
 # Also the samples of a running player that bench/wakeups.sh and bench/crossfade.sh take: its
-# threads' context switches and CPU (threads, grown) and whether it plays on the server (playing_stream).
+# threads' context switches and CPU (threads, grown) and whether it plays on the server
+# (playing_stream), over one measurement window (sample_window), and a run that failed (bench_fail).
 #
 # Variables set: pulse_pid, pulse_server (unix:...), bus_pid, bus_address, pipewire_pids (array:
 # pipewire, wireplumber, pipewire-pulse), pipewire_server (unix:... of pipewire-pulse),
@@ -18,6 +19,25 @@ pulse_pid= pulse_server= bus_pid= bus_address= pipewire_server= pipewire_runtime
 pipewire_pids=()
 
 bench_lib_die() { echo "bench: $*" >&2; exit 1; }
+
+# machine_line: the line of every summary that says what machine it ran on, and how busy it was.
+machine_line() {
+    local cpu
+    cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+    echo "- nproc: $(nproc); CPU: ${cpu:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# awk_median: the awk function median(LIST), the median of the numbers in the space-separated
+# LIST (the mean of the middle two for an even count), for a summary's program to begin with:
+# awk … "$awk_median"'PROGRAM'.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+awk_median='
+function median(list,    n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+'
 
 # require_tools TOOL...: dies naming every TOOL that is missing, and libvorbis-dev when vorbisfile's
 # pkg-config file is, with the make target that installs them.
@@ -178,4 +198,58 @@ playing_stream() {
         /application.process.id = / { gsub(/"/, "", $3); if ($3 == pid) mine = 1 }
         /^$/ { if (mine && corked == "no") found = 1 }
         END { if (mine && corked == "no") found = 1; exit !found }'
+}
+
+# bench_fail CASE RUN WHY: a run that failed, said on stderr (as "$bench_name: …", with the
+# player's last lines in $work/stderr) and listed in $failures, not in the medians; a player still
+# running ($player_pid) is ended.
+bench_fail() {
+    echo "$bench_name: $1 (run $2) failed: $3" >&2
+    [ -s "$work/stderr" ] && tail -3 "$work/stderr" >&2
+    printf -- '- %s (run %s): %s\n' "$1" "$2" "$3" >> "$failures"
+    if [ -n "$player_pid" ]; then
+        # A player that ended by itself is gone already: kill fails, and must not end the script.
+        kill "$player_pid" 2>/dev/null || true
+        wait "$player_pid" 2>/dev/null || true
+        player_pid=
+    fi
+}
+
+# sample_window CASE RUN STREAM SERVER_PID...: the measurement window of the player started in the
+# background ($player_pid). After $warmup s it must still run and, with STREAM "yes", play an
+# uncorked stream on the server (PULSE_SERVER); its threads' and the SERVER_PIDs' are then sampled
+# into $work/p0 and $work/s0, and again after $seconds s into $work/p1 and $work/s1, when it must
+# still run (and play). Sets window_seconds (the window's length, measured) and peak_rss_kib (its
+# VmHWM at the end). Returns 1, after bench_fail, when the run failed.
+sample_window() {
+    local name=$1 run=$2 stream=$3
+    shift 3
+    sleep "$warmup"
+    if ! kill -0 "$player_pid" 2>/dev/null; then
+        local status=0
+        wait "$player_pid" 2>/dev/null || status=$?
+        player_pid=
+        bench_fail "$name" "$run" "ended during the warm-up (status $status): $(tail -1 "$work/stderr")"
+        return 1
+    fi
+    if [ "$stream" = yes ] && ! playing_stream "$player_pid"; then
+        bench_fail "$name" "$run" "no uncorked stream of PID $player_pid on the server after ${warmup} s"
+        return 1
+    fi
+    threads "$player_pid" > "$work/p0"; threads "$@" > "$work/s0"
+    local t0 t1
+    t0=$(date +%s.%N)
+    sleep "$seconds"
+    threads "$player_pid" > "$work/p1" || true; threads "$@" > "$work/s1"
+    t1=$(date +%s.%N)
+    peak_rss_kib=$(awk '/^VmHWM/ { print $2 }' "/proc/$player_pid/status" 2>/dev/null || true)
+    if ! kill -0 "$player_pid" 2>/dev/null; then
+        bench_fail "$name" "$run" "ended during the measurement: $(tail -1 "$work/stderr")"
+        return 1
+    fi
+    if [ "$stream" = yes ] && ! playing_stream "$player_pid"; then
+        bench_fail "$name" "$run" "no uncorked stream of PID $player_pid on the server at the end"
+        return 1
+    fi
+    window_seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 }

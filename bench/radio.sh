@@ -214,22 +214,16 @@ done
 [ "$failed" = 0 ] || die "a run failed (above): no numbers for a broken run"
 
 # --- Summary: medians, ratios, goals.
-cpu_model=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
     echo "# Radio benchmark (bench/radio.sh)"
     echo
     echo "- $(date -u '+%Y-%m-%d %H:%M UTC'); $runs runs of ${seconds} s each, medians"
-    echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    machine_line
     echo "- $("$motet" --version 2>&1 | head -1); $(mpv --version | head -1 | cut -d' ' -f1-2); $(ogg123 --version 2>&1 | head -1); $(icecast2 -v 2>&1 | head -1); $(pulseaudio --version)"
     echo "- stream: icecast2 + ices2 on 127.0.0.1, three 20 s songs (oggenc -q 5) as chained links; local: the same three files"
     echo "- libcurl floor: $floor_curl KiB peak RSS with libcurl loaded and initialised, $floor_none KiB without: +$((floor_curl - floor_none)) KiB; loading and initialising it costs $floor_cpu_us µs of CPU (median of 7), once per stream start"
     echo
-    awk -F'\t' -v fc="$floor_curl" -v fn="$floor_none" -v fu="$floor_cpu_us" -v secs="$seconds" '
-        function median(list, n,    a, i, j, t) {
-            n = split(list, a, " ")
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
+    awk -F'\t' -v fc="$floor_curl" -v fn="$floor_none" -v fu="$floor_cpu_us" -v secs="$seconds" "$awk_median"'
         NR > 1 {
             cpu[$1] = cpu[$1] " " ($4 + $5) * 60 / $3
             rss[$1] = rss[$1] " " $6

@@ -122,12 +122,7 @@ pw_version=$(pipewire --version | awk '/libpipewire/ { v = $NF } END { print v }
 {
     echo "| ${seconds} s in real time, medians of $rt_runs (interleaved) | player CPU s (= per minute) | player wake-ups/s | server CPU s | server wake-ups/s |"
     echo "|---|---:|---:|---:|---:|"
-    awk -F'\t' -v pulseaudio="PulseAudio $pa_version" -v pipewire="PipeWire $pw_version" '
-    function median(list,    n, a, i, j, t) {
-        n = split(list, a, " ")
-        for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+    awk -F'\t' -v pulseaudio="PulseAudio $pa_version" -v pipewire="PipeWire $pw_version" "$awk_median"'
     NR == 1 { next }
     {
         c = $1

@@ -4,12 +4,12 @@
 set -euo pipefail
 raw=$1 long_seconds=$2 minute_seconds=$3 motet=$4 alt=${5:-}
 codec=${BENCH_CODEC:-vorbis}
+. "$(dirname "$0")/lib.sh"
 
-cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 echo "## Machine"
 echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+machine_line
 if [ "$codec" = opus ]; then
     echo "- $("$motet" --version 2>&1 | head -1); libopusfile $(pkg-config --modversion opusfile), libopus $(pkg-config --modversion opus); $(mpv --version | head -1 | cut -d' ' -f1-2); $(opusdec --version 2>&1 | head -1)"
 else
@@ -17,12 +17,7 @@ else
 fi
 echo
 
-awk -F'\t' -v long="$long_seconds" -v minute="$minute_seconds" -v codec="$codec" '
-function median(list,    n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk -F'\t' -v long="$long_seconds" -v minute="$minute_seconds" -v codec="$codec" "$awk_median"'
 NR == 1 { next }
 {
     c = $1

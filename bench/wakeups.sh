@@ -49,6 +49,7 @@ warmup=${WAKE_WARMUP:-5}
 runs=${WAKE_RUNS:-1}
 
 die() { echo "wakeups: $*" >&2; exit 1; }
+bench_name=wakeups
 
 missing=()
 for tool in pulseaudio pactl dbus-daemon mpd mpc mpv ogg123 sox oggenc; do
@@ -166,65 +167,27 @@ printf 'case\trun\tthread\tvoluntary_per_s\tinvoluntary_per_s\n' > "$thread_raw"
 measure() {
     local name=$1 run=$2 uses_pulse=yes server_pids=$pulse_pid
     case $name in
-        *-null) uses_pulse= server_pids=$pulse_pid ;;
+        *-null) uses_pulse=no server_pids=$pulse_pid ;;
         *-pipewire*) server_pids="${pipewire_pids[*]}" ;;
     esac
     case $name in *-pipewire*) export PULSE_SERVER=$pipewire_server ;; *) export PULSE_SERVER=$pulse_server ;; esac
     if ! start "$name"; then
-        fail "$name" "$run" "did not start: $(tail -1 "$work/stderr")"
+        bench_fail "$name" "$run" "did not start: $(tail -1 "$work/stderr")"
         return 0
     fi
-    sleep "$warmup"
-    if ! kill -0 "$player_pid" 2>/dev/null; then
-        local status=0
-        wait "$player_pid" 2>/dev/null || status=$?
-        fail "$name" "$run" "ended during the warm-up (status $status): $(tail -1 "$work/stderr")"
-        return 0
-    fi
-    if [ -n "$uses_pulse" ] && ! playing_stream "$player_pid"; then
-        fail "$name" "$run" "no uncorked stream of PID $player_pid on the server after ${warmup} s"
-        return 0
-    fi
-    # shellcheck disable=SC2086
-    threads "$player_pid" > "$work/p0"; threads $server_pids > "$work/s0"
-    local t0 t1
-    t0=$(date +%s.%N)
-    sleep "$seconds"
-    # shellcheck disable=SC2086
-    threads "$player_pid" > "$work/p1" || true; threads $server_pids > "$work/s1"
-    t1=$(date +%s.%N)
-    if ! kill -0 "$player_pid" 2>/dev/null; then
-        fail "$name" "$run" "ended during the measurement: $(tail -1 "$work/stderr")"
-        return 0
-    fi
-    if [ -n "$uses_pulse" ] && ! playing_stream "$player_pid"; then
-        fail "$name" "$run" "no uncorked stream of PID $player_pid on the server at the end"
-        return 0
-    fi
-    local rss
-    rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$player_pid/status")
+    # shellcheck disable=SC2086 # the server's PIDs, one word each
+    sample_window "$name" "$run" "$uses_pulse" $server_pids || return 0
     kill "$player_pid" 2>/dev/null; wait "$player_pid" 2>/dev/null || true
     player_pid=
     local row pv pn pc sv sn sc
     read -r pv pn pc < <(grown "$work/p0" "$work/p1")
     read -r sv sn sc < <(grown "$work/s0" "$work/s1")
-    row=$(printf '%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
-        "$pc" "$pv" "$pn" "$sc" "$sv" "$sn" "$rss")
+    row=$(printf '%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$run" "$window_seconds" \
+        "$pc" "$pv" "$pn" "$sc" "$sv" "$sn" "$peak_rss_kib")
     echo "$row" >> "$raw"
-    per_thread "$name" "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$work/p0" "$work/p1" >> "$thread_raw"
+    per_thread "$name" "$run" "$window_seconds" "$work/p0" "$work/p1" >> "$thread_raw"
     awk -F'\t' '{ printf "  %-22s run %s: player %5.1f wake-ups/s (%.1f + %.1f), %.3f CPU-s/min; server %5.1f wake-ups/s, %.3f CPU-s/min; %d KiB\n",
         $1, $2, ($5 + $6) / $3, $5 / $3, $6 / $3, $4 * 60 / $3, ($8 + $9) / $3, $7 * 60 / $3, $10 }' <<<"$row"
-}
-
-fail() {
-    echo "wakeups: $1 (run $2) failed: $3" >&2
-    printf -- '- %s (run %s): %s\n' "$1" "$2" "$3" >> "$failures"
-    if [ -n "$player_pid" ]; then
-        # A player that ended by itself is gone already: kill fails, and must not end the script.
-        kill "$player_pid" 2>/dev/null || true
-        wait "$player_pid" 2>/dev/null || true
-        player_pid=
-    fi
 }
 
 start_private_pulse
@@ -236,19 +199,13 @@ for run in $(seq "$runs"); do
 done
 
 {
-    cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
     echo "## Machine"
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); ${seconds} s per case after ${warmup} s of warm-up, $runs run(s) each (medians)"
-    echo "- nproc: $(nproc); CPU: ${cpu_model:-unknown}; kernel: $(uname -r); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    machine_line
     echo "- $("$motet" --version 2>&1 | head -1); $(mpd --version | head -1); $(mpv --version | head -1 | cut -d' ' -f1-2); $(ogg123 --version 2>&1 | head -1); $(pulseaudio --version)"
     echo
-    awk -F'\t' '
-    function median(list,    n, a, i, j, t) {
-        n = split(list, a, " ")
-        for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+    awk -F'\t' "$awk_median"'
     NR == 1 { next }
     {
         c = $1; if (!(c in seen)) { order[++n] = c; seen[c] = 1 }
@@ -303,12 +260,7 @@ done
     echo
     echo "| case | thread | voluntary/s | involuntary/s |"
     echo "|---|---|---:|---:|"
-    awk -F'\t' '
-    function median(list,    n, a, i, j, t) {
-        n = split(list, a, " ")
-        for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+    awk -F'\t' "$awk_median"'
     NR == 1 || $1 !~ /^(motet|alt)/ { next }
     { k = $1 "\t" $3; if (!(k in seen)) { order[++n] = k; seen[k] = 1 }; v[k] = v[k] " " $4; i[k] = i[k] " " $5 }
     END { for (j = 1; j <= n; j++) { split(order[j], p, "\t"); printf "| %s | %s | %.2f | %.2f |\n", p[1], p[2], median(v[order[j]]), median(i[order[j]]) } }
