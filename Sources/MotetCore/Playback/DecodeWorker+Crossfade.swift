@@ -64,6 +64,15 @@ struct FadeState {
         fadeInNext = nil
     }
 
+    /// A reposition dropped the current track (`DecodeWorker`'s park): as `drop`, but a fade-in
+    /// owed after a cut's fade out survives, for what the reposition opens (a pause out of a
+    /// stream is resumed by one: `PlayerStateMachine.resumeStream`).
+    mutating func repositioned() {
+        let owed = fadeInNext
+        drop()
+        fadeInNext = owed
+    }
+
     /// `decoder` was just opened as the current track, the ordinary way.
     mutating func opened(_ decoder: any AudioDecoder) {
         let pending = fadeInNext

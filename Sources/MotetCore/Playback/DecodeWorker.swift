@@ -191,11 +191,7 @@ final class DecodeWorker: @unchecked Sendable {
                     track = nil
                     blockingStream.withLock { $0 = nil }
                     exhausted = false
-                    // A fade-in owed after a cut's fade out survives: a pause out of a stream is
-                    // resumed by a reposition (`PlayerStateMachine.resumeStream`).
-                    let owed = fade.fadeInNext
-                    fade.drop()
-                    fade.fadeInNext = owed
+                    fade.repositioned()
                 }
                 continue
             }

@@ -22,31 +22,31 @@ extension PlayerStateMachine {
         segments += ahead.compactMap { a in a.boundary.map { (a.info, $0) } }
         guard !segments.isEmpty else { return nil }
         let cut = engine.cut(tail: length)
+        if let place = Self.place(at: cut, in: segments, of: trackID) { return place }
+        engine.release()
+        return nil
+    }
+
+    /// What of `segments` (with where each begins) plays at `cut`, and from where it can be faded
+    /// out (`placeOfCut`); nil when it cannot.
+    private static func place(
+        at cut: OutputCut, in segments: [(info: SegmentInfo, boundary: SegmentBoundary)], of trackID: UInt64?
+    ) -> FadePlace? {
         guard let (info, b) = segments.last(where: { $0.boundary.epoch == cut.epoch && $0.boundary.frame <= cut.frame }),
             trackID.map({ $0 == info.trackID }) ?? true
-        else {
-            engine.release()
-            return nil
-        }
+        else { return nil }
         let position = info.fileStart + .frames(cut.frame - b.frame, rate: info.format.sampleRate)
+        var tail: AudioTail?
         if info.url != nil {
-            guard var tail = cut.tail, tail.segmentID == info.segmentID else {
-                engine.release()
-                return nil
-            }
-            tail.origin = info
-            return FadePlace(
-                path: info.path, orderPosition: info.orderPosition, trackID: info.trackID, position: info.linkStart + position, tail: tail)
+            // Not read again: faded out of what the output kept of it.
+            guard let kept = cut.tail, kept.segmentID == info.segmentID else { return nil }
+            tail = kept
+            tail?.origin = info
+        } else {
+            guard info.canSeek, !info.isLive, info.duration.map({ position < $0 }) ?? true else { return nil }
         }
-        if !info.canSeek || info.isLive {
-            engine.release()
-            return nil
-        }
-        if let d = info.duration, position >= d {
-            engine.release()
-            return nil
-        }
-        return FadePlace(path: info.path, orderPosition: info.orderPosition, trackID: info.trackID, position: info.linkStart + position)
+        return FadePlace(
+            path: info.path, orderPosition: info.orderPosition, trackID: info.trackID, position: info.linkStart + position, tail: tail)
     }
 
     /// Pauses with a fade: the sound fades out over 5 ms, the sink pauses after it, and the track
