@@ -84,7 +84,7 @@ extension ALSAOutput {
         lostDelay = 0
         droppedForPause = nil
         let proposed = cutState.proposed
-        if let pcm, cutState.silencing { silencePastWritten(false, pcm) }
+        if let pcm { silencePastWritten(false, pcm) }
         cutState = CutState()
         guard let pcm, !lost else {
             historyEnd = 0
@@ -113,7 +113,7 @@ extension ALSAOutput {
             return
         }
         cutState.playingOut = true
-        if !cutState.silencing { silencePastWritten(true, pcm) }
+        silencePastWritten(true, pcm)
     }
 
     /// Asks the kernel to keep (all but one frame of) the ring past what was written filled with
@@ -122,7 +122,9 @@ extension ALSAOutput {
     /// `playOut`; off before a write, a re-send, a reset or a drain), so that the kernel never
     /// fills where writes land. A device that does not do it (alsa-lib's I/O plugins) takes the
     /// parameters and ignores them.
+    /// Asked as it already is, it does nothing: every write, re-send, reset and drain asks it off.
     func silencePastWritten(_ on: Bool, _ pcm: OpaquePointer) {
+        guard on != cutState.silencing else { return }
         cutState.silencing = on
         guard let sw = silenceParams else { return }
         // alsa-lib wants the threshold below the buffer; the kernel wants the size within it.

@@ -14,7 +14,7 @@ extension ALSAOutput {
         guard let pcm else { return false }
         let ranOut = error == -EPIPE && cutState.playingOut
         cutState.playingOut = false
-        if cutState.silencing { silencePastWritten(false, pcm) }  // before a re-send writes
+        silencePastWritten(false, pcm)  // before a re-send writes
         let unplayed = unplayedFrames(pcm)
         var rc = snd_pcm_recover(pcm, error, 1)
         if rc >= 0 && snd_pcm_state(pcm) == SND_PCM_STATE_SUSPENDED {

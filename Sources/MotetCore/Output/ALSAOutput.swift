@@ -154,7 +154,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         cutState.proposed = nil
         guard !lost, !paused, !isHeld else { return 0 }
         guard let pcm, let format, let buffer, let order, let base = frames.baseAddress else { return 0 }
-        if cutState.silencing { silencePastWritten(false, pcm) }
+        silencePastWritten(false, pcm)
         let channels = format.channels
         let total = frames.count / channels
         var done = 0
@@ -263,7 +263,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     public func drain() -> Bool {
         if paused { return false }
         guard let pcm, let format, !lost else { return true }
-        if cutState.silencing { silencePastWritten(false, pcm) }
+        silencePastWritten(false, pcm)
         let deadline = MonotonicInstant.now() + .seconds(3) + .frames(2 * Int64(deviceBufferFrames), rate: format.sampleRate)
         var drainCalls = 0
         let drainFrames = min(periodFrames, format.sampleRate / 20)
